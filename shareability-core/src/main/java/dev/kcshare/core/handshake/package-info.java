@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.core.handshake;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,31 @@
+package dev.kcshare.core.json;
+
+import java.util.Comparator;
+
+/**
+ * Orders strings by Unicode code point, which is the order every sorted map and list in kcshare's
+ * formats uses. It differs from {@link String#compareTo} (UTF-16 code units) only for characters
+ * above U+FFFF.
+ */
+public final class CodePoints {
+  /** The code-point order as a comparator. */
+  public static final Comparator<String> ORDER = CodePoints::compare;
+
+  private CodePoints() {}
+
+  /** Compares two strings by code point. */
+  public static int compare(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+}

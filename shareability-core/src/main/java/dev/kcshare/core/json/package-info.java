@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.core.json;
+
+import org.jspecify.annotations.NullMarked;

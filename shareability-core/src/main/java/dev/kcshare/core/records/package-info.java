@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.core.records;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.core.text;
+
+import org.jspecify.annotations.NullMarked;

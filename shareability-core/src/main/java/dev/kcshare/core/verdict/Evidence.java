@@ -1,0 +1,179 @@
+package dev.kcshare.core.verdict;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything known about one configured MCP server, as plain values. {@link Assessor#assess}
+ * turns it into a {@link Verdict}.
+ *
+ * <p>JSON content coming from a server ({@code capabilities}, {@code toolAnnotations}) is kept as
+ * the plain Java values every JSON library produces: {@code Map<String, ?>}, {@code List<?>},
+ * {@code String}, {@code Number}, {@code Boolean} and {@code null}. Malformed content is handled by
+ * the assessment rules, never rejected here.
+ *
+ * <p>Use {@link #builder()}; unset fields take the defaults of the specification.
+ *
+ * @param name configured server name
+ * @param isStdio the definition launches a process over stdio
+ * @param sessionBoundByConstruction from the host profile
+ * @param probeOk a handshake with this server was observed and succeeded
+ * @param capabilities the server's {@code capabilities}; null when no handshake was observed
+ * @param protocolVersion the protocol version the server answered, {@code ""} if none
+ * @param toolAnnotations the {@code annotations} objects of the tool listing, in listing order
+ * @param hasTools the listing produced at least one tool with a truthy name
+ * @param declaredEnvNames env variable names declared for the server (de-duplicated and sorted by
+ *     the caller)
+ * @param observedHazards hazard codes recorded for this name (sorted by the caller)
+ * @param preflightRan null never measured, true measured, false could not run
+ * @param preflightCallerSensitive the two answers diverged; meaningful only when {@code
+ *     preflightRan} is true
+ */
+public record Evidence(
+    String name,
+    boolean isStdio,
+    boolean sessionBoundByConstruction,
+    boolean probeOk,
+    @Nullable Map<String, ?> capabilities,
+    String protocolVersion,
+    List<?> toolAnnotations,
+    boolean hasTools,
+    List<String> declaredEnvNames,
+    List<String> observedHazards,
+    @Nullable Boolean preflightRan,
+    boolean preflightCallerSensitive) {
+
+  public Evidence {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(protocolVersion, "protocolVersion");
+    capabilities = capabilities == null ? null : unmodifiableCopy(capabilities);
+    toolAnnotations = Collections.unmodifiableList(new ArrayList<>(toolAnnotations));
+    declaredEnvNames = List.copyOf(declaredEnvNames);
+    observedHazards = List.copyOf(observedHazards);
+  }
+
+  private static Map<String, ?> unmodifiableCopy(Map<String, ?> map) {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(map));
+  }
+
+  /** A builder with every field at its specified default. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder initialised from this evidence. */
+  public Builder toBuilder() {
+    return new Builder()
+        .name(name)
+        .isStdio(isStdio)
+        .sessionBoundByConstruction(sessionBoundByConstruction)
+        .probeOk(probeOk)
+        .capabilities(capabilities)
+        .protocolVersion(protocolVersion)
+        .toolAnnotations(toolAnnotations)
+        .hasTools(hasTools)
+        .declaredEnvNames(declaredEnvNames)
+        .observedHazards(observedHazards)
+        .preflightRan(preflightRan)
+        .preflightCallerSensitive(preflightCallerSensitive);
+  }
+
+  /** Builds {@link Evidence}; every setter may be called any number of times. */
+  public static final class Builder {
+    private String name = "";
+    private boolean isStdio = true;
+    private boolean sessionBoundByConstruction;
+    private boolean probeOk;
+    private @Nullable Map<String, ?> capabilities;
+    private String protocolVersion = "";
+    private List<?> toolAnnotations = List.of();
+    private boolean hasTools;
+    private List<String> declaredEnvNames = List.of();
+    private List<String> observedHazards = List.of();
+    private @Nullable Boolean preflightRan;
+    private boolean preflightCallerSensitive;
+
+    private Builder() {}
+
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    public Builder isStdio(boolean isStdio) {
+      this.isStdio = isStdio;
+      return this;
+    }
+
+    public Builder sessionBoundByConstruction(boolean sessionBoundByConstruction) {
+      this.sessionBoundByConstruction = sessionBoundByConstruction;
+      return this;
+    }
+
+    public Builder probeOk(boolean probeOk) {
+      this.probeOk = probeOk;
+      return this;
+    }
+
+    public Builder capabilities(@Nullable Map<String, ?> capabilities) {
+      this.capabilities = capabilities;
+      return this;
+    }
+
+    public Builder protocolVersion(String protocolVersion) {
+      this.protocolVersion = Objects.requireNonNull(protocolVersion, "protocolVersion");
+      return this;
+    }
+
+    public Builder toolAnnotations(List<?> toolAnnotations) {
+      this.toolAnnotations = Objects.requireNonNull(toolAnnotations, "toolAnnotations");
+      return this;
+    }
+
+    public Builder hasTools(boolean hasTools) {
+      this.hasTools = hasTools;
+      return this;
+    }
+
+    public Builder declaredEnvNames(List<String> declaredEnvNames) {
+      this.declaredEnvNames = Objects.requireNonNull(declaredEnvNames, "declaredEnvNames");
+      return this;
+    }
+
+    public Builder observedHazards(List<String> observedHazards) {
+      this.observedHazards = Objects.requireNonNull(observedHazards, "observedHazards");
+      return this;
+    }
+
+    public Builder preflightRan(@Nullable Boolean preflightRan) {
+      this.preflightRan = preflightRan;
+      return this;
+    }
+
+    public Builder preflightCallerSensitive(boolean preflightCallerSensitive) {
+      this.preflightCallerSensitive = preflightCallerSensitive;
+      return this;
+    }
+
+    public Evidence build() {
+      return new Evidence(
+          name,
+          isStdio,
+          sessionBoundByConstruction,
+          probeOk,
+          capabilities,
+          protocolVersion,
+          toolAnnotations,
+          hasTools,
+          declaredEnvNames,
+          observedHazards,
+          preflightRan,
+          preflightCallerSensitive);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package dev.kcshare.core.verdict;
+
+import java.util.Objects;
+
+/**
+ * One reason of a verdict: a stable {@code code} and a verbatim {@code detail} (an env name, a
+ * hazard code, a protocol version; {@code ""} when there is none). Details are host-local
+ * observations and are never exported.
+ *
+ * @param code the stable code
+ * @param detail the verbatim observation, never null
+ */
+public record Reason(ReasonCode code, String detail) {
+  public Reason {
+    Objects.requireNonNull(code, "code");
+    Objects.requireNonNull(detail, "detail");
+  }
+
+  /** A reason with no detail. */
+  public static Reason of(ReasonCode code) {
+    return new Reason(code, "");
+  }
+
+  /** A reason with a detail. */
+  public static Reason of(ReasonCode code, String detail) {
+    return new Reason(code, detail);
+  }
+}

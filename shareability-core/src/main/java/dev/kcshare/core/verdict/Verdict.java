@@ -1,0 +1,32 @@
+package dev.kcshare.core.verdict;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The answer for one server: a strength, the two separate recommendations and the ordered reasons
+ * that justify them.
+ *
+ * @param name the configured server name
+ * @param strength the evidence tier
+ * @param recommendStub keep the backend 1:1 behind a per-session stub
+ * @param recommendShare let several sessions share one backend process
+ * @param reasons ordered reasons, never empty for a verdict produced by {@link Assessor}
+ */
+public record Verdict(
+    String name,
+    Strength strength,
+    boolean recommendStub,
+    boolean recommendShare,
+    List<Reason> reasons) {
+  public Verdict {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(strength, "strength");
+    reasons = List.copyOf(reasons);
+  }
+
+  /** The reason codes in order. */
+  public List<ReasonCode> codes() {
+    return reasons.stream().map(Reason::code).toList();
+  }
+}

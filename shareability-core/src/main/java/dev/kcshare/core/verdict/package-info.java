@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.core.verdict;
+
+import org.jspecify.annotations.NullMarked;
