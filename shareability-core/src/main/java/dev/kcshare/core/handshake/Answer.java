@@ -34,7 +34,10 @@ public record Answer(
   public Answer {
     Objects.requireNonNull(era, "era");
     Objects.requireNonNull(protocolVersion, "protocolVersion");
-    capabilities = capabilities == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(capabilities));
+    capabilities =
+        capabilities == null
+            ? null
+            : Collections.unmodifiableMap(new LinkedHashMap<>(capabilities));
     supportedVersions = Collections.unmodifiableList(new ArrayList<>(supportedVersions));
     serverInfo = Collections.unmodifiableMap(new LinkedHashMap<>(serverInfo));
     toolNames = Collections.unmodifiableList(new ArrayList<>(toolNames));

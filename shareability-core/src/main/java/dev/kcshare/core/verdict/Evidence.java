@@ -9,8 +9,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything known about one configured MCP server, as plain values. {@link Assessor#assess}
- * turns it into a {@link Verdict}.
+ * Everything known about one configured MCP server, as plain values. {@link Assessor#assess} turns
+ * it into a {@link Verdict}.
  *
  * <p>JSON content coming from a server ({@code capabilities}, {@code toolAnnotations}) is kept as
  * the plain Java values every JSON library produces: {@code Map<String, ?>}, {@code List<?>},
