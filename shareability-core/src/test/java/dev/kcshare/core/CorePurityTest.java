@@ -146,7 +146,9 @@ class CorePurityTest {
     List<String> reports = new ArrayList<>();
     for (ArchRule rule : purityRules("dev.kcshare.archfixture")) {
       EvaluationResult result = rule.evaluate(planted);
-      assertThat(result.hasViolation()).as("rule reports nothing: %s", rule.getDescription()).isTrue();
+      assertThat(result.hasViolation())
+          .as("rule reports nothing: %s", rule.getDescription())
+          .isTrue();
       reports.add(String.join("\n", result.getFailureReport().getDetails()));
     }
     String all = String.join("\n", reports);
@@ -240,9 +242,7 @@ class CorePurityTest {
             return false;
           }
           String pkg = t.getPackageName();
-          return !(within(pkg, "java")
-              || within(pkg, "org.jspecify")
-              || within(pkg, ownPackage));
+          return !(within(pkg, "java") || within(pkg, "org.jspecify") || within(pkg, ownPackage));
         });
   }
 

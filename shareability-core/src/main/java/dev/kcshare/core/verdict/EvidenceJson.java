@@ -163,8 +163,7 @@ public final class EvidenceJson {
       for (int i = 0; i < list.size(); i++) {
         Object element = list.get(i);
         if (!(element instanceof String s)) {
-          throw VerdictJson.typeError(
-              JsonInputException.child(at(key), i), "a string", element);
+          throw VerdictJson.typeError(JsonInputException.child(at(key), i), "a string", element);
         }
         out.add(s);
       }

@@ -9,9 +9,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Which configured servers the host product ships, and how each is classified. This is where
- * {@link Evidence#sessionBoundByConstruction()} comes from: never from a handshake and never by
- * loading server code, because the classification must be answerable before any probe ran.
+ * Which configured servers the host product ships, and how each is classified. This is where {@link
+ * Evidence#sessionBoundByConstruction()} comes from: never from a handshake and never by loading
+ * server code, because the classification must be answerable before any probe ran.
  *
  * <p>Nothing about which servers a machine runs ships with kcshare, so the default profile ({@link
  * #empty()}) claims no name either way. All four sets are stored sorted by code point and

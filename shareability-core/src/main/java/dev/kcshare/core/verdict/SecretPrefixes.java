@@ -15,15 +15,15 @@ import java.util.Locale;
  */
 public final class SecretPrefixes {
   /** The rotating-secret prefixes: {@code AWS_SECRET}, {@code AWS_SESSION}, {@code OAUTH}. */
-  public static final List<String> ROTATING_SECRET =
-      List.of("AWS_SECRET", "AWS_SESSION", "OAUTH");
+  public static final List<String> ROTATING_SECRET = List.of("AWS_SECRET", "AWS_SESSION", "OAUTH");
 
   /**
    * The credential scrub: names that are never accepted as pool identity keys and are always
    * withheld from a shared backend (case-sensitive prefixes).
    */
   public static final List<String> CREDENTIAL_SCRUB =
-      List.of("AWS_ACCESS", "AWS_SECRET", "AWS_SESSION", "SSH_AUTH_SOCK", "GNUPGHOME", "GIT_ASKPASS");
+      List.of(
+          "AWS_ACCESS", "AWS_SECRET", "AWS_SESSION", "SSH_AUTH_SOCK", "GNUPGHOME", "GIT_ASKPASS");
 
   private static final String[] ROTATING = ROTATING_SECRET.toArray(new String[0]);
   private static final String[] SCRUB = CREDENTIAL_SCRUB.toArray(new String[0]);

@@ -100,9 +100,7 @@ class AssessInvariantsTest {
     if (tier == Strength.DISQUALIFIED) {
       assertThat(codes)
           .containsExactly(
-              evidence.isStdio()
-                  ? ReasonCode.SESSION_BOUND_BY_CONSTRUCTION
-                  : ReasonCode.NOT_STDIO);
+              evidence.isStdio() ? ReasonCode.SESSION_BOUND_BY_CONSTRUCTION : ReasonCode.NOT_STDIO);
     }
     if (tier == Strength.MEASURED) {
       assertThat(ran && !evidence.preflightCallerSensitive()).isTrue();
@@ -171,8 +169,7 @@ class AssessInvariantsTest {
     Map<String, Object> export = VerdictJson.toExport(verdict);
     assertThat(export.keySet())
         .containsExactly("strength", "recommendStub", "recommendShare", "reasons");
-    assertThat(export.get("reasons"))
-        .isEqualTo(codes.stream().map(ReasonCode::code).toList());
+    assertThat(export.get("reasons")).isEqualTo(codes.stream().map(ReasonCode::code).toList());
     String exported = JsonWriter.canonical(export);
     if (!evidence.name().isEmpty()) {
       assertThat(exported).doesNotContain(JsonWriter.canonical(evidence.name()));
@@ -242,8 +239,7 @@ class AssessInvariantsTest {
               degrades,
               diverged);
       case MEASURED ->
-          List.of(
-              EnumSet.of(ReasonCode.PREFLIGHT_PASSED), support, noTools, rotating, degrades);
+          List.of(EnumSet.of(ReasonCode.PREFLIGHT_PASSED), support, noTools, rotating, degrades);
       case NO_OBJECTION ->
           List.of(
               EnumSet.of(ReasonCode.NO_OBJECTION_FOUND),

@@ -19,8 +19,7 @@ class EvidenceJsonTest {
   }
 
   private static JsonInputException failure(@Nullable Object root) {
-    return catchThrowableOfType(
-        JsonInputException.class, () -> EvidenceJson.fromDocument(root));
+    return catchThrowableOfType(JsonInputException.class, () -> EvidenceJson.fromDocument(root));
   }
 
   @Test
@@ -121,8 +120,7 @@ class EvidenceJsonTest {
     assertThat(failure(doc).pointer()).isEqualTo("/3/stdio");
     assertThat(
             catchThrowableOfType(
-                    JsonInputException.class,
-                    () -> EvidenceJson.fromJson(Map.of("stdio", 1L), ""))
+                    JsonInputException.class, () -> EvidenceJson.fromJson(Map.of("stdio", 1L), ""))
                 .pointer())
         .isEqualTo("/stdio");
   }
@@ -173,7 +171,8 @@ class EvidenceJsonTest {
   @Test
   void parsedInputAssessesWithItsOwnIdentityKeys() {
     EvidenceInput input =
-        parse("{\"declaredEnvNames\": [\"OAUTH_A\", \"OAUTH_B\"], \"identityKeys\": [\"OAUTH_A\"]}");
+        parse(
+            "{\"declaredEnvNames\": [\"OAUTH_A\", \"OAUTH_B\"], \"identityKeys\": [\"OAUTH_A\"]}");
     assertThat(input.assess().reasons())
         .containsExactly(
             Reason.of(ReasonCode.NOT_PROBED), Reason.of(ReasonCode.ROTATING_SECRET_ENV, "OAUTH_B"));

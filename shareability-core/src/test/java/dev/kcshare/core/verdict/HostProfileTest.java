@@ -39,7 +39,8 @@ class HostProfileTest {
 
   @Test
   void aManagedNameMissingFromCallerAwareIsSessionBound() {
-    HostProfile p = new HostProfile(Set.of("new-one", "old-one"), Set.of("old-one"), Set.of(), Set.of());
+    HostProfile p =
+        new HostProfile(Set.of("new-one", "old-one"), Set.of("old-one"), Set.of(), Set.of());
     assertThat(p.sessionBound("new-one")).isTrue();
     assertThat(p.sessionBound("old-one")).isFalse();
   }
@@ -52,7 +53,8 @@ class HostProfileTest {
     assertThat(p.managed()).containsExactly("a", "b", "\uFFFD", "\uD83D\uDE00");
     assertThat(p.unstubbable()).containsExactly("y", "z");
     assertThat(p.isUnstubbable("y")).isTrue();
-    assertThatThrownBy(() -> p.managed().add("c")).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> p.managed().add("c"))
+        .isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test

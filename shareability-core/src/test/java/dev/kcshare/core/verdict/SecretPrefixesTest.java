@@ -82,7 +82,9 @@ class SecretPrefixesTest {
       String name = sb.toString();
       String upper = name.toUpperCase(Locale.ROOT);
       boolean expected =
-          upper.startsWith("AWS_SECRET") || upper.startsWith("AWS_SESSION") || upper.startsWith("OAUTH");
+          upper.startsWith("AWS_SECRET")
+              || upper.startsWith("AWS_SESSION")
+              || upper.startsWith("OAUTH");
       assertThat(SecretPrefixes.matchesIgnoringCase(name))
           .as("seed=%d name=%s", seed, name.codePoints().mapToObj(Integer::toHexString).toList())
           .isEqualTo(expected);
