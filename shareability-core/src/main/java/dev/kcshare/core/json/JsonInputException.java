@@ -1,6 +1,7 @@
 package dev.kcshare.core.json;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Input JSON did not have the form a command or API requires. Carries the location as a JSON
@@ -44,7 +45,7 @@ public final class JsonInputException extends RuntimeException {
   }
 
   /** A short JSON type name for messages: object, array, string, number, boolean or null. */
-  public static String typeName(Object value) {
+  public static String typeName(@Nullable Object value) {
     if (value == null) {
       return "null";
     }
