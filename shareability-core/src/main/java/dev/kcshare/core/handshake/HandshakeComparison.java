@@ -86,7 +86,7 @@ public final class HandshakeComparison {
 
   private static boolean capabilitiesEqual(
       @Nullable Map<String, ?> a, @Nullable Map<String, ?> b) {
-    return Shapes.canonicalShape(a).equals(Shapes.canonicalShape(b));
+    return Shapes.sameShape(a, b);
   }
 
   /** An empty serverInfo reads as absent; otherwise its shape counts. */
@@ -94,7 +94,7 @@ public final class HandshakeComparison {
     if (a.isEmpty() || b.isEmpty()) {
       return a.isEmpty() == b.isEmpty();
     }
-    return Shapes.canonicalShape(a).equals(Shapes.canonicalShape(b));
+    return Shapes.sameShape(a, b);
   }
 
   /** Supported versions compare as raw values (not shapes), as a set. */
@@ -113,20 +113,39 @@ public final class HandshakeComparison {
     if (!namesA.equals(namesB) && !new HashSet<>(namesA).equals(new HashSet<>(namesB))) {
       return false;
     }
-    List<?> annotationsA = a.toolAnnotations();
-    List<?> annotationsB = b.toolAnnotations();
-    if (annotationsA.size() != annotationsB.size()) {
-      return false;
-    }
-    return Arrays.equals(sortedShapes(annotationsA), sortedShapes(annotationsB));
+    return sameShapeMultiset(a.toolAnnotations(), b.toolAnnotations());
   }
 
-  /** The annotation multiset as a sorted array of canonical shapes. */
-  private static String[] sortedShapes(List<?> annotations) {
-    String[] shapes = new String[annotations.size()];
-    int i = 0;
-    for (Object annotation : annotations) {
-      shapes[i++] = Shapes.canonicalShape(annotation);
+  /**
+   * Multiset equality of shapes. Elements that already match at the same index are set aside
+   * first (removing one equal element from each side keeps the multisets equal or unequal), so
+   * the usual case, the same listing in the same order, costs no canonical text at all; only the
+   * rest is compared as sorted canonical texts.
+   */
+  private static boolean sameShapeMultiset(List<?> a, List<?> b) {
+    int size = a.size();
+    if (size != b.size()) {
+      return false;
+    }
+    Object[] elementsA = a.toArray();
+    Object[] elementsB = b.toArray();
+    int unmatched = 0;
+    for (int i = 0; i < size; i++) {
+      if (!Shapes.sameShape(elementsA[i], elementsB[i])) {
+        elementsA[unmatched] = elementsA[i];
+        elementsB[unmatched] = elementsB[i];
+        unmatched++;
+      }
+    }
+    return unmatched == 0
+        || Arrays.equals(sortedShapes(elementsA, unmatched), sortedShapes(elementsB, unmatched));
+  }
+
+  /** The first {@code count} elements as a sorted array of canonical shapes. */
+  private static String[] sortedShapes(Object[] elements, int count) {
+    String[] shapes = new String[count];
+    for (int i = 0; i < count; i++) {
+      shapes[i] = Shapes.canonicalShape(elements[i]);
     }
     // Any total order decides multiset equality; String's natural order is the cheapest.
     Arrays.sort(shapes);

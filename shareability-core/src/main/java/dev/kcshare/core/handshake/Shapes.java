@@ -77,6 +77,61 @@ public final class Shapes {
   }
 
   /**
+   * Whether two values have equal shapes, which is the same as equal canonical shape texts, decided
+   * by walking both values side by side without building any text (the comparison's fast path).
+   */
+  public static boolean sameShape(@Nullable Object x, @Nullable Object y) {
+    if (!(x instanceof Map<?, ?> mapX) || !(y instanceof Map<?, ?> mapY)) {
+      return !(x instanceof Map) && !(y instanceof Map) && topScalar(x).equals(topScalar(y));
+    }
+    // Pairs of objects still to compare, pushed x then y; allocated only for nested objects.
+    Deque<Map<?, ?>> pending = null;
+    Map<?, ?> curX = mapX;
+    Map<?, ?> curY = mapY;
+    while (true) {
+      if (curX.size() != curY.size()) {
+        return false;
+      }
+      for (Map.Entry<?, ?> e : curX.entrySet()) {
+        Object valueX = e.getValue();
+        Object valueY = curY.get(e.getKey());
+        if (valueY == null && !curY.containsKey(e.getKey())) {
+          return false;
+        }
+        if (valueX instanceof Map<?, ?> childX) {
+          if (!(valueY instanceof Map<?, ?> childY)) {
+            return false;
+          }
+          if (pending == null) {
+            pending = new ArrayDeque<>();
+          }
+          pending.push(childX);
+          pending.push(childY);
+        } else if (valueX instanceof Boolean) {
+          if (!valueX.equals(valueY)) {
+            return false;
+          }
+        } else if (valueY instanceof Map || valueY instanceof Boolean) {
+          return false;
+        }
+      }
+      if (pending == null || pending.isEmpty()) {
+        return true;
+      }
+      curY = pending.pop();
+      curX = pending.pop();
+    }
+  }
+
+  /** The projection of a top-level non-object, as a non-null token. */
+  private static Object topScalar(@Nullable Object value) {
+    if (value == null) {
+      return "null";
+    }
+    return value instanceof Boolean ? value : MARKER_TEXT;
+  }
+
+  /**
    * {@code canonical(shape(value))} in one pass, without building the projected tree; the form the
    * comparison uses.
    */
@@ -130,7 +185,8 @@ public final class Shapes {
   }
 
   private static Map.Entry<?, ?>[] sortedEntries(Map<?, ?> map) {
-    Map.Entry<?, ?>[] entries = map.entrySet().toArray(new Map.Entry<?, ?>[0]);
+    // Presized, so toArray fills it instead of allocating one reflectively.
+    Map.Entry<?, ?>[] entries = map.entrySet().toArray(new Map.Entry<?, ?>[map.size()]);
     if (entries.length > 1) {
       Arrays.sort(entries, BY_KEY);
     }

@@ -96,7 +96,16 @@ final class HandshakeComparisonRandomizedTest {
                   ? new Comparison(false, false, HandshakeComparison.MALFORMED_TOOL_NAMES)
                   : new Comparison(true, false, ""));
 
-      for (Object value : shapedValues(a)) {
+      List<?> valuesA = shapedValues(a);
+      List<?> valuesB = shapedValues(b);
+      for (int j = 0; j < Math.min(valuesA.size(), valuesB.size()); j++) {
+        Object x = valuesA.get(j);
+        Object y = valuesB.get(j);
+        assertThat(Shapes.sameShape(x, y))
+            .as("sameShape = equal canonical shapes: " + where)
+            .isEqualTo(Shapes.canonicalShape(x).equals(Shapes.canonicalShape(y)));
+      }
+      for (Object value : valuesA) {
         String canonical = Shapes.canonical(Shapes.shape(value));
         assertThat(Shapes.canonicalShape(value)).as("fused = canonical(shape): " + where)
             .isEqualTo(canonical);

@@ -110,6 +110,31 @@ final class ShapesTest {
     assertThat(Shapes.canonicalShape(x).equals(Shapes.canonicalShape(y))).isEqualTo(equal);
     assertThat(Shapes.canonical(Shapes.shape(x)).equals(Shapes.canonical(Shapes.shape(y))))
         .isEqualTo(equal);
+    assertThat(Shapes.sameShape(x, y)).isEqualTo(equal);
+    assertThat(Shapes.sameShape(y, x)).isEqualTo(equal);
+  }
+
+  static Stream<Arguments> topLevelPairs() {
+    return Stream.of(
+        arguments("null vs null", null, null, true),
+        arguments("null vs string", null, "x", false),
+        arguments("null vs false", null, false, false),
+        arguments("string vs number", "x", 1, true),
+        arguments("string vs array", "x", arr(), true),
+        arguments("true vs true", true, true, true),
+        arguments("true vs false", true, false, false),
+        arguments("true vs marker", true, "*", false),
+        arguments("object vs string", obj(), "x", false),
+        arguments("object vs null", obj(), null, false));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("topLevelPairs")
+  void sameShapeAgreesWithCanonicalTextsAtTopLevel(
+      String label, @Nullable Object x, @Nullable Object y, boolean equal) {
+    assertThat(Shapes.canonicalShape(x).equals(Shapes.canonicalShape(y))).isEqualTo(equal);
+    assertThat(Shapes.sameShape(x, y)).isEqualTo(equal);
+    assertThat(Shapes.sameShape(y, x)).isEqualTo(equal);
   }
 
   @Test
@@ -137,6 +162,13 @@ final class ShapesTest {
     assertThat(fused.length()).isEqualTo(expected.length());
     assertThat(fused.equals(expected)).as("fused canonical shape").isTrue();
     assertThat(viaTree.equals(expected)).as("canonical(shape(value))").isTrue();
+    assertThat(Shapes.sameShape(value, nestedObjects(depth, Map.of("id", 1, "flag", true))))
+        .isTrue();
+    assertThat(Shapes.sameShape(value, nestedObjects(depth, Map.of("id", 1, "flag", false))))
+        .isFalse();
+    assertThat(Shapes.sameShape(value, nestedObjects(depth, Map.of("id", 1)))).isFalse();
+    assertThat(Shapes.sameShape(value, nestedObjects(depth + 1, Map.of("flag", true, "id", 1))))
+        .isFalse();
   }
 
   @ParameterizedTest(name = "depth={0}")
