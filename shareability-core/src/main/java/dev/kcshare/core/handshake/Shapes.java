@@ -145,7 +145,7 @@ public final class Shapes {
     if (!(value instanceof Map<?, ?> root)) {
       return MARKER_TEXT;
     }
-    StringBuilder out = new StringBuilder(96);
+    StringBuilder out = new StringBuilder(128);
     Frame top = null;
     Map<?, ?> open = root;
     while (true) {
