@@ -28,7 +28,8 @@ public final class Answers {
   public static Answer legacy(@Nullable Object initializeResult, List<?> tools) {
     Map<String, Object> result = JsonValues.asObject(initializeResult);
     if (result == null) {
-      return new Answer(Era.LEGACY, null, "", List.of(), Map.of(), names(tools), annotations(tools));
+      return new Answer(
+          Era.LEGACY, null, "", List.of(), Map.of(), names(tools), annotations(tools));
     }
     Object version = result.get("protocolVersion");
     return new Answer(

@@ -57,7 +57,8 @@ public final class Captures {
     if (toolsListObject == null) {
       throw new JsonInputException(
           toolsListPointer,
-          "expected an object, got " + (object.containsKey("toolsList") ? describe(toolsList) : "nothing"));
+          "expected an object, got "
+              + (object.containsKey("toolsList") ? describe(toolsList) : "nothing"));
     }
     Object tools = toolsListObject.get("tools");
     if (!(tools instanceof List<?> toolList)) {

@@ -14,10 +14,10 @@ import org.jspecify.annotations.Nullable;
  * count and key presence and boolean flags always do.
  *
  * <p>Facets, in order: the handshake itself (legacy {@code initialize}: capabilities shape, raw
- * protocolVersion, serverInfo facet; modern {@code server/discover}: capabilities shape, the set
- * of canonical texts of the supported versions, serverInfo facet), then the tool listing (the set
- * of names and the multiset of annotation shapes, never paired with each other). The era of the
- * first answer selects the facet set; the prober only ever compares answers of one era.
+ * protocolVersion, serverInfo facet; modern {@code server/discover}: capabilities shape, the set of
+ * canonical texts of the supported versions, serverInfo facet), then the tool listing (the set of
+ * names and the multiset of annotation shapes, never paired with each other). The era of the first
+ * answer selects the facet set; the prober only ever compares answers of one era.
  */
 public final class HandshakeComparison {
   /** Detail when the legacy handshake facet differs. */
@@ -84,8 +84,7 @@ public final class HandshakeComparison {
         && canonicalTexts(a.supportedVersions()).equals(canonicalTexts(b.supportedVersions()));
   }
 
-  private static boolean capabilitiesEqual(
-      @Nullable Map<String, ?> a, @Nullable Map<String, ?> b) {
+  private static boolean capabilitiesEqual(@Nullable Map<String, ?> a, @Nullable Map<String, ?> b) {
     return Shapes.sameShape(a, b);
   }
 
@@ -117,10 +116,10 @@ public final class HandshakeComparison {
   }
 
   /**
-   * Multiset equality of shapes. Elements that already match at the same index are set aside
-   * first (removing one equal element from each side keeps the multisets equal or unequal), so
-   * the usual case, the same listing in the same order, costs no canonical text at all; only the
-   * rest is compared as sorted canonical texts.
+   * Multiset equality of shapes. Elements that already match at the same index are set aside first
+   * (removing one equal element from each side keeps the multisets equal or unequal), so the usual
+   * case, the same listing in the same order, costs no canonical text at all; only the rest is
+   * compared as sorted canonical texts.
    */
   private static boolean sameShapeMultiset(List<?> a, List<?> b) {
     int size = a.size();

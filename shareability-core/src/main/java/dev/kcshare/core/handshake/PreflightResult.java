@@ -40,7 +40,8 @@ public record PreflightResult(
     Objects.requireNonNull(detail, "detail");
     Objects.requireNonNull(reportedVersion, "reportedVersion");
     if (!ran && callerSensitive) {
-      throw new IllegalArgumentException("a pre-flight that did not run cannot be caller-sensitive");
+      throw new IllegalArgumentException(
+          "a pre-flight that did not run cannot be caller-sensitive");
     }
   }
 
@@ -85,7 +86,9 @@ public record PreflightResult(
     return callerSensitive ? List.of(HANDSHAKE_NOT_REPRODUCIBLE) : List.of();
   }
 
-  /** {@code {"ran","callerSensitive","reasons","detail"}}: the output of {@code preflight compare}. */
+  /**
+   * {@code {"ran","callerSensitive","reasons","detail"}}: the output of {@code preflight compare}.
+   */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("ran", ran);

@@ -34,8 +34,15 @@ final class AnswersTest {
     Map<String, Object> info = obj("name", "srv", "version", "2.1.0");
     Answer a =
         Answers.legacy(
-            obj("protocolVersion", "2025-03-26", "capabilities", caps, "serverInfo", info,
-                "instructions", "ignored"),
+            obj(
+                "protocolVersion",
+                "2025-03-26",
+                "capabilities",
+                caps,
+                "serverInfo",
+                info,
+                "instructions",
+                "ignored"),
             List.of());
 
     assertThat(a.era()).isEqualTo(Era.LEGACY);
@@ -94,8 +101,8 @@ final class AnswersTest {
         .isEmpty();
     assertThat(Answers.legacy(obj("serverInfo", obj("version", "")), List.of()).reportedVersion())
         .isEmpty();
-    assertThat(Answers.legacy(obj("serverInfo", obj("version", "0.9")), List.of())
-            .reportedVersion())
+    assertThat(
+            Answers.legacy(obj("serverInfo", obj("version", "0.9")), List.of()).reportedVersion())
         .isEqualTo("0.9");
   }
 
@@ -106,9 +113,15 @@ final class AnswersTest {
     List<Object> supported = arr("2026-07-28", 1, obj("x", null), null);
     Answer a =
         Answers.modern(
-            obj("capabilities", caps, "supportedVersions", supported, "serverInfo",
+            obj(
+                "capabilities",
+                caps,
+                "supportedVersions",
+                supported,
+                "serverInfo",
                 obj("name", "top-level serverInfo is not where modern servers put it"),
-                "_meta", obj(Answers.SERVER_INFO_META_KEY, info, "other", 1)),
+                "_meta",
+                obj(Answers.SERVER_INFO_META_KEY, info, "other", 1)),
             List.of());
 
     assertThat(a.era()).isEqualTo(Era.MODERN);
@@ -220,8 +233,14 @@ final class AnswersTest {
   @Test
   void inputsAreNotMutated() {
     Map<String, Object> result =
-        obj("capabilities", obj("b", true, "a", arr()), "serverInfo", obj("name", "s"),
-            "_meta", obj(Answers.SERVER_INFO_META_KEY, obj("v", 1)), "supportedVersions",
+        obj(
+            "capabilities",
+            obj("b", true, "a", arr()),
+            "serverInfo",
+            obj("name", "s"),
+            "_meta",
+            obj(Answers.SERVER_INFO_META_KEY, obj("v", 1)),
+            "supportedVersions",
             arr("x"));
     List<Object> tools = arr(tool("t", obj("readOnlyHint", true)), tool(0, null), "junk");
     String before = JsonWriter.compact(List.of(result, tools));

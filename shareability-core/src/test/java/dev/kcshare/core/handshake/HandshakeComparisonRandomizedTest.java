@@ -30,8 +30,21 @@ final class HandshakeComparisonRandomizedTest {
   private static final int PAIRS_PER_SEED = 250;
 
   private static final String[] KEYS = {
-    "a", "b", "c", "tools", "listChanged", "subscribe", "logging", "readOnlyHint", "title",
-    "\uD83D\uDE00", "\uFFFF", "\u00e9", "a\"b", "", "x/y"
+    "a",
+    "b",
+    "c",
+    "tools",
+    "listChanged",
+    "subscribe",
+    "logging",
+    "readOnlyHint",
+    "title",
+    "\uD83D\uDE00",
+    "\uFFFF",
+    "\u00e9",
+    "a\"b",
+    "",
+    "x/y"
   };
   private static final String[] NAMES = {"read", "write", "list", "a", "b", "\uD83D\uDE00"};
   private static final String[] VERSIONS = {"2024-11-05", "2025-03-26", "2025-11-25", ""};
@@ -53,8 +66,7 @@ final class HandshakeComparisonRandomizedTest {
 
     Raw shuffledCopy(SplittableRandom random) {
       @SuppressWarnings("unchecked")
-      List<@Nullable Object> copy =
-          (List<@Nullable Object>) Fixtures.shuffledCopy(tools, random);
+      List<@Nullable Object> copy = (List<@Nullable Object>) Fixtures.shuffledCopy(tools, random);
       return new Raw(era, Fixtures.shuffledCopy(result, random), copy);
     }
   }
@@ -83,9 +95,11 @@ final class HandshakeComparisonRandomizedTest {
       assertThat(ab).as(where).isEqualTo(model(a, b));
       assertThat(HandshakeComparison.compare(b, a)).as("symmetric: " + where).isEqualTo(ab);
       assertThat(HandshakeComparison.compare(a, b)).as("deterministic: " + where).isEqualTo(ab);
-      assertThat(rawA.text() + rawB.text()).as("raw inputs unchanged: " + where)
+      assertThat(rawA.text() + rawB.text())
+          .as("raw inputs unchanged: " + where)
           .isEqualTo(textA + textB);
-      assertThat(answerText(a) + answerText(b)).as("answers unchanged: " + where)
+      assertThat(answerText(a) + answerText(b))
+          .as("answers unchanged: " + where)
           .isEqualTo(answersBefore);
 
       Comparison self = HandshakeComparison.compare(a, rawA.shuffledCopy(random).answer());
@@ -107,13 +121,15 @@ final class HandshakeComparisonRandomizedTest {
       }
       for (Object value : valuesA) {
         String canonical = Shapes.canonical(Shapes.shape(value));
-        assertThat(Shapes.canonicalShape(value)).as("fused = canonical(shape): " + where)
+        assertThat(Shapes.canonicalShape(value))
+            .as("fused = canonical(shape): " + where)
             .isEqualTo(canonical);
         assertThat(Shapes.canonical(Shapes.shape(Shapes.shape(value))))
-            .as("idempotent: " + where).isEqualTo(canonical);
+            .as("idempotent: " + where)
+            .isEqualTo(canonical);
       }
-      outcomes.merge(ab.ran() ? (ab.detail().isEmpty() ? "same" : ab.detail()) : "not run", 1,
-          Integer::sum);
+      outcomes.merge(
+          ab.ran() ? (ab.detail().isEmpty() ? "same" : ab.detail()) : "not run", 1, Integer::sum);
     }
     // The generator must reach every outcome, or the agreement above proves little.
     assertThat(outcomes)
@@ -162,9 +178,13 @@ final class HandshakeComparisonRandomizedTest {
       String where = "seed=" + seed + " pair=" + i + " path=" + path + "\nA: " + rawA.text();
       assertThat(HandshakeComparison.compare(rawA.answer(), rawB.answer()))
           .as(where)
-          .isEqualTo(new Comparison(true, true, era == Era.MODERN
-              ? HandshakeComparison.DISCOVER_SHAPE_DIFFERS
-              : HandshakeComparison.INITIALIZE_SHAPE_DIFFERS));
+          .isEqualTo(
+              new Comparison(
+                  true,
+                  true,
+                  era == Era.MODERN
+                      ? HandshakeComparison.DISCOVER_SHAPE_DIFFERS
+                      : HandshakeComparison.INITIALIZE_SHAPE_DIFFERS));
     }
   }
 
@@ -179,15 +199,19 @@ final class HandshakeComparisonRandomizedTest {
         Objects.equals(modelShape(a.capabilities(), true), modelShape(b.capabilities(), true))
             && Objects.equals(modelServerInfo(a), modelServerInfo(b))
             && (modern
-                ? canonicalTextSet(a.supportedVersions()).equals(canonicalTextSet(b.supportedVersions()))
+                ? canonicalTextSet(a.supportedVersions())
+                    .equals(canonicalTextSet(b.supportedVersions()))
                 : a.protocolVersion().equals(b.protocolVersion()));
     if (!first) {
-      return new Comparison(true, true, modern ? "discover_shape_differs" : "initialize_shape_differs");
+      return new Comparison(
+          true, true, modern ? "discover_shape_differs" : "initialize_shape_differs");
     }
     boolean tools =
         new HashSet<Object>(a.toolNames()).equals(new HashSet<Object>(b.toolNames()))
             && annotationCounts(a).equals(annotationCounts(b));
-    return tools ? new Comparison(true, false, "") : new Comparison(true, true, "tools_shape_differs");
+    return tools
+        ? new Comparison(true, false, "")
+        : new Comparison(true, true, "tools_shape_differs");
   }
 
   private static @Nullable Object modelShape(@Nullable Object value, boolean top) {
@@ -247,13 +271,14 @@ final class HandshakeComparisonRandomizedTest {
     } else if (capsKind == 8) {
       result.put("capabilities", pick(random, "x", new ArrayList<>(), null, true));
     }
-    Object serverInfo = random.nextInt(4) == 0 ? pick(random, "srv", new LinkedHashMap<>()) : object(random, 2);
+    Object serverInfo =
+        random.nextInt(4) == 0 ? pick(random, "srv", new LinkedHashMap<>()) : object(random, 2);
     if (era == Era.MODERN) {
       List<@Nullable Object> supported = new ArrayList<>();
       int n = random.nextInt(4);
       for (int i = 0; i < n; i++) {
-        supported.add(pick(random, "2026-07-28", "2025-11-25", 1, 1.0, scalar(random),
-            object(random, 3)));
+        supported.add(
+            pick(random, "2026-07-28", "2025-11-25", 1, 1.0, scalar(random), object(random, 3)));
       }
       if (random.nextInt(10) > 0) {
         result.put("supportedVersions", random.nextInt(10) == 0 ? "2026-07-28" : supported);
@@ -265,7 +290,9 @@ final class HandshakeComparisonRandomizedTest {
       }
     } else {
       if (random.nextInt(10) > 0) {
-        result.put("protocolVersion", random.nextInt(10) == 0 ? 20241105 : pick(random, (Object[]) VERSIONS));
+        result.put(
+            "protocolVersion",
+            random.nextInt(10) == 0 ? 20241105 : pick(random, (Object[]) VERSIONS));
       }
       if (random.nextInt(5) > 0) {
         result.put("serverInfo", serverInfo);
@@ -326,8 +353,21 @@ final class HandshakeComparisonRandomizedTest {
   }
 
   private static @Nullable Object scalar(SplittableRandom random) {
-    return pick(random, null, "s", "", "*", 0, 7L, 1.5, -0.0, Double.NaN,
-        Double.POSITIVE_INFINITY, new BigDecimal("2.50"), true, false);
+    return pick(
+        random,
+        null,
+        "s",
+        "",
+        "*",
+        0,
+        7L,
+        1.5,
+        -0.0,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        new BigDecimal("2.50"),
+        true,
+        false);
   }
 
   private static @Nullable Object pick(SplittableRandom random, @Nullable Object... choices) {
@@ -391,8 +431,7 @@ final class HandshakeComparisonRandomizedTest {
     }
   }
 
-  private static void booleanPaths(
-      Map<?, ?> object, List<String> prefix, List<List<String>> into) {
+  private static void booleanPaths(Map<?, ?> object, List<String> prefix, List<List<String>> into) {
     object.forEach(
         (k, v) -> {
           List<String> path = new ArrayList<>(prefix);

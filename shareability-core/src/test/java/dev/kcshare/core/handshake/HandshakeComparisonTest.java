@@ -48,29 +48,39 @@ final class HandshakeComparisonTest {
 
   static Stream<Arguments> capabilityPairs() {
     return Stream.of(
-        arguments("same object, other member order", obj("a", true, "b", obj()),
-            obj("b", obj(), "a", true), true),
+        arguments(
+            "same object, other member order",
+            obj("a", true, "b", obj()),
+            obj("b", obj(), "a", true),
+            true),
         arguments("true vs false", obj("a", true), obj("a", false), false),
         arguments("string vs other string", obj("a", "x"), obj("a", "y"), true),
         arguments("int vs string", obj("a", 1), obj("a", "1"), true),
         arguments("double vs int", obj("a", 1.5), obj("a", 2), true),
-        arguments("NaN vs Infinity", obj("a", Double.NaN), obj("a", Double.NEGATIVE_INFINITY), true),
+        arguments(
+            "NaN vs Infinity", obj("a", Double.NaN), obj("a", Double.NEGATIVE_INFINITY), true),
         arguments("null member vs string", obj("a", null), obj("a", "s"), true),
         arguments("null member vs false", obj("a", null), obj("a", false), false),
         arguments("true vs 1", obj("a", true), obj("a", 1), false),
         arguments("arrays of different length", obj("a", arr(1)), obj("a", arr(1, 2)), true),
-        arguments("arrays of different content", obj("a", arr()), obj("a", arr(obj("x", true))),
-            true),
+        arguments(
+            "arrays of different content", obj("a", arr()), obj("a", arr(obj("x", true))), true),
         arguments("booleans inside arrays", obj("a", arr(true)), obj("a", arr(false)), true),
-        arguments("null element vs string element", obj("a", arr((Object) null)),
-            obj("a", arr("s")), true),
+        arguments(
+            "null element vs string element",
+            obj("a", arr((Object) null)),
+            obj("a", arr("s")),
+            true),
         arguments("nested object vs scalar", obj("a", obj()), obj("a", "x"), false),
         arguments("nested object vs array", obj("a", obj()), obj("a", arr()), false),
-        arguments("empty vs non-empty nested object", obj("a", obj()),
-            obj("a", obj("b", true)), false),
+        arguments(
+            "empty vs non-empty nested object", obj("a", obj()), obj("a", obj("b", true)), false),
         arguments("absent vs present key", obj(), obj("a", null), false),
-        arguments("deep boolean flip", obj("a", obj("b", obj("c", true))),
-            obj("a", obj("b", obj("c", false))), false),
+        arguments(
+            "deep boolean flip",
+            obj("a", obj("b", obj("c", true))),
+            obj("a", obj("b", obj("c", false))),
+            false),
         arguments("top-level null vs {}", null, obj(), false),
         arguments("top-level null vs null", null, null, true),
         arguments("{} vs {}", obj(), obj(), true));
@@ -88,8 +98,11 @@ final class HandshakeComparisonTest {
         arguments("{} vs {}", obj(), obj(), true),
         arguments("{} vs a name", obj(), obj("name", "s"), false),
         arguments("other name value", obj("name", "a"), obj("name", "b"), true),
-        arguments("other version value", obj("name", "s", "version", "1"),
-            obj("name", "s", "version", "2"), true),
+        arguments(
+            "other version value",
+            obj("name", "s", "version", "1"),
+            obj("name", "s", "version", "2"),
+            true),
         arguments("extra member", obj("name", "s"), obj("name", "s", "version", "1"), false),
         arguments("other member name", obj("name", "s"), obj("title", "s"), false),
         arguments("string vs object member", obj("icons", "x"), obj("icons", obj()), false));
@@ -111,7 +124,8 @@ final class HandshakeComparisonTest {
     Answer empty = Answers.legacy(obj("capabilities", obj(), "serverInfo", obj()), tools);
     Answer absent = Answers.legacy(obj("capabilities", obj()), tools);
     Answer notObject = Answers.legacy(obj("capabilities", obj(), "serverInfo", "srv"), tools);
-    Answer named = Answers.legacy(obj("capabilities", obj(), "serverInfo", obj("name", "s")), tools);
+    Answer named =
+        Answers.legacy(obj("capabilities", obj(), "serverInfo", obj("name", "s")), tools);
 
     assertCompares(empty, absent, SAME);
     assertCompares(empty, notObject, SAME);
@@ -124,14 +138,26 @@ final class HandshakeComparisonTest {
         arguments("both absent", obj(), obj(), true),
         arguments("\"\" vs absent", obj("protocolVersion", ""), obj(), true),
         arguments("non-string vs absent", obj("protocolVersion", 20241105), obj(), true),
-        arguments("same version", obj("protocolVersion", "2024-11-05"),
-            obj("protocolVersion", "2024-11-05"), true),
-        arguments("different versions", obj("protocolVersion", "2024-11-05"),
-            obj("protocolVersion", "2025-03-26"), false),
-        arguments("\"\" vs a version", obj("protocolVersion", ""),
-            obj("protocolVersion", "2024-11-05"), false),
-        arguments("compared raw, not projected", obj("protocolVersion", "x"),
-            obj("protocolVersion", "y"), false));
+        arguments(
+            "same version",
+            obj("protocolVersion", "2024-11-05"),
+            obj("protocolVersion", "2024-11-05"),
+            true),
+        arguments(
+            "different versions",
+            obj("protocolVersion", "2024-11-05"),
+            obj("protocolVersion", "2025-03-26"),
+            false),
+        arguments(
+            "\"\" vs a version",
+            obj("protocolVersion", ""),
+            obj("protocolVersion", "2024-11-05"),
+            false),
+        arguments(
+            "compared raw, not projected",
+            obj("protocolVersion", "x"),
+            obj("protocolVersion", "y"),
+            false));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -177,17 +203,32 @@ final class HandshakeComparisonTest {
     return Stream.of(
         arguments("same order", List.of(ro, rw), List.of(ro, rw), true),
         arguments("other order", List.of(ro, rw), List.of(rw, ro), true),
-        arguments("free-form values collapse", List.of(obj("title", "A")),
-            List.of(obj("title", "B")), true),
-        arguments("member order inside", List.of(obj("a", true, "b", false)),
-            List.of(obj("b", false, "a", true)), true),
+        arguments(
+            "free-form values collapse",
+            List.of(obj("title", "A")),
+            List.of(obj("title", "B")),
+            true),
+        arguments(
+            "member order inside",
+            List.of(obj("a", true, "b", false)),
+            List.of(obj("b", false, "a", true)),
+            true),
         arguments("duplicates count", List.of(ro, ro), List.of(ro), false),
-        arguments("same size, same set, other multiplicities", List.of(ro, ro, rw),
-            List.of(ro, rw, rw), false),
-        arguments("flag flip", List.of(obj("readOnlyHint", true)),
-            List.of(obj("readOnlyHint", false)), false),
-        arguments("extra key", List.of(obj("readOnlyHint", true)),
-            List.of(obj("readOnlyHint", true, "title", "x")), false),
+        arguments(
+            "same size, same set, other multiplicities",
+            List.of(ro, ro, rw),
+            List.of(ro, rw, rw),
+            false),
+        arguments(
+            "flag flip",
+            List.of(obj("readOnlyHint", true)),
+            List.of(obj("readOnlyHint", false)),
+            false),
+        arguments(
+            "extra key",
+            List.of(obj("readOnlyHint", true)),
+            List.of(obj("readOnlyHint", true, "title", "x")),
+            false),
         arguments("{} vs none", List.of(obj()), List.of(), false),
         arguments("{} vs {}", List.of(obj()), List.of(obj()), true),
         arguments("both none", List.of(), List.of(), true));
@@ -195,8 +236,7 @@ final class HandshakeComparisonTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("annotationPairs")
-  void annotationsCompareAsAMultisetOfShapes(
-      String label, List<?> x, List<?> y, boolean equal) {
+  void annotationsCompareAsAMultisetOfShapes(String label, List<?> x, List<?> y, boolean equal) {
     List<?> names = List.of("a", "b");
     assertCompares(withTools(names, x), withTools(names, y), equal ? SAME : TOOLS);
   }
@@ -250,7 +290,8 @@ final class HandshakeComparisonTest {
   void malformedNamesComeFromTheListingUnfiltered() {
     Answer a = Answers.legacy(obj(), List.of(tool(123, null), tool("ok", null)));
     Answer b = Answers.legacy(obj(), List.of(tool("ok", null)));
-    Answer falsy = Answers.legacy(obj(), List.of(tool(0, null), tool(false, null), tool("ok", null)));
+    Answer falsy =
+        Answers.legacy(obj(), List.of(tool(0, null), tool(false, null), tool("ok", null)));
 
     assertThat(new ArrayList<Object>(a.toolNames())).containsExactly(123, "ok");
     assertCompares(a, b, MALFORMED);
@@ -280,24 +321,35 @@ final class HandshakeComparisonTest {
     Answer both = legacy(null, "", Map.of(), List.of("other"), List.of());
     assertCompares(base, both, INITIALIZE);
 
-    Answer modernA = modern(obj("tools", obj()), List.of("2026-07-28"), Map.of(), List.of("a"),
-        List.of());
-    Answer modernB = modern(obj("tools", obj("listChanged", true)), List.of("2026-07-28"),
-        Map.of(), List.of("b"), List.of());
+    Answer modernA =
+        modern(obj("tools", obj()), List.of("2026-07-28"), Map.of(), List.of("a"), List.of());
+    Answer modernB =
+        modern(
+            obj("tools", obj("listChanged", true)),
+            List.of("2026-07-28"),
+            Map.of(),
+            List.of("b"),
+            List.of());
     assertCompares(modernA, modernB, DISCOVER);
   }
 
   static Stream<Arguments> supportedVersionPairs() {
     return Stream.of(
         arguments("same", List.of("2026-07-28"), List.of("2026-07-28"), true),
-        arguments("duplicates collapse", List.of("2026-07-28", "2026-07-28"),
-            List.of("2026-07-28"), true),
+        arguments(
+            "duplicates collapse",
+            List.of("2026-07-28", "2026-07-28"),
+            List.of("2026-07-28"),
+            true),
         arguments("other order", List.of("a", "b"), List.of("b", "a"), true),
         arguments("one more", List.of("a"), List.of("a", "b"), false),
         arguments("raw values, not shapes", List.of("x"), List.of("y"), false),
         arguments("number vs string", List.of(1), List.of("1"), false),
-        arguments("objects canonicalised", List.of(obj("b", 1, "a", 2)),
-            List.of(obj("a", 2, "b", 1)), true),
+        arguments(
+            "objects canonicalised",
+            List.of(obj("b", 1, "a", 2)),
+            List.of(obj("a", 2, "b", 1)),
+            true),
         arguments("array order inside an element", List.of(arr(1, 2)), List.of(arr(2, 1)), false),
         arguments("both empty", List.of(), List.of(), true),
         arguments("empty vs one", List.of(), List.of("2026-07-28"), false));
@@ -310,7 +362,9 @@ final class HandshakeComparisonTest {
     Map<String, ?> caps = obj("tools", obj());
     Map<String, ?> info = obj("name", "s");
     List<?> names = List.of("t");
-    assertCompares(modern(caps, x, info, names, List.of()), modern(caps, y, info, names, List.of()),
+    assertCompares(
+        modern(caps, x, info, names, List.of()),
+        modern(caps, y, info, names, List.of()),
         equal ? SAME : DISCOVER);
   }
 
@@ -318,23 +372,42 @@ final class HandshakeComparisonTest {
   void modernFacetsCoverCapabilitiesServerInfoAndTools() {
     List<Object> tools = List.of(tool("t", obj("readOnlyHint", true)));
     Map<String, Object> result =
-        obj("capabilities", obj("tools", obj()), "supportedVersions", arr("2026-07-28"),
-            "_meta", obj(Answers.SERVER_INFO_META_KEY, obj("name", "s", "version", "1")));
+        obj(
+            "capabilities",
+            obj("tools", obj()),
+            "supportedVersions",
+            arr("2026-07-28"),
+            "_meta",
+            obj(Answers.SERVER_INFO_META_KEY, obj("name", "s", "version", "1")));
     Answer a = Answers.modern(result, tools);
 
     assertCompares(a, Answers.modern(result, tools), SAME);
-    assertCompares(a, Answers.modern(obj("capabilities", obj("tools", obj()),
-        "supportedVersions", arr("2026-07-28")), tools), DISCOVER);
-    assertCompares(a, Answers.modern(obj("capabilities", obj("tools", obj("listChanged", false)),
-        "supportedVersions", arr("2026-07-28"), "_meta", result.get("_meta")), tools), DISCOVER);
-    assertCompares(a, Answers.modern(result, List.of(tool("t", obj("readOnlyHint", false)))),
-        TOOLS);
+    assertCompares(
+        a,
+        Answers.modern(
+            obj("capabilities", obj("tools", obj()), "supportedVersions", arr("2026-07-28")),
+            tools),
+        DISCOVER);
+    assertCompares(
+        a,
+        Answers.modern(
+            obj(
+                "capabilities",
+                obj("tools", obj("listChanged", false)),
+                "supportedVersions",
+                arr("2026-07-28"),
+                "_meta",
+                result.get("_meta")),
+            tools),
+        DISCOVER);
+    assertCompares(
+        a, Answers.modern(result, List.of(tool("t", obj("readOnlyHint", false)))), TOOLS);
   }
 
   @Test
   void theModernProtocolVersionIsNotCompared() {
-    Answer a = new Answer(Era.MODERN, obj(), "2026-07-28", List.of("v"), Map.of(), List.of(),
-        List.of());
+    Answer a =
+        new Answer(Era.MODERN, obj(), "2026-07-28", List.of("v"), Map.of(), List.of(), List.of());
     Answer b = new Answer(Era.MODERN, obj(), "", List.of("v"), Map.of(), List.of(), List.of());
     assertCompares(a, b, SAME);
   }
@@ -393,7 +466,8 @@ final class HandshakeComparisonTest {
 
     Answer annA = withTools(List.of("t"), List.of(nestedObjects(depth, obj("readOnlyHint", true))));
     Answer annB = withTools(List.of("t"), List.of(nestedObjects(depth, obj("readOnlyHint", true))));
-    Answer annC = withTools(List.of("t"), List.of(nestedObjects(depth, obj("readOnlyHint", false))));
+    Answer annC =
+        withTools(List.of("t"), List.of(nestedObjects(depth, obj("readOnlyHint", false))));
 
     assertThat(HandshakeComparison.compare(annA, annB)).isEqualTo(SAME);
     assertThat(HandshakeComparison.compare(annA, annC)).isEqualTo(TOOLS);
@@ -402,12 +476,12 @@ final class HandshakeComparisonTest {
   @ParameterizedTest(name = "depth={0}")
   @ValueSource(ints = {10_000, 100_000})
   void deeplyNestedSupportedVersionsCompareWithoutExhaustingTheStack(int depth) {
-    Answer a = modern(obj(), List.of(nestedArrays(depth, "2026-07-28")), Map.of(), List.of(),
-        List.of());
-    Answer b = modern(obj(), List.of(nestedArrays(depth, "2026-07-28")), Map.of(), List.of(),
-        List.of());
-    Answer c = modern(obj(), List.of(nestedArrays(depth, "2026-07-29")), Map.of(), List.of(),
-        List.of());
+    Answer a =
+        modern(obj(), List.of(nestedArrays(depth, "2026-07-28")), Map.of(), List.of(), List.of());
+    Answer b =
+        modern(obj(), List.of(nestedArrays(depth, "2026-07-28")), Map.of(), List.of(), List.of());
+    Answer c =
+        modern(obj(), List.of(nestedArrays(depth, "2026-07-29")), Map.of(), List.of(), List.of());
 
     assertThat(HandshakeComparison.compare(a, b)).isEqualTo(SAME);
     assertThat(HandshakeComparison.compare(a, c)).isEqualTo(DISCOVER);

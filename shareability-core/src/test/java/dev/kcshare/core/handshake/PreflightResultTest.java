@@ -18,7 +18,11 @@ final class PreflightResultTest {
 
   private static Answer withServerInfo(Map<String, ?> serverInfo) {
     Answer base = baseline();
-    return legacy(base.capabilities(), base.protocolVersion(), serverInfo, base.toolNames(),
+    return legacy(
+        base.capabilities(),
+        base.protocolVersion(),
+        serverInfo,
+        base.toolNames(),
         base.toolAnnotations());
   }
 
@@ -57,16 +61,20 @@ final class PreflightResultTest {
     assertThat(PreflightResult.decide(withServerInfo(obj("version", 7)), b).reportedVersion())
         .isEmpty();
     assertThat(PreflightResult.decide(withServerInfo(Map.of()), b).reportedVersion()).isEmpty();
-    assertThat(PreflightResult.decide(b, withServerInfo(obj("version", "other")))
-            .reportedVersion())
+    assertThat(PreflightResult.decide(b, withServerInfo(obj("version", "other"))).reportedVersion())
         .isEqualTo("1.0.0");
   }
 
   @Test
   void modernAnswersCarryTheirEra() {
     Answer a =
-        Answers.modern(obj("capabilities", obj(), "_meta",
-            obj(Answers.SERVER_INFO_META_KEY, obj("version", "2"))), List.of());
+        Answers.modern(
+            obj(
+                "capabilities",
+                obj(),
+                "_meta",
+                obj(Answers.SERVER_INFO_META_KEY, obj("version", "2"))),
+            List.of());
     PreflightResult r = PreflightResult.decide(a, a);
 
     assertThat(r.era()).isEqualTo(Era.MODERN);
@@ -77,8 +85,13 @@ final class PreflightResultTest {
   @Test
   void malformedNamesCouldNotRunButKeepIdentityAsAnswer() {
     Answer a = baseline();
-    Answer b = legacy(a.capabilities(), a.protocolVersion(), a.serverInfo(), List.of(123),
-        a.toolAnnotations());
+    Answer b =
+        legacy(
+            a.capabilities(),
+            a.protocolVersion(),
+            a.serverInfo(),
+            List.of(123),
+            a.toolAnnotations());
     PreflightResult r = PreflightResult.decide(a, b);
 
     assertThat(r.ran()).isFalse();
@@ -119,14 +132,28 @@ final class PreflightResultTest {
   @Test
   void anythingFailingWhileDecidingIsAPreflightError() {
     Answer a = baseline();
-    Answer throwing = legacy(a.capabilities(), a.protocolVersion(), a.serverInfo(),
-        a.toolNames(), List.of(unreadable(() -> {
-          throw new IllegalStateException("unreadable");
-        })));
-    Answer overflowing = legacy(a.capabilities(), a.protocolVersion(), a.serverInfo(),
-        a.toolNames(), List.of(unreadable(() -> {
-          throw new StackOverflowError();
-        })));
+    Answer throwing =
+        legacy(
+            a.capabilities(),
+            a.protocolVersion(),
+            a.serverInfo(),
+            a.toolNames(),
+            List.of(
+                unreadable(
+                    () -> {
+                      throw new IllegalStateException("unreadable");
+                    })));
+    Answer overflowing =
+        legacy(
+            a.capabilities(),
+            a.protocolVersion(),
+            a.serverInfo(),
+            a.toolNames(),
+            List.of(
+                unreadable(
+                    () -> {
+                      throw new StackOverflowError();
+                    })));
 
     assertThatThrownBy(() -> HandshakeComparison.compare(a, throwing))
         .isInstanceOf(IllegalStateException.class);
@@ -145,10 +172,20 @@ final class PreflightResultTest {
 
   @Test
   void deeplyNestedAnswersAreDecidedNotErrored() {
-    Answer a = legacy(nestedObjects(100_000, obj("flag", true)), "v", Map.of(), List.of("t"),
-        List.of(nestedObjects(100_000, obj("readOnlyHint", true))));
-    Answer b = legacy(nestedObjects(100_000, obj("flag", true)), "v", Map.of(), List.of("t"),
-        List.of(nestedObjects(100_000, obj("readOnlyHint", false))));
+    Answer a =
+        legacy(
+            nestedObjects(100_000, obj("flag", true)),
+            "v",
+            Map.of(),
+            List.of("t"),
+            List.of(nestedObjects(100_000, obj("readOnlyHint", true))));
+    Answer b =
+        legacy(
+            nestedObjects(100_000, obj("flag", true)),
+            "v",
+            Map.of(),
+            List.of("t"),
+            List.of(nestedObjects(100_000, obj("readOnlyHint", false))));
 
     PreflightResult r = PreflightResult.decide(a, b);
 
@@ -165,12 +202,30 @@ final class PreflightResultTest {
 
     assertThat(new ArrayList<>(ran.toJson().keySet()))
         .containsExactly("ran", "callerSensitive", "reasons", "detail");
-    assertThat(ran.toJson()).isEqualTo(
-        obj("ran", true, "callerSensitive", false, "reasons", List.of(), "detail", ""));
-    assertThat(sensitive.toJson()).isEqualTo(obj("ran", true, "callerSensitive", true,
-        "reasons", List.of("handshake_not_reproducible"), "detail", "initialize_shape_differs"));
-    assertThat(notRun.toJson()).isEqualTo(obj("ran", false, "callerSensitive", false,
-        "reasons", List.of("preflight_unavailable"), "detail", "timeout"));
+    assertThat(ran.toJson())
+        .isEqualTo(obj("ran", true, "callerSensitive", false, "reasons", List.of(), "detail", ""));
+    assertThat(sensitive.toJson())
+        .isEqualTo(
+            obj(
+                "ran",
+                true,
+                "callerSensitive",
+                true,
+                "reasons",
+                List.of("handshake_not_reproducible"),
+                "detail",
+                "initialize_shape_differs"));
+    assertThat(notRun.toJson())
+        .isEqualTo(
+            obj(
+                "ran",
+                false,
+                "callerSensitive",
+                false,
+                "reasons",
+                List.of("preflight_unavailable"),
+                "detail",
+                "timeout"));
   }
 
   @Test

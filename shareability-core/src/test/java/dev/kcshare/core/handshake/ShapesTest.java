@@ -153,8 +153,7 @@ final class ShapesTest {
   @ValueSource(ints = {10_000, 100_000})
   void deepObjectsAreProjectedWithoutExhaustingTheStack(int depth) {
     Map<String, Object> value = nestedObjects(depth, Map.of("flag", true, "id", "x"));
-    String expected =
-        "{\"a\":".repeat(depth) + "{\"flag\":true,\"id\":\"*\"}" + "}".repeat(depth);
+    String expected = "{\"a\":".repeat(depth) + "{\"flag\":true,\"id\":\"*\"}" + "}".repeat(depth);
 
     String fused = Shapes.canonicalShape(value);
     String viaTree = Shapes.canonical(Shapes.shape(value));

@@ -35,8 +35,7 @@ final class CodePointsCompareTest {
     for (int i = 0; i < 5_000; i++) {
       String a = randomString(random);
       // Half the pairs share a prefix, so differences land just after surrogates too.
-      String b =
-          random.nextBoolean() ? a.substring(0, random.nextInt(a.length() + 1)) : "";
+      String b = random.nextBoolean() ? a.substring(0, random.nextInt(a.length() + 1)) : "";
       b += randomString(random);
       assertThat(Integer.signum(CodePoints.compare(a, b)))
           .as("seed=%d a=%s b=%s", seed, escape(a), escape(b))
