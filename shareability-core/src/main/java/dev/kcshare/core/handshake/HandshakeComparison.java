@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Decides a pre-flight from two answers ({@code engine.md} §9.4–§9.5): identity A's and identity
@@ -74,18 +73,14 @@ public final class HandshakeComparison {
     // protocolVersion is compared raw; the Answer already reads absent as "".
     return a.protocolVersion().equals(b.protocolVersion())
         && serverInfoEqual(a.serverInfo(), b.serverInfo())
-        && capabilitiesEqual(a.capabilities(), b.capabilities());
+        && Shapes.sameShape(a.capabilities(), b.capabilities());
   }
 
   private static boolean discoverEqual(Answer a, Answer b) {
     // The modern protocolVersion is the one kcshare requested, so it is not compared.
     return serverInfoEqual(a.serverInfo(), b.serverInfo())
-        && capabilitiesEqual(a.capabilities(), b.capabilities())
+        && Shapes.sameShape(a.capabilities(), b.capabilities())
         && canonicalTexts(a.supportedVersions()).equals(canonicalTexts(b.supportedVersions()));
-  }
-
-  private static boolean capabilitiesEqual(@Nullable Map<String, ?> a, @Nullable Map<String, ?> b) {
-    return Shapes.sameShape(a, b);
   }
 
   /** An empty serverInfo reads as absent; otherwise its shape counts. */
