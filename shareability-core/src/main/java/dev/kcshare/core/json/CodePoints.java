@@ -15,6 +15,23 @@ public final class CodePoints {
 
   /** Compares two strings by code point. */
   public static int compare(String a, String b) {
+    // UTF-16 order and code point order agree unless the first difference involves a surrogate,
+    // so the common case is a plain char comparison.
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char ca = a.charAt(i);
+      char cb = b.charAt(i);
+      if (ca != cb) {
+        return Character.isSurrogate(ca) || Character.isSurrogate(cb)
+            ? compareByCodePoint(a, b)
+            : ca - cb;
+      }
+    }
+    return a.length() - b.length();
+  }
+
+  /** The plain code point walk, for the rare differences that involve a surrogate. */
+  private static int compareByCodePoint(String a, String b) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {

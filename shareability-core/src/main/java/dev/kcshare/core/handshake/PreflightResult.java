@@ -1,0 +1,111 @@
+package dev.kcshare.core.handshake;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The outcome of one pre-flight ({@code engine.md} §9.6). Callers MUST branch on {@link #ran()}
+ * before reading {@link #callerSensitive()}: a pre-flight that could not run is never "safe".
+ *
+ * @param ran the pre-flight actually ran: both identities answered and the answers were comparable
+ * @param callerSensitive the answers diverged; always false when not {@code ran}
+ * @param detail the first differing facet, {@code ""}, {@code malformed_tool_names}, {@code
+ *     preflight_error} or a prober failure string ({@code prober.md} §8)
+ * @param era the phase the answers were collected in; null when not even that is known
+ * @param reportedVersion identity A's {@code serverInfo.version} if a string, else {@code ""}
+ * @param answerA identity A's normalised answer when A answered successfully (feeds the evidence
+ *     and the stored {@code handshake}); null otherwise
+ */
+public record PreflightResult(
+    boolean ran,
+    boolean callerSensitive,
+    String detail,
+    @Nullable Era era,
+    String reportedVersion,
+    @Nullable Answer answerA) {
+
+  /** Reason when the answers diverged. */
+  public static final String HANDSHAKE_NOT_REPRODUCIBLE = "handshake_not_reproducible";
+
+  /** Reason when the pre-flight could not run. */
+  public static final String PREFLIGHT_UNAVAILABLE = "preflight_unavailable";
+
+  /** Detail when deciding itself failed unexpectedly. */
+  public static final String PREFLIGHT_ERROR = "preflight_error";
+
+  public PreflightResult {
+    Objects.requireNonNull(detail, "detail");
+    Objects.requireNonNull(reportedVersion, "reportedVersion");
+    if (!ran && callerSensitive) {
+      throw new IllegalArgumentException(
+          "a pre-flight that did not run cannot be caller-sensitive");
+    }
+  }
+
+  /**
+   * Decides a pre-flight from both identities' answers. Never throws: anything that fails while
+   * deciding (including stack exhaustion on a pathological answer) becomes {@code ran:false,
+   * detail:"preflight_error"}, so one server can never end an evaluation pass.
+   */
+  public static PreflightResult decide(Answer a, Answer b) {
+    Objects.requireNonNull(a, "a");
+    Objects.requireNonNull(b, "b");
+    try {
+      Comparison c = HandshakeComparison.compare(a, b);
+      return new PreflightResult(
+          c.ran(), c.callerSensitive(), c.detail(), a.era(), a.reportedVersion(), a);
+    } catch (Throwable t) { // deciding never raises (§9.6, §10.4), whatever the answers hold
+      // The answer that could not be decided is not handed on as evidence either.
+      return new PreflightResult(false, false, PREFLIGHT_ERROR, a.era(), "", null);
+    }
+  }
+
+  /**
+   * A pre-flight that could not run: a prober failure (the detail of {@code prober.md} §8).
+   *
+   * @param answerA identity A's answer if A answered successfully (B failed), else null
+   */
+  public static PreflightResult couldNotRun(
+      String detail, @Nullable Era era, @Nullable Answer answerA) {
+    return new PreflightResult(
+        false, false, detail, era, answerA == null ? "" : answerA.reportedVersion(), answerA);
+  }
+
+  /**
+   * {@code []} when ran and not sensitive, {@code ["handshake_not_reproducible"]} when ran and
+   * sensitive, {@code ["preflight_unavailable"]} when not ran. Stored rows only carry the first
+   * two.
+   */
+  public List<String> reasons() {
+    if (!ran) {
+      return List.of(PREFLIGHT_UNAVAILABLE);
+    }
+    return callerSensitive ? List.of(HANDSHAKE_NOT_REPRODUCIBLE) : List.of();
+  }
+
+  /**
+   * {@code {"ran","callerSensitive","reasons","detail"}}: the output of {@code preflight compare}.
+   */
+  public Map<String, Object> toJson() {
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("ran", ran);
+    json.put("callerSensitive", callerSensitive);
+    json.put("reasons", reasons());
+    json.put("detail", detail);
+    return json;
+  }
+
+  /**
+   * {@link #toJson()} plus {@code era} (string or null) and {@code reportedVersion}: the output of
+   * {@code preflight --json}.
+   */
+  public Map<String, @Nullable Object> toReportJson() {
+    Map<String, @Nullable Object> json = new LinkedHashMap<>(toJson());
+    json.put("era", era == null ? null : era.json());
+    json.put("reportedVersion", reportedVersion);
+    return json;
+  }
+}
