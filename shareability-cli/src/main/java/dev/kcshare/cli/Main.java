@@ -1,14 +1,106 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.cli.log.Verbosity;
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
-/** The {@code kcshare} front door. */
-@Command(name = "kcshare", mixinStandardHelpOptions = true)
+/**
+ * The {@code kcshare} entry point. {@link #main} is the only place that calls {@link System#exit};
+ * {@link #run} executes a command line in-process against a {@link CliContext}.
+ *
+ * <p>Exit codes: {@value #EXIT_OK} success, {@value #EXIT_FAILURE} kcshare's own runtime failure,
+ * {@value #EXIT_USAGE} bad usage or bad input.
+ */
 public final class Main {
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_FAILURE = 1;
+  public static final int EXIT_USAGE = 2;
+
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    PrintWriter out = new PrintWriter(System.out, false, StandardCharsets.UTF_8);
+    PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+    CliContext ctx =
+        new CliContext(System.in, out, err, System.getenv(), Path.of("").toAbsolutePath());
+    int code = run(ctx, args);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** Runs one command line and returns its exit code; never calls {@link System#exit}. */
+  public static int run(CliContext ctx, String... args) {
+    CommandLine cli = commandLine(ctx);
+    try {
+      return cli.execute(args);
+    } finally {
+      ctx.out().flush();
+      ctx.err().flush();
+    }
+  }
+
+  /** The configured picocli command tree, for in-process use and documentation generators. */
+  public static CommandLine commandLine(CliContext ctx) {
+    CommandLine cli = new CommandLine(new KcshareCommand(), new ContextFactory(ctx));
+    cli.setOut(ctx.out());
+    cli.setErr(ctx.err());
+    cli.setExecutionStrategy(
+        parseResult -> {
+          Verbosity.apply(KcshareCommand.verbosityOf(parseResult));
+          return new CommandLine.RunLast().execute(parseResult);
+        });
+    cli.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine failed = ex.getCommandLine();
+          failed.getErr().println("kcshare: " + ex.getMessage());
+          failed
+              .getErr()
+              .println(
+                  "Try '"
+                      + failed.getCommandSpec().qualifiedName()
+                      + " --help' for more information.");
+          return EXIT_USAGE;
+        });
+    cli.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          if (ex instanceof BadInputException) {
+            commandLine.getErr().println("kcshare: " + ex.getMessage());
+            return EXIT_USAGE;
+          }
+          log.debug("command failed", ex);
+          commandLine.getErr().println("kcshare: internal error: " + ex);
+          return EXIT_FAILURE;
+        });
+    return cli;
+  }
+
+  /** Creates commands, handing the {@link CliContext} to those whose constructor takes one. */
+  private static final class ContextFactory implements CommandLine.IFactory {
+    private final CliContext ctx;
+    private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
+
+    ContextFactory(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      for (Constructor<?> c : cls.getDeclaredConstructors()) {
+        Class<?>[] params = c.getParameterTypes();
+        if (params.length == 1 && params[0] == CliContext.class) {
+          c.setAccessible(true);
+          return cls.cast(c.newInstance(ctx));
+        }
+      }
+      return fallback.create(cls);
+    }
   }
 }

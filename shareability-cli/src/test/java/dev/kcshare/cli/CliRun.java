@@ -1,0 +1,29 @@
+package dev.kcshare.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** Runs kcshare in-process with captured streams. */
+record CliRun(int exitCode, String stdout, String stderr) {
+  static CliRun run(Path cwd, String stdin, Map<String, String> env, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CliContext ctx =
+        new CliContext(
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            new PrintWriter(out),
+            new PrintWriter(err),
+            env,
+            cwd);
+    int code = Main.run(ctx, args);
+    return new CliRun(code, out.toString(), err.toString());
+  }
+
+  static CliRun run(Path cwd, String... args) {
+    return run(cwd, "", Map.of(), args);
+  }
+}
