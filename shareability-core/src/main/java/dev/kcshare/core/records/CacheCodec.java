@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -17,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * plain JSON values (records.md §5). The caller parses and serialises the text.
  *
  * <p>Reading is tolerant and never throws: a malformed row is dropped or its lenient members take
- * their defaults, and every such decision is reported as a {@link Dropped} note. Missing or
- * corrupt evidence reads as "not measured", never as a measurement.
+ * their defaults, and every such decision is reported as a {@link Dropped} note. Missing or corrupt
+ * evidence reads as "not measured", never as a measurement.
  */
 public final class CacheCodec {
   private CacheCodec() {}
@@ -33,7 +32,8 @@ public final class CacheCodec {
       return decode(root, notes);
     } catch (RuntimeException e) {
       // Unreachable for plain JSON values; a safety net so a loader can never raise.
-      notes.add(new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
+      notes.add(
+          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
       return new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes);
     }
   }
@@ -82,7 +82,8 @@ public final class CacheCodec {
           } else {
             notes.add(
                 new Dropped(
-                    "applied/" + i, Values.describe(element) + " is not a non-empty name; ignored"));
+                    "applied/" + i,
+                    Values.describe(element) + " is not a non-empty name; ignored"));
           }
         }
       } else {
@@ -121,7 +122,8 @@ public final class CacheCodec {
     if (!(ranValue instanceof Boolean ran)) {
       notes.add(
           new Dropped(
-              where + "/ran", describeMember(row, "ran", ranValue) + ", not a boolean; row dropped"));
+              where + "/ran",
+              describeMember(row, "ran", ranValue) + ", not a boolean; row dropped"));
       return null;
     }
     Object callerSensitiveValue = row.get("callerSensitive");
@@ -175,14 +177,7 @@ public final class CacheCodec {
       }
     }
     return new CacheRow(
-        ran,
-        callerSensitive,
-        reasons,
-        evaluatedAt,
-        identity,
-        reportedVersion,
-        era,
-        handshake);
+        ran, callerSensitive, reasons, evaluatedAt, identity, reportedVersion, era, handshake);
   }
 
   private static String describeMember(Map<?, ?> object, String member, @Nullable Object value) {
@@ -196,8 +191,7 @@ public final class CacheCodec {
    * applied} (sorted, de-duplicated, non-empty names). A non-finite {@code evaluatedAt} is written
    * as 0.0; a row under the empty name is left out (it could never be read back).
    */
-  public static Map<String, Object> encode(
-      Map<String, CacheRow> rows, Collection<String> applied) {
+  public static Map<String, Object> encode(Map<String, CacheRow> rows, Collection<String> applied) {
     TreeMap<String, CacheRow> sortedRows = new TreeMap<>(CodePoints.ORDER);
     sortedRows.putAll(rows);
     Map<String, Object> entries = new LinkedHashMap<>();

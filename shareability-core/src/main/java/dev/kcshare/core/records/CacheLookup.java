@@ -66,7 +66,8 @@ public record CacheLookup(
    * for example {@code dropping verdict row "files-mcp": reported version changed "0.6.3" ->
    * "0.7.0"}.
    */
-  public static String versionDropMessage(String name, String storedVersion, String currentVersion) {
+  public static String versionDropMessage(
+      String name, String storedVersion, String currentVersion) {
     return "dropping verdict row "
         + Escaper.quoted(name, Escaper.SHORT_LIMIT)
         + ": reported version changed "

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param identity the execution identity measured under (four NUL-separated fields, schema last)
  * @param reportedVersion the {@code serverInfo.version} reported then, {@code ""} if unknown
  * @param era how the pre-flight talked to the server; {@link Era#LEGACY} when not stored
- * @param handshake identity A's normalised answer; null when absent or not well formed (for
- *     example a row written by the Python gateway)
+ * @param handshake identity A's normalised answer; null when absent or not well formed (for example
+ *     a row written by the Python gateway)
  */
 public record CacheRow(
     boolean ran,

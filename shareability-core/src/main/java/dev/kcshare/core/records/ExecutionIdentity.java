@@ -4,9 +4,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Assembles execution identity strings and binary fingerprints (records.md §7.3–§7.5). The I/O
- * half of a fingerprint (PATH lookup, link resolution, stat, reading) is the caller's; this class
- * holds the byte-exact formatting both identities share with the Kiro Crew gateway.
+ * Assembles execution identity strings and binary fingerprints (records.md §7.3–§7.5). The I/O half
+ * of a fingerprint (PATH lookup, link resolution, stat, reading) is the caller's; this class holds
+ * the byte-exact formatting both identities share with the Kiro Crew gateway.
  */
 public final class ExecutionIdentity {
   /** The verdict-cache schema, the last NUL-separated field of a cache identity. */
@@ -30,8 +30,7 @@ public final class ExecutionIdentity {
    * The verdict-cache identity: {@code command_args_hash NUL env_hash NUL binary_version NUL 2}.
    * The server name is not part of it; it is the row key.
    */
-  public static String cacheIdentity(
-      String commandArgsHash, String envHash, String binaryVersion) {
+  public static String cacheIdentity(String commandArgsHash, String envHash, String binaryVersion) {
     return commandArgsHash + NUL + envHash + NUL + binaryVersion + NUL + SCHEMA_FIELD;
   }
 

@@ -21,8 +21,8 @@ public final class HazardCodes {
   public static final String UNROUTABLE_SERVER_REQUEST = "unroutable_server_request";
 
   /**
-   * A request-scoped notification on a shared backend could not be attributed to a pending call
-   * and is not a global broadcast, so it was dropped.
+   * A request-scoped notification on a shared backend could not be attributed to a pending call and
+   * is not a global broadcast, so it was dropped.
    */
   public static final String UNATTRIBUTABLE_NOTIFICATION = "unattributable_notification";
 

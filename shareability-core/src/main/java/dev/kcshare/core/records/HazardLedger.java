@@ -24,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li><b>Structure</b>: an immutable {@code State} — name → identity → {@code Cell}, plus the
- *       clear markers — published through one {@link AtomicReference}. Only adding an identity
- *       (new name or identity) or removing identities ({@link #clear}, {@link #applyCleared},
- *       {@link #load}) builds and publishes a new {@code State}, by compare-and-set, retried on a
+ *       clear markers — published through one {@link AtomicReference}. Only adding an identity (new
+ *       name or identity) or removing identities ({@link #clear}, {@link #applyCleared}, {@link
+ *       #load}) builds and publishes a new {@code State}, by compare-and-set, retried on a
  *       concurrent publish. These are rare: bounded by the distinct builds that ever misbehaved.
  *   <li><b>Cells</b>: one small mutable holder per (name, identity) with the code bit mask, count
  *       and lastSeen, guarded by the cell's own monitor. A new code for an existing identity and
@@ -40,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Removal.</b> A removed cell is first <em>retired</em> under its monitor; an update that
  * finds its cell retired takes the structural path and publishes a fresh cell instead. Deciding
- * "lastSeen ≤ marker" and retiring happen under the same monitor as an update, so an observation
- * is either counted in a cell that is still live (and then judged against the marker) or lands in a
+ * "lastSeen ≤ marker" and retiring happen under the same monitor as an update, so an observation is
+ * either counted in a cell that is still live (and then judged against the marker) or lands in a
  * fresh cell — an observation newer than a marker can never be dropped by it. {@code lastSeen}
  * keeps the maximum of the times recorded, so concurrent callers whose clock readings reach the
  * monitor out of order cannot move it backwards. Readers treat retired cells as absent.
@@ -107,7 +107,9 @@ public final class HazardLedger {
     }
   }
 
-  /** {@link #record(String, String, String, double)} under the unattributable identity {@code ""}. */
+  /**
+   * {@link #record(String, String, String, double)} under the unattributable identity {@code ""}.
+   */
   public boolean record(String name, String code, double now) {
     return record(name, code, "", now);
   }
@@ -284,9 +286,9 @@ public final class HazardLedger {
   }
 
   /**
-   * Replaces the whole state with a loaded file (records.md §6.2 {@code load}): its records and
-   * its clear markers. Does not dirty. Meant to be called at start, before recording; an update
-   * racing it lands either in the old state (and is discarded with it) or in the new one.
+   * Replaces the whole state with a loaded file (records.md §6.2 {@code load}): its records and its
+   * clear markers. Does not dirty. Meant to be called at start, before recording; an update racing
+   * it lands either in the old state (and is discarded with it) or in the new one.
    */
   public void load(LedgerLoad load) {
     Map<String, Map<String, Cell>> servers = new HashMap<>();
@@ -313,8 +315,7 @@ public final class HazardLedger {
             });
     State previous =
         state.getAndSet(
-            new State(
-                Collections.unmodifiableMap(servers), Collections.unmodifiableMap(cleared)));
+            new State(Collections.unmodifiableMap(servers), Collections.unmodifiableMap(cleared)));
     for (Map<String, Cell> identities : previous.servers.values()) {
       for (Cell cell : identities.values()) {
         cell.retire();

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads and writes the observed-hazard ledger document ({@code observed-hazards.json}, schema 1)
- * as plain JSON values (records.md §4). The caller parses and serialises the text.
+ * Reads and writes the observed-hazard ledger document ({@code observed-hazards.json}, schema 1) as
+ * plain JSON values (records.md §4). The caller parses and serialises the text.
  *
  * <p>Reading is tolerant and never throws: every malformed part degrades to "nothing observed" for
  * that part — never to "safe" — and is reported as a {@link Dropped} note. Writing emits both the
@@ -33,7 +33,8 @@ public final class LedgerCodec {
       return decode(root, notes);
     } catch (RuntimeException e) {
       // Unreachable for plain JSON values; a safety net so a loader can never raise.
-      notes.add(new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
+      notes.add(
+          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
       return new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes);
     }
   }
@@ -189,7 +190,8 @@ public final class LedgerCodec {
   private static void readCleared(
       @Nullable Object value, Map<String, Double> cleared, List<Dropped> notes) {
     if (!(value instanceof Map<?, ?> map)) {
-      notes.add(new Dropped("cleared", "is " + Values.describe(value) + ", not an object; ignored"));
+      notes.add(
+          new Dropped("cleared", "is " + Values.describe(value) + ", not an object; ignored"));
       return;
     }
     for (Map.Entry<?, ?> e : map.entrySet()) {

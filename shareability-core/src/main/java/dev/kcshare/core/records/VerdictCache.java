@@ -74,8 +74,8 @@ public final class VerdictCache {
   }
 
   /**
-   * Stores the row for a name, overwriting the previous one; dirties. A row under the empty name
-   * is ignored: it could never be read back.
+   * Stores the row for a name, overwriting the previous one; dirties. A row under the empty name is
+   * ignored: it could never be read back.
    */
   public synchronized void put(String name, CacheRow row) {
     Objects.requireNonNull(row, "row");

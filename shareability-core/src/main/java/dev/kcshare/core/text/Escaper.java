@@ -23,9 +23,9 @@ public final class Escaper {
   private Escaper() {}
 
   /**
-   * Keeps the first {@code limit} code points of {@code s} (a lone surrogate counts as one), escapes
-   * them and appends {@code ...} when anything was cut. The result never contains a character of
-   * general category Cc, Cf, Cs, Co, Cn, Zl, Zp or Zs (other than U+0020).
+   * Keeps the first {@code limit} code points of {@code s} (a lone surrogate counts as one),
+   * escapes them and appends {@code ...} when anything was cut. The result never contains a
+   * character of general category Cc, Cf, Cs, Co, Cn, Zl, Zp or Zs (other than U+0020).
    *
    * @throws IllegalArgumentException if {@code limit} is negative
    */

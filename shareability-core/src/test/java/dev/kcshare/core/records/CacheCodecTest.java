@@ -25,8 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** records.md §3, §5: the verdict-cache document, read tolerantly and written deterministically. */
 final class CacheCodecTest {
-  static final String IDENTITY =
-      "<64 hex>\u0000<64 hex>\u0000<24 hex>\u0000<24 hex>\u00002";
+  static final String IDENTITY = "<64 hex>\u0000<64 hex>\u0000<24 hex>\u0000<24 hex>\u00002";
 
   static Map<String, Object> specHandshake() {
     return obj(
@@ -251,14 +250,16 @@ final class CacheCodecTest {
         Arguments.of("empty last field", "a\u0000b\u0000c\u0000", false, false),
         Arguments.of("schema 2", "a\u0000b\u0000c\u00002", true, false),
         Arguments.of("bare schema", "\u00002", true, false),
-        Arguments.of("NULs inside binary_version", "a\u0000b\u0000c\u0000d\u0000e\u00002", true, false));
+        Arguments.of(
+            "NULs inside binary_version", "a\u0000b\u0000c\u0000d\u0000e\u00002", true, false));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("identities")
   void identityMustBeAStringWhoseLastNulFieldIsTwo(
       String label, Object identity, boolean kept, boolean remove) {
-    Map<String, Object> row = remove ? without(specRow(), "identity") : with(specRow(), "identity", identity);
+    Map<String, Object> row =
+        remove ? without(specRow(), "identity") : with(specRow(), "identity", identity);
     assertThat(dropped(row)).isEqualTo(!kept);
   }
 
@@ -463,11 +464,15 @@ final class CacheCodecTest {
     StoredHandshake h = new StoredHandshake(Map.of(), "v", Map.of(), List.of(), false);
     rows.put("\ud83d\ude00", row(IDENTITY, "1", h));
     rows.put("\ufb01", row(IDENTITY, "1", null));
-    rows.put("a", new CacheRow(true, true, List.of("handshake_not_reproducible"), 1.0, IDENTITY, "", Era.MODERN, h));
+    rows.put(
+        "a",
+        new CacheRow(
+            true, true, List.of("handshake_not_reproducible"), 1.0, IDENTITY, "", Era.MODERN, h));
     Map<String, Object> doc = CacheCodec.encode(rows, List.of("b", "a", "", "a"));
     assertThat(List.copyOf(doc.keySet())).containsExactly("entries", "applied");
     Map<?, ?> entries = (Map<?, ?>) doc.get("entries");
-    assertThat(List.<Object>copyOf(entries.keySet())).containsExactly("a", "\ufb01", "\ud83d\ude00");
+    assertThat(List.<Object>copyOf(entries.keySet()))
+        .containsExactly("a", "\ufb01", "\ud83d\ude00");
     assertThat(List.<Object>copyOf(((Map<?, ?>) entries.get("a")).keySet()))
         .containsExactly(
             "ran",
@@ -479,8 +484,11 @@ final class CacheCodecTest {
             "era",
             "handshake");
     assertThat(((Map<?, ?>) entries.get("a")).get("era")).isEqualTo("modern");
-    assertThat(List.<Object>copyOf(((Map<?, ?>) ((Map<?, ?>) entries.get("a")).get("handshake")).keySet()))
-        .containsExactly("capabilities", "protocolVersion", "serverInfo", "toolAnnotations", "hasTools");
+    assertThat(
+            List.<Object>copyOf(
+                ((Map<?, ?>) ((Map<?, ?>) entries.get("a")).get("handshake")).keySet()))
+        .containsExactly(
+            "capabilities", "protocolVersion", "serverInfo", "toolAnnotations", "hasTools");
     assertThat(((Map<?, ?>) entries.get("\ufb01")).containsKey("handshake")).isFalse();
     assertThat(doc.get("applied")).isEqualTo(List.of("a", "b"));
   }
@@ -488,10 +496,18 @@ final class CacheCodecTest {
   @Test
   void serverProvidedObjectsAreSortedByCodePointRecursively() {
     Map<String, Object> capabilities =
-        obj("z", obj("\ud83d\ude00", 1, "\ufb01", obj("y", 1, "x", arr(obj("d", 1, "c", 2)))), "a", 1);
+        obj(
+            "z",
+            obj("\ud83d\ude00", 1, "\ufb01", obj("y", 1, "x", arr(obj("d", 1, "c", 2)))),
+            "a",
+            1);
     StoredHandshake h =
         new StoredHandshake(
-            capabilities, "v", obj("version", "1", "name", "n"), List.of(obj("t", 1, "r", 2)), true);
+            capabilities,
+            "v",
+            obj("version", "1", "name", "n"),
+            List.of(obj("t", 1, "r", 2)),
+            true);
     Map<String, Object> doc =
         CacheCodec.encode(new TreeMap<>(Map.of("s", row(IDENTITY, "", h))), List.of());
     assertThat(JsonWriter.compact(doc))
@@ -511,7 +527,11 @@ final class CacheCodecTest {
     }
     Map<String, Object> capabilities = obj("deep", nested);
     Map<String, Object> doc =
-        obj("entries", obj("s", with(specRow(), "handshake", with(specHandshake(), "capabilities", capabilities))));
+        obj(
+            "entries",
+            obj(
+                "s",
+                with(specRow(), "handshake", with(specHandshake(), "capabilities", capabilities))));
     CacheLoad load = CacheCodec.decode(doc);
     String text = JsonWriter.compact(CacheCodec.encode(load.rows(), load.applied()));
     assertThat(text).contains("{\"a\":0,\"b\":\"leaf\"}");
@@ -543,9 +563,29 @@ final class CacheCodecTest {
             List.of(obj("readOnlyHint", false), obj()),
             true);
     Map<String, CacheRow> rows = new TreeMap<>();
-    rows.put("a", new CacheRow(true, true, List.of("handshake_not_reproducible"), 3.25, IDENTITY, "1.0", Era.MODERN, h));
+    rows.put(
+        "a",
+        new CacheRow(
+            true,
+            true,
+            List.of("handshake_not_reproducible"),
+            3.25,
+            IDENTITY,
+            "1.0",
+            Era.MODERN,
+            h));
     rows.put("b", new CacheRow(false, false, List.of(), 0.0, "x\u00002", "", Era.LEGACY, null));
-    rows.put("\ud83d\ude00", new CacheRow(true, false, List.of(), -1.0, IDENTITY, "", Era.LEGACY, new StoredHandshake(null, "", Map.of(), List.of(), false)));
+    rows.put(
+        "\ud83d\ude00",
+        new CacheRow(
+            true,
+            false,
+            List.of(),
+            -1.0,
+            IDENTITY,
+            "",
+            Era.LEGACY,
+            new StoredHandshake(null, "", Map.of(), List.of(), false)));
     List<String> applied = new ArrayList<>(List.of("gone", "a"));
     CacheLoad load = CacheCodec.decode(CacheCodec.encode(rows, applied));
     assertThat(load.dropped()).isEmpty();

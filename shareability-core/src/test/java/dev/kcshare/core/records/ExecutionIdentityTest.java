@@ -20,17 +20,25 @@ final class ExecutionIdentityTest {
   static Stream<Arguments> commandArgsVectors() {
     return Stream.of(
         Arguments.of(
-            "/bin/true", List.of(), "9e44697a1718b7986fd04a1af01205543efa0e1988c32ba2131bb27a69398251"),
+            "/bin/true",
+            List.of(),
+            "9e44697a1718b7986fd04a1af01205543efa0e1988c32ba2131bb27a69398251"),
         Arguments.of(
             "/bin/a",
             List.of("--x"),
             "e2a474eb0384ddf6a5751f9e292f24a33c54a29f7de265f8379858ae49713bd6"),
         Arguments.of(
-            "/bin/a", List.of(), "29c8d349df795d3fea71c9402933547b7c9d6e80b0e7d5b4adf7645fdc73bd83"),
+            "/bin/a",
+            List.of(),
+            "29c8d349df795d3fea71c9402933547b7c9d6e80b0e7d5b4adf7645fdc73bd83"),
         Arguments.of(
-            "/bin/b", List.of(), "29cbc1d3b5f769bf68b2446d0c402e49509b1b7030e1ff5426d0e86eacc641cd"),
+            "/bin/b",
+            List.of(),
+            "29cbc1d3b5f769bf68b2446d0c402e49509b1b7030e1ff5426d0e86eacc641cd"),
         Arguments.of(
-            "a", List.of("b c"), "398daf8b98eb62e969b3adbb7eadb1cf8afb367a15cf22704324cb353e9354bc"),
+            "a",
+            List.of("b c"),
+            "398daf8b98eb62e969b3adbb7eadb1cf8afb367a15cf22704324cb353e9354bc"),
         Arguments.of(
             "a",
             List.of("b", "c"),
@@ -103,7 +111,8 @@ final class ExecutionIdentityTest {
 
   @Test
   void utf16OrderWouldGiveTheWrongEnvHash() {
-    // Documents why the sort is by code point: hashing in UTF-16 order gives the spec's "wrong" value.
+    // Documents why the sort is by code point: hashing in UTF-16 order gives the spec's "wrong"
+    // value.
     byte[] utf16Order = "\ud83d\ude00=a\u0000\ufb01=b\u0000".getBytes(StandardCharsets.UTF_8);
     assertThat(IdentityHashes.sha256Hex(utf16Order))
         .isEqualTo("7344f4516315d9dee1a89fec8b0d59289a5cc59a0b42ece1dcd8a72bc6c3bef4");

@@ -42,7 +42,8 @@ final class HazardLedgerTest {
     LedgerSnapshot snapshot = ledger.snapshot();
     assertThat(snapshot.servers().get("s").get("id1"))
         .isEqualTo(
-            HazardRecord.of(List.of(UNROUTABLE_SERVER_REQUEST, UNATTRIBUTABLE_NOTIFICATION), 3, 12.0));
+            HazardRecord.of(
+                List.of(UNROUTABLE_SERVER_REQUEST, UNATTRIBUTABLE_NOTIFICATION), 3, 12.0));
     assertThat(snapshot.servers().get("t").get(""))
         .isEqualTo(HazardRecord.of(List.of(UNROUTABLE_SERVER_REQUEST), 2, 16.0));
   }
@@ -213,7 +214,8 @@ final class HazardLedgerTest {
                   start.await();
                   for (int i = 0; i < perThread; i++) {
                     int k = id * 7 + i;
-                    String code = (k % 5 == 0) ? UNATTRIBUTABLE_NOTIFICATION : UNROUTABLE_SERVER_REQUEST;
+                    String code =
+                        (k % 5 == 0) ? UNATTRIBUTABLE_NOTIFICATION : UNROUTABLE_SERVER_REQUEST;
                     ledger.record(
                         names[k % names.length], code, identities[(k / 3) % identities.length], i);
                   }

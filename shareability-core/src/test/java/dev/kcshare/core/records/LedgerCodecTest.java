@@ -369,9 +369,7 @@ final class LedgerCodecTest {
   @ParameterizedTest
   @MethodSource("nonArrayCodes")
   void codesNotAnArrayOrMissingSkipsTheIdentity(Object codes) {
-    assertThat(
-            LedgerCodec.decode(oneRecord(with(validRecord(), "codes", codes)))
-                .servers())
+    assertThat(LedgerCodec.decode(oneRecord(with(validRecord(), "codes", codes))).servers())
         .isEmpty();
     assertThat(LedgerCodec.decode(oneRecord(without(validRecord(), "codes"))).servers()).isEmpty();
   }
@@ -432,7 +430,11 @@ final class LedgerCodecTest {
     Map<String, Object> rec =
         obj(
             "codes",
-            arr(UNROUTABLE_SERVER_REQUEST, UNATTRIBUTABLE_NOTIFICATION, "typo", UNROUTABLE_SERVER_REQUEST),
+            arr(
+                UNROUTABLE_SERVER_REQUEST,
+                UNATTRIBUTABLE_NOTIFICATION,
+                "typo",
+                UNROUTABLE_SERVER_REQUEST),
             "count",
             count,
             "lastSeen",
@@ -554,9 +556,15 @@ final class LedgerCodecTest {
     Map<String, Object> doc =
         LedgerCodec.encode(
             servers(
-                "s", "a", record(3, 10.0, UNROUTABLE_SERVER_REQUEST),
-                "s", "b", record(4, 30.0, UNATTRIBUTABLE_NOTIFICATION),
-                "s", "c", record(5, 20.0, UNROUTABLE_SERVER_REQUEST)),
+                "s",
+                "a",
+                record(3, 10.0, UNROUTABLE_SERVER_REQUEST),
+                "s",
+                "b",
+                record(4, 30.0, UNATTRIBUTABLE_NOTIFICATION),
+                "s",
+                "c",
+                record(5, 20.0, UNROUTABLE_SERVER_REQUEST)),
             Map.of());
     assertThat(JsonWriter.compact(((Map<?, ?>) doc.get("servers")).get("s")))
         .endsWith(
@@ -569,10 +577,18 @@ final class LedgerCodecTest {
     Map<String, Object> doc =
         LedgerCodec.encode(
             servers(
-                "empty", "a", HazardRecord.of(List.of(), 3, 1.0),
-                "mixed", "a", HazardRecord.of(List.of(), 3, 1.0),
-                "mixed", "b", record(1, 2.0, UNROUTABLE_SERVER_REQUEST),
-                "", "a", record(1, 2.0, UNROUTABLE_SERVER_REQUEST)),
+                "empty",
+                "a",
+                HazardRecord.of(List.of(), 3, 1.0),
+                "mixed",
+                "a",
+                HazardRecord.of(List.of(), 3, 1.0),
+                "mixed",
+                "b",
+                record(1, 2.0, UNROUTABLE_SERVER_REQUEST),
+                "",
+                "a",
+                record(1, 2.0, UNROUTABLE_SERVER_REQUEST)),
             Map.of());
     assertThat(JsonWriter.compact(doc))
         .isEqualTo(
@@ -638,7 +654,10 @@ final class LedgerCodecTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(
             HazardRecord.of(
-                    List.of(UNROUTABLE_SERVER_REQUEST, UNATTRIBUTABLE_NOTIFICATION, UNROUTABLE_SERVER_REQUEST),
+                    List.of(
+                        UNROUTABLE_SERVER_REQUEST,
+                        UNATTRIBUTABLE_NOTIFICATION,
+                        UNROUTABLE_SERVER_REQUEST),
                     1,
                     1.0)
                 .codes())
@@ -660,9 +679,15 @@ final class LedgerCodecTest {
   void decodeOfEncodeIsTheIdentity() {
     SortedMap<String, SortedMap<String, HazardRecord>> in =
         servers(
-            "a", "", record(2, 1.0, UNROUTABLE_SERVER_REQUEST),
-            "a", OLD, record(0, 0.0, UNATTRIBUTABLE_NOTIFICATION, UNROUTABLE_SERVER_REQUEST),
-            "\ud83d\ude00", NEW, record(Long.MAX_VALUE, -3.25, UNATTRIBUTABLE_NOTIFICATION));
+            "a",
+            "",
+            record(2, 1.0, UNROUTABLE_SERVER_REQUEST),
+            "a",
+            OLD,
+            record(0, 0.0, UNATTRIBUTABLE_NOTIFICATION, UNROUTABLE_SERVER_REQUEST),
+            "\ud83d\ude00",
+            NEW,
+            record(Long.MAX_VALUE, -3.25, UNATTRIBUTABLE_NOTIFICATION));
     Map<String, Double> cleared = Map.of("gone", 12.5, "a", -10.0);
     LedgerLoad out = LedgerCodec.decode(LedgerCodec.encode(in, cleared));
     assertThat(out.dropped()).isEmpty();

@@ -27,10 +27,34 @@ final class RecordsFuzzTest {
   private static final int MAX_DEEP = 2_000;
 
   private static final String[] KEYS = {
-    "schema", "servers", "cleared", "identities", "codes", "count", "lastSeen", "entries",
-    "applied", "ran", "callerSensitive", "reasons", "evaluatedAt", "identity", "reportedVersion",
-    "era", "handshake", "capabilities", "protocolVersion", "serverInfo", "toolAnnotations",
-    "hasTools", "", "x", "files-mcp", "\u0000", "\ud83d\ude00", "\ufb01"
+    "schema",
+    "servers",
+    "cleared",
+    "identities",
+    "codes",
+    "count",
+    "lastSeen",
+    "entries",
+    "applied",
+    "ran",
+    "callerSensitive",
+    "reasons",
+    "evaluatedAt",
+    "identity",
+    "reportedVersion",
+    "era",
+    "handshake",
+    "capabilities",
+    "protocolVersion",
+    "serverInfo",
+    "toolAnnotations",
+    "hasTools",
+    "",
+    "x",
+    "files-mcp",
+    "\u0000",
+    "\ud83d\ude00",
+    "\ufb01"
   };
 
   private static final String[] STRINGS = {
@@ -239,7 +263,11 @@ final class RecordsFuzzTest {
         List<Object> codes = new ArrayList<>();
         int k = random.nextInt(0, 4);
         for (int i = 0; i < k; i++) {
-          codes.add(maybe(pick(HazardCodes.UNROUTABLE_SERVER_REQUEST, HazardCodes.UNATTRIBUTABLE_NOTIFICATION)));
+          codes.add(
+              maybe(
+                  pick(
+                      HazardCodes.UNROUTABLE_SERVER_REQUEST,
+                      HazardCodes.UNATTRIBUTABLE_NOTIFICATION)));
         }
         record.put("codes", maybe(codes));
       }
@@ -288,7 +316,10 @@ final class RecordsFuzzTest {
       }
       putMostly(row, "reasons", reasons);
       putMostly(row, "evaluatedAt", random.nextDouble() * 2e9);
-      putMostly(row, "identity", pick("a\u0000b\u0000c\u00002", "a\u0000b\u0000c\u0000d\u00002", "\u00002"));
+      putMostly(
+          row,
+          "identity",
+          pick("a\u0000b\u0000c\u00002", "a\u0000b\u0000c\u0000d\u00002", "\u00002"));
       putMostly(row, "reportedVersion", pick("0.6.3", "", "1.0"));
       putMostly(row, "era", pick("legacy", "modern"));
       if (chance(0.8)) {
@@ -401,7 +432,8 @@ final class RecordsFuzzTest {
         case 0 -> random.nextInt(-3, 4);
         case 1 -> random.nextLong();
         case 2 -> pick(Long.MAX_VALUE, Long.MIN_VALUE, 0L, 1L, -1L);
-        case 3 -> BigInteger.TEN.pow(random.nextInt(19, 420)).multiply(BigInteger.valueOf(pick(1, -1)));
+        case 3 ->
+            BigInteger.TEN.pow(random.nextInt(19, 420)).multiply(BigInteger.valueOf(pick(1, -1)));
         case 4 -> pick(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY);
         case 5 -> pick(1.0, 1.5, -0.0, 0.0, 2.0, 4.0, 1e308);
         case 6 -> random.nextDouble() * 2e9;

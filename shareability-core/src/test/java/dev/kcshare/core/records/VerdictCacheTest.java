@@ -123,7 +123,11 @@ final class VerdictCacheTest {
     Object doc =
         obj(
             "entries",
-            obj("ok", CacheCodecTest.specRow(), "stale", Json.with(CacheCodecTest.specRow(), "identity", "x\u00001")),
+            obj(
+                "ok",
+                CacheCodecTest.specRow(),
+                "stale",
+                Json.with(CacheCodecTest.specRow(), "identity", "x\u00001")),
             "applied",
             arr("ok", ""));
     CacheLoad load = CacheCodec.decode(doc);
@@ -138,7 +142,11 @@ final class VerdictCacheTest {
   @Test
   void ranFalseRowsAreLoadedAndReadable() {
     Object doc =
-        obj("entries", obj("s", Json.with(CacheCodecTest.specRow(), "ran", false)), "applied", arr());
+        obj(
+            "entries",
+            obj("s", Json.with(CacheCodecTest.specRow(), "ran", false)),
+            "applied",
+            arr());
     VerdictCache cache = VerdictCache.of(CacheCodec.decode(doc));
     CacheLookup lookup = cache.get("s", CacheCodecTest.IDENTITY, "0.6.3");
     assertThat(lookup.isHit()).isTrue();
