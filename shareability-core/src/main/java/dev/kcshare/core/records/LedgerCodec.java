@@ -1,6 +1,7 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.CodePoints;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,13 +94,15 @@ public final class LedgerCodec {
                     notes.add(
                         new Dropped(
                             where + "/identities/" + Values.identity(e.getKey()),
-                            "last seen at or before the clear marker " + marker + "; dropped"));
+                            "last seen at or before the clear marker "
+                                + BigDecimal.valueOf(marker).toPlainString()
+                                + "; dropped"));
                   }
                   return drop;
                 });
       }
       if (identities.isEmpty()) {
-        notes.add(new Dropped(where, "no identity with a known hazard code; server absent"));
+        notes.add(new Dropped(where, "no identity record left; server absent"));
       } else {
         servers.put(name, identities);
       }

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Loading never dirties, even when it dropped rows. Dirty triggers: {@link #put}, {@link
  * #markApplied} of a new non-empty name, and a version drop in {@link #get}. Thread-safe (every
- * method holds the instance monitor briefly; nothing blocks on I/O).
+ * method holds the instance monitor briefly; nothing blocks on I/O). {@link #markClean()} clears
+ * dirtiness unconditionally, so the flush must run where no {@code put} can land between {@link
+ * #toDocument()} and it — at the end of a pass, under the pass lock (engine.md §10.3, §10.5).
  */
 public final class VerdictCache {
   private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);

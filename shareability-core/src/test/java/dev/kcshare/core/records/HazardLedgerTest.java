@@ -266,17 +266,26 @@ final class HazardLedgerTest {
   }
 
   /**
-   * Records racing {@link HazardLedger#applyCleared}: an observation newer than a marker is never
-   * dropped by it. Each thread owns one identity and records with increasing times from a shared
-   * logical clock while the main thread applies markers at the current clock value.
+   * Records racing {@link HazardLedger#applyCleared}: a record is only ever dropped by a marker at
+   * or after its time, and nothing recorded is lost otherwise. Each thread records on its own name
+   * with times from a shared logical clock, which also stamps when each call returned; the main
+   * thread keeps applying markers at the current clock value.
+   *
+   * <p>A {@code true} return starts a new record (cell) for the name, so the calls between two
+   * {@code true} returns form one record, which must have been dropped by one of the markers
+   * applied to that name that is at or after its latest time and was read before the next record
+   * began (returned). The last record must still be present with exactly its calls counted, or have
+   * been dropped the same way.
    */
   @Test
-  void observationsNewerThanAMarkerSurviveConcurrentClears() throws Exception {
+  void recordsAreDroppedOnlyByMarkersAtOrAfterTheirTime() throws Exception {
     HazardLedger ledger = HazardLedger.create();
     AtomicLong clock = new AtomicLong();
-    int threads = 4;
-    int perThread = 50_000;
+    int threads = 3;
+    int perThread = 100_000;
     long[][] times = new long[threads][perThread];
+    long[][] returned = new long[threads][perThread];
+    boolean[][] isNew = new boolean[threads][perThread];
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> recorders = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -293,40 +302,66 @@ final class HazardLedgerTest {
                 for (int i = 0; i < perThread; i++) {
                   long now = clock.incrementAndGet();
                   times[id][i] = now;
-                  ledger.record("s", UNROUTABLE_SERVER_REQUEST, "id" + id, now);
+                  isNew[id][i] = ledger.record("s" + id, UNROUTABLE_SERVER_REQUEST, "", now);
+                  returned[id][i] = clock.incrementAndGet();
                 }
               });
       thread.start();
       recorders.add(thread);
     }
+    List<List<Long>> markers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      markers.add(new ArrayList<>());
+    }
     start.countDown();
     while (recorders.stream().anyMatch(Thread::isAlive)) {
-      ledger.applyCleared(Map.of("s", (double) clock.get()));
+      for (int t = 0; t < threads; t++) {
+        long marker = clock.get();
+        markers.get(t).add(marker);
+        ledger.applyCleared(Map.of("s" + t, (double) marker));
+      }
     }
     for (Thread thread : recorders) {
       thread.join();
     }
-    // A final marker in the middle of the last stretch of observations.
-    double marker = clock.get() - 1000;
-    ledger.applyCleared(Map.of("s", marker));
-    SortedMap<String, HazardRecord> left = ledger.snapshot().servers().get("s");
+    LedgerSnapshot snapshot = ledger.snapshot();
+    int dropsSeen = 0;
     for (int t = 0; t < threads; t++) {
-      long newer = 0;
-      long last = 0;
-      for (long time : times[t]) {
-        if (time > marker) {
-          newer++;
+      int first = 0;
+      for (int i = 1; i <= perThread; i++) {
+        if (i < perThread && !isNew[t][i]) {
+          continue;
         }
-        last = Math.max(last, time);
-      }
-      HazardRecord record = left == null ? null : left.get("id" + t);
-      if (newer == 0) {
-        assertThat(record).as("thread %d", t).isNull();
-      } else {
-        assertThat(record).as("thread %d", t).isNotNull();
-        assertThat(record.count()).as("thread %d", t).isGreaterThanOrEqualTo(newer);
-        assertThat(record.lastSeen()).as("thread %d", t).isEqualTo((double) last);
+        // Calls first..i-1 landed in one record.
+        long latest = 0;
+        for (int k = first; k < i; k++) {
+          latest = Math.max(latest, times[t][k]);
+        }
+        long before = i < perThread ? returned[t][i] : Long.MAX_VALUE;
+        boolean droppedLegitimately = false;
+        for (long marker : markers.get(t)) {
+          droppedLegitimately |= marker >= latest && marker < before;
+        }
+        if (i < perThread) {
+          assertThat(droppedLegitimately)
+              .as(
+                  "thread %d: record of calls %d..%d (latest time %d) replaced",
+                  t, first, i - 1, latest)
+              .isTrue();
+          dropsSeen++;
+        } else {
+          HazardRecord last = snapshot.servers().getOrDefault("s" + t, new TreeMap<>()).get("");
+          if (last == null) {
+            assertThat(droppedLegitimately).as("thread %d: last record missing", t).isTrue();
+          } else {
+            assertThat(last.count()).as("thread %d: last record count", t).isEqualTo(i - first);
+            assertThat(last.lastSeen()).as("thread %d", t).isEqualTo((double) latest);
+          }
+        }
+        first = i;
       }
     }
+    assertThat(isNew[0][0]).isTrue();
+    assertThat(dropsSeen).as("the race was exercised").isPositive();
   }
 }
