@@ -1,0 +1,230 @@
+package dev.kcshare.core.records;
+
+import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.json.CodePoints;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads and writes the pre-flight verdict cache document ({@code shareability-verdicts.json}) as
+ * plain JSON values (records.md §5). The caller parses and serialises the text.
+ *
+ * <p>Reading is tolerant and never throws: a malformed row is dropped or its lenient members take
+ * their defaults, and every such decision is reported as a {@link Dropped} note. Missing or corrupt
+ * evidence reads as "not measured", never as a measurement.
+ */
+public final class CacheCodec {
+  private CacheCodec() {}
+
+  /**
+   * Decodes a parsed cache document per records.md §3, §5.3 and §5.6. A {@code null} or non-object
+   * root is an empty cache. Never throws.
+   */
+  public static CacheLoad decode(@Nullable Object root) {
+    List<Dropped> notes = new ArrayList<>();
+    try {
+      return decode(root, notes);
+    } catch (RuntimeException e) {
+      // Unreachable for plain JSON values; a safety net so a loader can never raise.
+      notes.add(
+          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
+      return new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes);
+    }
+  }
+
+  private static CacheLoad decode(@Nullable Object root, List<Dropped> notes) {
+    TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
+    TreeSet<String> applied = new TreeSet<>(CodePoints.ORDER);
+    if (!(root instanceof Map<?, ?> top)) {
+      notes.add(
+          new Dropped("", "top level is " + Values.describe(root) + ", not an object; ignored"));
+      return new CacheLoad(rows, applied, notes);
+    }
+    Object entries = top.get("entries");
+    if (entries instanceof Map<?, ?> entryMap) {
+      for (Map.Entry<?, ?> entry : entryMap.entrySet()) {
+        if (!(entry.getKey() instanceof String name)) {
+          notes.add(new Dropped("entries", "non-string member name; skipped"));
+          continue;
+        }
+        String where = "entries/" + Values.name(name);
+        if (name.isEmpty()) {
+          notes.add(new Dropped(where, "empty server name; skipped"));
+          continue;
+        }
+        CacheRow row = readRow(entry.getValue(), where, notes);
+        if (row != null) {
+          rows.put(name, row);
+        }
+      }
+    } else {
+      String what =
+          top.containsKey("entries")
+              ? "is " + Values.describe(entries) + ", not an object"
+              : "is missing";
+      notes.add(new Dropped("entries", what + "; no rows"));
+    }
+    // Read even when entries is unusable (kcshare decision D15): a lost marker would re-seed a
+    // server the operator switched off.
+    if (top.containsKey("applied")) {
+      Object appliedValue = top.get("applied");
+      if (appliedValue instanceof List<?> list) {
+        for (int i = 0; i < list.size(); i++) {
+          Object element = list.get(i);
+          if (element instanceof String s && !s.isEmpty()) {
+            applied.add(s);
+          } else {
+            notes.add(
+                new Dropped(
+                    "applied/" + i,
+                    Values.describe(element) + " is not a non-empty name; ignored"));
+          }
+        }
+      } else {
+        notes.add(
+            new Dropped(
+                "applied", "is " + Values.describe(appliedValue) + ", not an array; no markers"));
+      }
+    }
+    return new CacheLoad(rows, applied, notes);
+  }
+
+  private static @Nullable CacheRow readRow(
+      @Nullable Object value, String where, List<Dropped> notes) {
+    if (!(value instanceof Map<?, ?> row)) {
+      notes.add(new Dropped(where, "is " + Values.describe(value) + ", not an object; skipped"));
+      return null;
+    }
+    Object identityValue = row.get("identity");
+    if (!(identityValue instanceof String identity)) {
+      notes.add(
+          new Dropped(
+              where + "/identity",
+              describeMember(row, "identity", identityValue) + ", not a string; row dropped"));
+      return null;
+    }
+    String schema = ExecutionIdentity.schemaOf(identity);
+    if (!ExecutionIdentity.SCHEMA_FIELD.equals(schema)) {
+      String what =
+          schema == null
+              ? "has no NUL-separated schema field"
+              : "has schema " + Values.describe(schema) + ", not 2";
+      notes.add(new Dropped(where + "/identity", what + "; row dropped"));
+      return null;
+    }
+    Object ranValue = row.get("ran");
+    if (!(ranValue instanceof Boolean ran)) {
+      notes.add(
+          new Dropped(
+              where + "/ran",
+              describeMember(row, "ran", ranValue) + ", not a boolean; row dropped"));
+      return null;
+    }
+    Object callerSensitiveValue = row.get("callerSensitive");
+    boolean callerSensitive = Boolean.TRUE.equals(callerSensitiveValue);
+    if (row.containsKey("callerSensitive") && !(callerSensitiveValue instanceof Boolean)) {
+      notes.add(
+          new Dropped(
+              where + "/callerSensitive",
+              Values.describe(callerSensitiveValue) + " is not a boolean; using false"));
+    }
+    List<String> reasons = new ArrayList<>();
+    Object reasonsValue = row.get("reasons");
+    if (reasonsValue instanceof List<?> list) {
+      for (int i = 0; i < list.size(); i++) {
+        if (list.get(i) instanceof String reason) {
+          reasons.add(reason);
+        } else {
+          notes.add(
+              new Dropped(
+                  where + "/reasons/" + i, Values.describe(list.get(i)) + " is not a string"));
+        }
+      }
+    } else if (row.containsKey("reasons")) {
+      notes.add(
+          new Dropped(
+              where + "/reasons", Values.describe(reasonsValue) + " is not an array; using []"));
+    }
+    Object evaluatedAtValue = row.get("evaluatedAt");
+    double evaluatedAt = Values.finiteOr(evaluatedAtValue, 0.0);
+    if (!Values.isFiniteNumber(evaluatedAtValue)) {
+      notes.add(
+          new Dropped(
+              where + "/evaluatedAt",
+              describeMember(row, "evaluatedAt", evaluatedAtValue)
+                  + " is not a finite number; using 0.0"));
+    }
+    Object versionValue = row.get("reportedVersion");
+    String reportedVersion = versionValue instanceof String s ? s : "";
+    if (row.containsKey("reportedVersion") && !(versionValue instanceof String)) {
+      notes.add(
+          new Dropped(
+              where + "/reportedVersion",
+              Values.describe(versionValue) + " is not a string; using \"\""));
+    }
+    Era era = "modern".equals(row.get("era")) ? Era.MODERN : Era.LEGACY;
+    StoredHandshake handshake = null;
+    if (row.containsKey("handshake")) {
+      handshake = StoredHandshake.fromJson(row.get("handshake"));
+      if (handshake == null) {
+        notes.add(new Dropped(where + "/handshake", "not well formed; row kept without it"));
+      }
+    }
+    return new CacheRow(
+        ran, callerSensitive, reasons, evaluatedAt, identity, reportedVersion, era, handshake);
+  }
+
+  private static String describeMember(Map<?, ?> object, String member, @Nullable Object value) {
+    return object.containsKey(member) ? Values.describe(value) : "missing";
+  }
+
+  /**
+   * The cache document as plain values: {@code entries} (names in code-point order; row members
+   * {@code ran}, {@code callerSensitive}, {@code reasons}, {@code evaluatedAt}, {@code identity},
+   * {@code reportedVersion}, {@code era}, then {@code handshake} when the row has one) and {@code
+   * applied} (sorted, de-duplicated, non-empty names). A non-finite {@code evaluatedAt} is written
+   * as 0.0; a row under the empty name is left out (it could never be read back).
+   */
+  public static Map<String, Object> encode(Map<String, CacheRow> rows, Collection<String> applied) {
+    TreeMap<String, CacheRow> sortedRows = new TreeMap<>(CodePoints.ORDER);
+    sortedRows.putAll(rows);
+    Map<String, Object> entries = new LinkedHashMap<>();
+    for (Map.Entry<String, CacheRow> entry : sortedRows.entrySet()) {
+      if (!entry.getKey().isEmpty()) {
+        entries.put(entry.getKey(), rowValue(entry.getValue()));
+      }
+    }
+    TreeSet<String> sortedApplied = new TreeSet<>(CodePoints.ORDER);
+    for (String name : applied) {
+      if (!name.isEmpty()) {
+        sortedApplied.add(name);
+      }
+    }
+    Map<String, Object> document = new LinkedHashMap<>();
+    document.put("entries", entries);
+    document.put("applied", new ArrayList<>(sortedApplied));
+    return document;
+  }
+
+  private static Map<String, Object> rowValue(CacheRow row) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("ran", row.ran());
+    out.put("callerSensitive", row.callerSensitive());
+    out.put("reasons", new ArrayList<>(row.reasons()));
+    out.put("evaluatedAt", Double.isFinite(row.evaluatedAt()) ? row.evaluatedAt() : 0.0);
+    out.put("identity", row.identity());
+    out.put("reportedVersion", row.reportedVersion());
+    out.put("era", row.era().json());
+    StoredHandshake handshake = row.handshake();
+    if (handshake != null) {
+      out.put("handshake", handshake.toJson());
+    }
+    return out;
+  }
+}

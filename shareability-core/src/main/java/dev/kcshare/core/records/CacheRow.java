@@ -1,0 +1,50 @@
+package dev.kcshare.core.records;
+
+import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.verdict.Evidence;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One verdict-cache row: the expensive pre-flight measurement of one configured server (records.md
+ * §5.2, §5.3). Only the measurement is cached, never the composite verdict.
+ *
+ * @param ran the pre-flight actually ran (kcshare stores only {@code true} rows; loads accept both)
+ * @param callerSensitive the two answers diverged; meaningful only when {@code ran}
+ * @param reasons opaque reason strings ({@code []} clean, {@code ["handshake_not_reproducible"]})
+ * @param evaluatedAt epoch seconds of the measurement
+ * @param identity the execution identity measured under (four NUL-separated fields, schema last)
+ * @param reportedVersion the {@code serverInfo.version} reported then, {@code ""} if unknown
+ * @param era how the pre-flight talked to the server; {@link Era#LEGACY} when not stored
+ * @param handshake identity A's normalised answer; null when absent or not well formed (for example
+ *     a row written by the Python gateway)
+ */
+public record CacheRow(
+    boolean ran,
+    boolean callerSensitive,
+    List<String> reasons,
+    double evaluatedAt,
+    String identity,
+    String reportedVersion,
+    Era era,
+    @Nullable StoredHandshake handshake) {
+
+  public CacheRow {
+    reasons = List.copyOf(reasons);
+    Objects.requireNonNull(identity, "identity");
+    Objects.requireNonNull(reportedVersion, "reportedVersion");
+    Objects.requireNonNull(era, "era");
+  }
+
+  /**
+   * Sets the pre-flight and handshake evidence of a usable row (engine.md §8): {@code preflightRan
+   * = ran}, {@code preflightCallerSensitive = callerSensitive}, then the stored handshake, or the
+   * no-handshake values ({@code probeOk:false}) when there is none. Whether the row is usable is
+   * the caller's decision.
+   */
+  public Evidence.Builder applyTo(Evidence.Builder builder) {
+    builder.preflightRan(ran).preflightCallerSensitive(callerSensitive);
+    return handshake == null ? StoredHandshake.applyNone(builder) : handshake.applyTo(builder);
+  }
+}

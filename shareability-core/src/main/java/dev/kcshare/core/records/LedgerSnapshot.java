@@ -1,0 +1,29 @@
+package dev.kcshare.core.records;
+
+import java.util.Map;
+import java.util.SortedMap;
+
+/**
+ * A stable copy of a {@link HazardLedger}'s state, ready to be encoded and written.
+ *
+ * @param generation the ledger generation captured BEFORE the state was read; pass it to {@link
+ *     HazardLedger#markPersisted} after a successful write, so an observation racing the flush
+ *     either is in this snapshot or leaves the ledger dirty
+ * @param servers name → launch identity → record, in code-point order
+ * @param cleared the ledger's clear markers: name → epoch seconds
+ */
+public record LedgerSnapshot(
+    long generation,
+    SortedMap<String, SortedMap<String, HazardRecord>> servers,
+    SortedMap<String, Double> cleared) {
+
+  public LedgerSnapshot {
+    servers = Maps.ledgerCopy(servers);
+    cleared = Maps.sortedCopy(cleared);
+  }
+
+  /** The file document for this snapshot ({@link LedgerCodec#encode(LedgerSnapshot)}). */
+  public Map<String, Object> toDocument() {
+    return LedgerCodec.encode(this);
+  }
+}

@@ -1,0 +1,367 @@
+package dev.kcshare.core.records;
+
+import static dev.kcshare.core.records.HazardCodes.UNATTRIBUTABLE_NOTIFICATION;
+import static dev.kcshare.core.records.HazardCodes.UNROUTABLE_SERVER_REQUEST;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** records.md §6: the in-memory ledger and the pure steps of the flush protocol. */
+final class HazardLedgerTest {
+
+  @Test
+  void refusedRecordsStoreNothingAndDoNotDirty() {
+    HazardLedger ledger = HazardLedger.create();
+    assertThat(ledger.record("", UNROUTABLE_SERVER_REQUEST, "id", 1.0)).isFalse();
+    assertThat(ledger.record("s", "typo", "id", 1.0)).isFalse();
+    assertThat(ledger.record("s", "", "id", 1.0)).isFalse();
+    assertThat(ledger.all()).isEmpty();
+    assertThat(ledger.isDirty()).isFalse();
+    assertThat(ledger.generation()).isZero();
+  }
+
+  @Test
+  void recordReturnsTrueOnlyForANewCodeOfThatNameAndIdentity() {
+    HazardLedger ledger = HazardLedger.create();
+    assertThat(ledger.record("s", UNROUTABLE_SERVER_REQUEST, "id1", 10.0)).isTrue();
+    assertThat(ledger.record("s", UNROUTABLE_SERVER_REQUEST, "id1", 11.0)).isFalse();
+    assertThat(ledger.record("s", UNATTRIBUTABLE_NOTIFICATION, "id1", 12.0)).isTrue();
+    assertThat(ledger.record("s", UNROUTABLE_SERVER_REQUEST, "id2", 13.0)).isTrue();
+    assertThat(ledger.record("t", UNROUTABLE_SERVER_REQUEST, "id1", 14.0)).isTrue();
+    assertThat(ledger.record("t", UNROUTABLE_SERVER_REQUEST, 15.0)).isTrue();
+    assertThat(ledger.record("t", UNROUTABLE_SERVER_REQUEST, "", 16.0)).isFalse();
+    assertThat(ledger.generation()).isEqualTo(7);
+    LedgerSnapshot snapshot = ledger.snapshot();
+    assertThat(snapshot.servers().get("s").get("id1"))
+        .isEqualTo(
+            HazardRecord.of(
+                List.of(UNROUTABLE_SERVER_REQUEST, UNATTRIBUTABLE_NOTIFICATION), 3, 12.0));
+    assertThat(snapshot.servers().get("t").get(""))
+        .isEqualTo(HazardRecord.of(List.of(UNROUTABLE_SERVER_REQUEST), 2, 16.0));
+  }
+
+  @Test
+  void lastSeenKeepsTheLatestTimeAndNonFiniteTimesCountAsZero() {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "", 20.0);
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "", 10.0);
+    assertThat(ledger.snapshot().servers().get("s").get("").lastSeen()).isEqualTo(20.0);
+    ledger.record("n", UNROUTABLE_SERVER_REQUEST, "", Double.NaN);
+    assertThat(ledger.snapshot().servers().get("n").get("").lastSeen()).isEqualTo(0.0);
+  }
+
+  @Test
+  void readsByIdentityAndByName() {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "old", 1.0);
+    ledger.record("s", UNATTRIBUTABLE_NOTIFICATION, "", 2.0);
+    assertThat(ledger.codesFor("s", "old")).containsExactly(UNROUTABLE_SERVER_REQUEST);
+    assertThat(ledger.codesFor("s", "new")).isEmpty();
+    assertThat(ledger.codesFor("other", "old")).isEmpty();
+    assertThat(ledger.codesForName("s"))
+        .containsExactly(UNATTRIBUTABLE_NOTIFICATION, UNROUTABLE_SERVER_REQUEST);
+    assertThat(ledger.codesForName("other")).isEmpty();
+    ledger.record("\ud83d\ude00", UNROUTABLE_SERVER_REQUEST, "", 1.0);
+    ledger.record("\ufb01", UNROUTABLE_SERVER_REQUEST, "", 1.0);
+    assertThat(List.copyOf(ledger.all().keySet())).containsExactly("s", "\ufb01", "\ud83d\ude00");
+  }
+
+  @Test
+  void clearRemovesEveryIdentityAndRecordsAMarker() {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "a", 1.0);
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "b", 2.0);
+    ledger.record("t", UNROUTABLE_SERVER_REQUEST, "a", 3.0);
+    ledger.markPersisted(ledger.snapshot().generation());
+    assertThat(ledger.clear("s", 100.0)).isTrue();
+    assertThat(ledger.isDirty()).isTrue();
+    assertThat(ledger.codesForName("s")).isEmpty();
+    assertThat(ledger.codesForName("t")).containsExactly(UNROUTABLE_SERVER_REQUEST);
+    assertThat(ledger.clearedMarkers()).containsExactly(Map.entry("s", 100.0));
+    assertThat(ledger.snapshot().toDocument()).containsKey("cleared");
+    // Nothing to remove: nothing changes, not even the marker.
+    long generation = ledger.generation();
+    assertThat(ledger.clear("s", 200.0)).isFalse();
+    assertThat(ledger.clear("never", 200.0)).isFalse();
+    assertThat(ledger.generation()).isEqualTo(generation);
+    assertThat(ledger.clearedMarkers()).containsExactly(Map.entry("s", 100.0));
+    // A later observation is new evidence.
+    assertThat(ledger.record("s", UNROUTABLE_SERVER_REQUEST, "a", 101.0)).isTrue();
+    assertThat(ledger.clear("s", 50.0)).isTrue();
+    assertThat(ledger.clearedMarkers()).containsExactly(Map.entry("s", 100.0));
+  }
+
+  @Test
+  void snapshotCapturesTheGenerationBeforeReading() {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "", 1.0);
+    LedgerSnapshot snapshot = ledger.snapshot();
+    assertThat(snapshot.generation()).isEqualTo(1);
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "", 2.0);
+    // The write of the older snapshot succeeded, but a record landed meanwhile: still dirty.
+    ledger.markPersisted(snapshot.generation());
+    assertThat(ledger.isDirty()).isTrue();
+    LedgerSnapshot next = ledger.snapshot();
+    ledger.markPersisted(next.generation());
+    assertThat(ledger.isDirty()).isFalse();
+    assertThat(next.servers().get("s").get("").count()).isEqualTo(2);
+    // The snapshot is a stable copy.
+    ledger.record("s", UNATTRIBUTABLE_NOTIFICATION, "", 3.0);
+    assertThat(next.servers().get("s").get("").codes()).containsExactly(UNROUTABLE_SERVER_REQUEST);
+  }
+
+  @Test
+  void loadSwapsInTheFileWithoutDirtying() {
+    LedgerLoad load =
+        LedgerCodec.decode(
+            Json.with(LedgerCodecTest.specExample(), "cleared", Json.obj("gone", 5.0)));
+    HazardLedger ledger = HazardLedger.of(load);
+    assertThat(ledger.isDirty()).isFalse();
+    assertThat(ledger.snapshot().servers()).isEqualTo(load.servers());
+    assertThat(ledger.clearedMarkers()).isEqualTo(load.cleared());
+    assertThat(LedgerCodec.decode(ledger.snapshot().toDocument()).servers())
+        .isEqualTo(load.servers());
+    // Recording onto a loaded identity continues its count.
+    String old = "<cmdhash>\u0000<envhash>\u0000<fp-old>";
+    assertThat(ledger.record("files-mcp", UNROUTABLE_SERVER_REQUEST, old, 1712000400.0)).isFalse();
+    assertThat(ledger.snapshot().servers().get("files-mcp").get(old).count()).isEqualTo(5);
+    // A second load replaces everything.
+    ledger.load(LedgerLoad.empty());
+    assertThat(ledger.all()).isEmpty();
+    assertThat(ledger.record("files-mcp", UNROUTABLE_SERVER_REQUEST, old, 1.0)).isTrue();
+  }
+
+  @Test
+  void applyClearedDropsRecordsAtOrBeforeTheMarkerAndMergesMarkers() {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "a", 10.0);
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "b", 20.0);
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "c", 30.0);
+    ledger.record("t", UNROUTABLE_SERVER_REQUEST, "a", 5.0);
+    ledger.markPersisted(ledger.snapshot().generation());
+
+    Map<String, Double> markers = new TreeMap<>();
+    markers.put("s", 20.0);
+    markers.put("", 1e12);
+    markers.put("nan", Double.NaN);
+    markers.put("absent", 7.0);
+    assertThat(ledger.applyCleared(markers)).isTrue();
+    assertThat(ledger.isDirty()).isTrue();
+    assertThat(ledger.snapshot().servers().get("s")).containsOnlyKeys("c");
+    assertThat(ledger.codesForName("t")).containsExactly(UNROUTABLE_SERVER_REQUEST);
+    assertThat(ledger.clearedMarkers())
+        .containsExactly(Map.entry("absent", 7.0), Map.entry("s", 20.0));
+
+    // The same markers again: nothing to drop, nothing advanced → not dirty.
+    ledger.markPersisted(ledger.snapshot().generation());
+    assertThat(ledger.applyCleared(markers)).isFalse();
+    assertThat(ledger.isDirty()).isFalse();
+
+    // An older marker never replaces a newer one.
+    assertThat(ledger.applyCleared(Map.of("s", 15.0))).isFalse();
+    assertThat(ledger.clearedMarkers()).containsEntry("s", 20.0);
+
+    // A marker for a name with no records is merged without dirtying.
+    assertThat(ledger.applyCleared(Map.of("fresh", 3.0))).isFalse();
+    assertThat(ledger.isDirty()).isFalse();
+    assertThat(ledger.clearedMarkers()).containsEntry("fresh", 3.0);
+
+    // Every identity dropped → the name is absent.
+    assertThat(ledger.applyCleared(Map.of("t", 5.0))).isTrue();
+    assertThat(ledger.all()).containsOnlyKeys("s");
+  }
+
+  @Test
+  void anAdvancedMarkerOverSurvivingRecordsDirtiesSoTheyAreWrittenBack() {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record("s", UNROUTABLE_SERVER_REQUEST, "a", 30.0);
+    ledger.markPersisted(ledger.snapshot().generation());
+    // Another process cleared "s" at 20 (removing it from the file); our record is newer.
+    assertThat(ledger.applyCleared(Map.of("s", 20.0))).isFalse();
+    assertThat(ledger.codesForName("s")).containsExactly(UNROUTABLE_SERVER_REQUEST);
+    assertThat(ledger.isDirty()).isTrue();
+  }
+
+  /**
+   * Simulates records.md §6.3 with several recording threads and a flusher that repeatedly
+   * snapshots, encodes, "writes" (keeps the document) and marks persisted. After the recorders stop
+   * and a last flush runs, the written document holds every observation and the ledger is clean.
+   */
+  @Test
+  void concurrentRecordsDuringFlushesLoseNothing() throws Exception {
+    HazardLedger ledger = HazardLedger.create();
+    int threads = 4;
+    int perThread = 100_000;
+    String[] names = {"a", "b", "c"};
+    String[] identities = {"", "x", "y", "z"};
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> recorders = new ArrayList<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < perThread; i++) {
+                    int k = id * 7 + i;
+                    String code =
+                        (k % 5 == 0) ? UNATTRIBUTABLE_NOTIFICATION : UNROUTABLE_SERVER_REQUEST;
+                    ledger.record(
+                        names[k % names.length], code, identities[(k / 3) % identities.length], i);
+                  }
+                } catch (Throwable e) {
+                  failure.set(e);
+                }
+              });
+      thread.start();
+      recorders.add(thread);
+    }
+    start.countDown();
+    Map<String, Object> written = null;
+    int flushes = 0;
+    while (recorders.stream().anyMatch(Thread::isAlive)) {
+      written = flush(ledger);
+      flushes++;
+    }
+    for (Thread thread : recorders) {
+      thread.join();
+    }
+    assertThat(failure.get()).isNull();
+    if (ledger.isDirty()) {
+      written = flush(ledger);
+    }
+    assertThat(ledger.isDirty()).isFalse();
+    assertThat(flushes).isPositive();
+
+    LedgerLoad reread = LedgerCodec.decode(written);
+    long total = 0;
+    for (SortedMap<String, HazardRecord> server : reread.servers().values()) {
+      for (HazardRecord record : server.values()) {
+        total += record.count();
+      }
+    }
+    assertThat(total).isEqualTo((long) threads * perThread);
+    assertThat(reread.servers()).containsOnlyKeys(names);
+    for (String name : names) {
+      assertThat(reread.servers().get(name)).containsOnlyKeys(identities);
+    }
+    assertThat(reread.servers()).isEqualTo(ledger.snapshot().servers());
+  }
+
+  private static Map<String, Object> flush(HazardLedger ledger) {
+    LedgerSnapshot snapshot = ledger.snapshot();
+    Map<String, Object> document = snapshot.toDocument();
+    ledger.markPersisted(snapshot.generation());
+    return document;
+  }
+
+  /**
+   * Records racing {@link HazardLedger#applyCleared}: a record is only ever dropped by a marker at
+   * or after its time, and nothing recorded is lost otherwise. Each thread records on its own name
+   * with times from a shared logical clock, which also stamps when each call returned; the main
+   * thread keeps applying markers at the current clock value.
+   *
+   * <p>A {@code true} return starts a new record (cell) for the name, so the calls between two
+   * {@code true} returns form one record, which must have been dropped by one of the markers
+   * applied to that name that is at or after its latest time and was read before the next record
+   * began (returned). The last record must still be present with exactly its calls counted, or have
+   * been dropped the same way.
+   */
+  @Test
+  void recordsAreDroppedOnlyByMarkersAtOrAfterTheirTime() throws Exception {
+    HazardLedger ledger = HazardLedger.create();
+    AtomicLong clock = new AtomicLong();
+    int threads = 3;
+    int perThread = 100_000;
+    long[][] times = new long[threads][perThread];
+    long[][] returned = new long[threads][perThread];
+    boolean[][] isNew = new boolean[threads][perThread];
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> recorders = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      Thread thread =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  return;
+                }
+                for (int i = 0; i < perThread; i++) {
+                  long now = clock.incrementAndGet();
+                  times[id][i] = now;
+                  isNew[id][i] = ledger.record("s" + id, UNROUTABLE_SERVER_REQUEST, "", now);
+                  returned[id][i] = clock.incrementAndGet();
+                }
+              });
+      thread.start();
+      recorders.add(thread);
+    }
+    List<List<Long>> markers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      markers.add(new ArrayList<>());
+    }
+    start.countDown();
+    while (recorders.stream().anyMatch(Thread::isAlive)) {
+      for (int t = 0; t < threads; t++) {
+        long marker = clock.get();
+        markers.get(t).add(marker);
+        ledger.applyCleared(Map.of("s" + t, (double) marker));
+      }
+    }
+    for (Thread thread : recorders) {
+      thread.join();
+    }
+    LedgerSnapshot snapshot = ledger.snapshot();
+    int dropsSeen = 0;
+    for (int t = 0; t < threads; t++) {
+      int first = 0;
+      for (int i = 1; i <= perThread; i++) {
+        if (i < perThread && !isNew[t][i]) {
+          continue;
+        }
+        // Calls first..i-1 landed in one record.
+        long latest = 0;
+        for (int k = first; k < i; k++) {
+          latest = Math.max(latest, times[t][k]);
+        }
+        long before = i < perThread ? returned[t][i] : Long.MAX_VALUE;
+        boolean droppedLegitimately = false;
+        for (long marker : markers.get(t)) {
+          droppedLegitimately |= marker >= latest && marker < before;
+        }
+        if (i < perThread) {
+          assertThat(droppedLegitimately)
+              .as(
+                  "thread %d: record of calls %d..%d (latest time %d) replaced",
+                  t, first, i - 1, latest)
+              .isTrue();
+          dropsSeen++;
+        } else {
+          HazardRecord last = snapshot.servers().getOrDefault("s" + t, new TreeMap<>()).get("");
+          if (last == null) {
+            assertThat(droppedLegitimately).as("thread %d: last record missing", t).isTrue();
+          } else {
+            assertThat(last.count()).as("thread %d: last record count", t).isEqualTo(i - first);
+            assertThat(last.lastSeen()).as("thread %d", t).isEqualTo((double) latest);
+          }
+        }
+        first = i;
+      }
+    }
+    assertThat(isNew[0][0]).isTrue();
+    assertThat(dropsSeen).as("the race was exercised").isPositive();
+  }
+}
