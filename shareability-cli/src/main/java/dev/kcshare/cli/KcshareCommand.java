@@ -19,7 +19,14 @@ import picocli.CommandLine.Option;
           + " across chat sessions, from evidence gathered on this host.",
       ""
     },
-    subcommands = {AssessCommand.class, PreflightCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      AssessCommand.class,
+      PreflightCommand.class,
+      HazardsCommand.class,
+      RecordsCommand.class,
+      IdentityCommand.class,
+      CommandLine.HelpCommand.class
+    },
     commandListHeading = "%nCommands:%n",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -1,0 +1,188 @@
+package dev.kcshare.cli;
+
+import dev.kcshare.cli.records.LedgerStore;
+import dev.kcshare.cli.records.RecordsDirectory;
+import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.records.HazardRecord;
+import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.text.Escaper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kcshare hazards}: the observed-hazard ledger. */
+@Command(
+    name = "hazards",
+    mixinStandardHelpOptions = true,
+    description = "Shows or clears what the gateway's hazard ledger observed.",
+    subcommands = {HazardsCommand.ListHazards.class, HazardsCommand.Clear.class})
+final class HazardsCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+  }
+
+  /** {@code kcshare hazards list}. */
+  @Command(
+      name = "list",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Lists every server with observed hazards: its codes, how often, when last seen, and under"
+            + " which launch identities.",
+        "--json prints an object keyed by server name, each {\"codes\", \"count\", \"lastSeen\","
+            + " \"identities\"} with the meanings of the ledger file's members.",
+        ""
+      })
+  static final class ListHazards implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin RecordsOptions records = new RecordsOptions();
+
+    @Option(names = "--json", description = "Machine-readable output.")
+    boolean json;
+
+    ListHazards(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+      RecordsDirectory dir = records.resolve(ctx);
+      LedgerLoad load = LedgerStore.read(dir.ledgerFile());
+      if (json) {
+        Output.json(ctx, toJson(load));
+      } else {
+        printHuman(ctx.out(), dir, load);
+      }
+      return Main.EXIT_OK;
+    }
+
+    /** The flat union over a server's identities, as the ledger file's flat members define it. */
+    record Union(List<String> codes, long count, double lastSeen) {
+      static Union of(Map<String, HazardRecord> identities) {
+        TreeSet<String> codes = new TreeSet<>(CodePoints.ORDER);
+        long count = 0;
+        double lastSeen = 0.0;
+        for (HazardRecord r : identities.values()) {
+          codes.addAll(r.codes());
+          long sum = count + r.count();
+          count = ((count ^ sum) & (r.count() ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+          lastSeen = Math.max(lastSeen, r.lastSeen());
+        }
+        return new Union(List.copyOf(codes), count, lastSeen);
+      }
+    }
+
+    static Map<String, Object> toJson(LedgerLoad load) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
+        Map<String, Object> identities = new LinkedHashMap<>();
+        for (Map.Entry<String, HazardRecord> id : server.getValue().entrySet()) {
+          HazardRecord r = id.getValue();
+          identities.put(id.getKey(), record(r.codes(), r.count(), r.lastSeen()));
+        }
+        Union union = Union.of(server.getValue());
+        Map<String, Object> entry = record(union.codes(), union.count(), union.lastSeen());
+        entry.put("identities", identities);
+        out.put(server.getKey(), entry);
+      }
+      return out;
+    }
+
+    private static Map<String, Object> record(
+        Collection<String> codes, long count, double lastSeen) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("codes", new ArrayList<>(codes));
+      m.put("count", count);
+      m.put("lastSeen", lastSeen);
+      return m;
+    }
+
+    private static void printHuman(PrintWriter out, RecordsDirectory dir, LedgerLoad load) {
+      if (load.servers().isEmpty()) {
+        out.println(
+            "No hazards observed ("
+                + Escaper.esc(dir.ledgerFile().toString(), Escaper.LONG_LIMIT)
+                + ").");
+        return;
+      }
+      for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
+        Union union = Union.of(server.getValue());
+        out.printf(
+            "%s: %s (%d times, last seen %s)%n",
+            Escaper.esc(server.getKey(), Escaper.SHORT_LIMIT),
+            String.join(", ", union.codes()),
+            union.count(),
+            HumanTime.format(union.lastSeen()));
+        for (Map.Entry<String, HazardRecord> id : server.getValue().entrySet()) {
+          HazardRecord r = id.getValue();
+          out.printf(
+              "  identity %s: %s (%d times, last seen %s)%n",
+              id.getKey().isEmpty()
+                  ? "(unattributed)"
+                  : Escaper.quoted(id.getKey(), Escaper.LONG_LIMIT),
+              String.join(", ", r.codes()),
+              r.count(),
+              HumanTime.format(r.lastSeen()));
+        }
+      }
+    }
+  }
+
+  /** {@code kcshare hazards clear}. */
+  @Command(
+      name = "clear",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Drops every observation of a server from the ledger: the operator's only way to remove"
+            + " evidence (for instance after the gateway misattributed a frame).",
+        "The clear is stamped in the file, so a running kcshare ledger writer drops its in-memory"
+            + " copy too. A running Python Kiro Crew gateway does not honour the stamp: stop it"
+            + " first, or clear from inside it.",
+        ""
+      })
+  static final class Clear implements Callable<Integer> {
+    private final CliContext ctx;
+
+    @Mixin RecordsOptions records = new RecordsOptions();
+
+    @Parameters(arity = "1", paramLabel = "SERVER", description = "The configured server name.")
+    String server;
+
+    Clear(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      if (server.isEmpty()) {
+        throw new BadInputException("SERVER must not be empty");
+      }
+      RecordsDirectory dir = records.resolve(ctx);
+      boolean had =
+          LedgerStore.clearInFile(dir.ledgerFile(), server, System.currentTimeMillis() / 1000.0);
+      ctx.err()
+          .println(
+              had
+                  ? "Cleared the observed hazards of " + Escaper.quoted(server, 120) + "."
+                  : "No hazards were recorded for "
+                      + Escaper.quoted(server, 120)
+                      + "; the clear is stamped anyway.");
+      return Main.EXIT_OK;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.cli.config;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,119 @@
+package dev.kcshare.cli.records;
+
+import dev.kcshare.core.records.ExecutionIdentity;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Launch fingerprints (records spec §7.3, §7.4): what the verdict cache's {@code binary_version}
+ * and the ledger's launch identity are made of. Interop: the strings must be byte-identical to the
+ * Kiro Crew gateway's for the same file.
+ *
+ * <p>Never executes anything and never throws: every failure reads as {@code unknown}, which is why
+ * an identity mismatch never drops a cache row.
+ */
+public final class Fingerprints {
+  private final @Nullable String pathEnv;
+  private final Path cwd;
+
+  /**
+   * @param pathEnv the {@code PATH} used for command lookup (kcshare's own), or null when unset
+   * @param cwd the directory relative names resolve against
+   */
+  public Fingerprints(@Nullable String pathEnv, Path cwd) {
+    this.pathEnv = pathEnv;
+    this.cwd = Objects.requireNonNull(cwd, "cwd");
+  }
+
+  /**
+   * {@code fp(s)}: resolve {@code s} on PATH (a string containing {@code /} is checked directly),
+   * follow links, then a 24-hex content hash, {@code sz<size>-mt<mtime>} above 4 MiB, or {@code
+   * unknown}.
+   */
+  public String fingerprint(String s) {
+    try {
+      Path file = lookup(s);
+      if (file == null) {
+        file = cwd.resolve(s);
+      }
+      Path real = file.toRealPath();
+      BasicFileAttributes attrs = Files.readAttributes(real, BasicFileAttributes.class);
+      if (!attrs.isRegularFile()) {
+        return ExecutionIdentity.UNKNOWN;
+      }
+      if (attrs.size() > ExecutionIdentity.LARGE_FILE_THRESHOLD) {
+        return ExecutionIdentity.fingerprintOfLargeFile(
+            attrs.size(), attrs.lastModifiedTime().toMillis() / 1000);
+      }
+      return ExecutionIdentity.fingerprintOfContent(Files.readAllBytes(real));
+    } catch (IOException | InvalidPathException | SecurityException e) {
+      return ExecutionIdentity.UNKNOWN;
+    }
+  }
+
+  /**
+   * The cache identity's {@code binary_version}: {@code fp(command)}, then {@code fp(arg)} for
+   * every argument that is non-empty, does not start with {@code -}, and names an existing regular
+   * file relative to the working directory (links followed), joined with NUL.
+   */
+  public String binaryVersion(String command, List<String> args) {
+    List<String> parts = new ArrayList<>();
+    parts.add(fingerprint(command));
+    for (String arg : args) {
+      if (!arg.isEmpty() && !arg.startsWith("-") && isRegularFile(arg)) {
+        parts.add(fingerprint(arg));
+      }
+    }
+    return ExecutionIdentity.binaryVersion(parts);
+  }
+
+  /**
+   * POSIX command lookup: a name containing {@code /} must itself be an executable regular file;
+   * otherwise the first executable regular file of that name on PATH (an empty PATH entry is the
+   * working directory).
+   *
+   * @return the file, or null when the lookup fails
+   */
+  public @Nullable Path lookup(String command) {
+    try {
+      if (command.isEmpty()) {
+        return null;
+      }
+      if (command.indexOf('/') >= 0) {
+        Path p = cwd.resolve(command);
+        return isExecutableFile(p) ? p : null;
+      }
+      if (pathEnv == null) {
+        return null;
+      }
+      for (String dir : pathEnv.split(":", -1)) {
+        Path p = (dir.isEmpty() ? cwd : cwd.resolve(dir)).resolve(command);
+        if (isExecutableFile(p)) {
+          return p;
+        }
+      }
+      return null;
+    } catch (InvalidPathException | SecurityException e) {
+      return null;
+    }
+  }
+
+  private boolean isRegularFile(String arg) {
+    try {
+      return Files.isRegularFile(cwd.resolve(arg));
+    } catch (InvalidPathException | SecurityException e) {
+      return false;
+    }
+  }
+
+  private static boolean isExecutableFile(Path p) {
+    return Files.isRegularFile(p) && Files.isExecutable(p);
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.cli.records;
+
+import org.jspecify.annotations.NullMarked;
