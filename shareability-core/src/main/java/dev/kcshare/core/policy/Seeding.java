@@ -1,0 +1,206 @@
+package dev.kcshare.core.policy;
+
+import dev.kcshare.core.json.CodePoints;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * Seeding (engine spec §11): turns verdicts into configuration once per server. {@link #plan} is
+ * pure; {@link #apply} mutates an in-memory {@code mcp_gateway} section and records applied
+ * markers. The caller reads, locks and writes the config file and the cache.
+ *
+ * <p>Seeding writes only {@code stub_overrides}; it never writes {@code stub_servers} (the roster
+ * belongs to whoever ships it) and never turns the global sharing switch {@code enabled} on: a wish
+ * to share is reported in {@link SeedPlan#wantsShare()} for a separate decision.
+ */
+public final class Seeding {
+  private Seeding() {}
+
+  /** A server's two recommendations. */
+  public record Recommendation(boolean stub, boolean share) {}
+
+  /**
+   * What seeding would do, each list sorted by code point.
+   *
+   * @param addStub names to add to the effective stub set
+   * @param markApplied names to mark applied
+   * @param wantsShare names whose verdict recommends sharing (reported, never acted on)
+   */
+  public record SeedPlan(List<String> addStub, List<String> markApplied, List<String> wantsShare) {
+    public SeedPlan {
+      addStub = List.copyOf(addStub);
+      markApplied = List.copyOf(markApplied);
+      wantsShare = List.copyOf(wantsShare);
+    }
+
+    /** Nothing to write and nothing to mark ({@code wantsShare} is ignored). */
+    public boolean isEmpty() {
+      return addStub.isEmpty() && markApplied.isEmpty();
+    }
+  }
+
+  /**
+   * The roster, by key presence: {@code stub_servers} when present (a non-array reads as empty;
+   * {@code []} means "stub nothing"), else {@code poolable_servers} when {@code enabled} is {@code
+   * true}, else empty. Non-empty string elements only; duplicates collapse to the first.
+   */
+  public static List<String> roster(Map<String, ?> section) {
+    Object list;
+    if (section.containsKey("stub_servers")) {
+      list = section.get("stub_servers");
+    } else if (Boolean.TRUE.equals(section.get("enabled"))) {
+      list = section.get("poolable_servers");
+    } else {
+      return List.of();
+    }
+    LinkedHashSet<String> names = new LinkedHashSet<>();
+    if (list instanceof List<?> elements) {
+      for (Object e : elements) {
+        if (e instanceof String s && !s.isEmpty()) {
+          names.add(s);
+        }
+      }
+    }
+    return new ArrayList<>(names);
+  }
+
+  /** The valid overrides: members of {@code stub_overrides} with a non-empty name and a boolean. */
+  public static Map<String, Boolean> validOverrides(Map<String, ?> section) {
+    Map<String, Boolean> out = new LinkedHashMap<>();
+    if (section.get("stub_overrides") instanceof Map<?, ?> overrides) {
+      for (Map.Entry<?, ?> e : overrides.entrySet()) {
+        if (e.getKey() instanceof String name
+            && !name.isEmpty()
+            && e.getValue() instanceof Boolean b) {
+          out.put(name, b);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The effective stub set: the roster in order minus names overridden {@code false}, then the
+   * names overridden {@code true} that are not in the roster, in code-point order.
+   */
+  public static List<String> effectiveStubSet(Map<String, ?> section) {
+    List<String> roster = roster(section);
+    Map<String, Boolean> overrides = validOverrides(section);
+    List<String> out = new ArrayList<>();
+    for (String name : roster) {
+      if (!Boolean.FALSE.equals(overrides.get(name))) {
+        out.add(name);
+      }
+    }
+    TreeSet<String> extra = new TreeSet<>(CodePoints.ORDER);
+    for (Map.Entry<String, Boolean> e : overrides.entrySet()) {
+      if (e.getValue() && !roster.contains(e.getKey())) {
+        extra.add(e.getKey());
+      }
+    }
+    out.addAll(extra);
+    return out;
+  }
+
+  /**
+   * Plans seeding (engine spec §11.2), visiting names in code-point order: already applied →
+   * skipped; stub not recommended → marked applied only; otherwise marked applied, added to the
+   * stub set unless already in it, and reported in {@code wantsShare} when sharing is recommended.
+   */
+  public static SeedPlan plan(
+      Set<String> applied, Map<String, Recommendation> verdicts, Collection<String> currentStub) {
+    TreeMap<String, Recommendation> sorted = new TreeMap<>(CodePoints.ORDER);
+    sorted.putAll(verdicts);
+    Set<String> stubbed = Set.copyOf(currentStub);
+    List<String> addStub = new ArrayList<>();
+    List<String> markApplied = new ArrayList<>();
+    List<String> wantsShare = new ArrayList<>();
+    for (Map.Entry<String, Recommendation> e : sorted.entrySet()) {
+      String name = e.getKey();
+      if (applied.contains(name)) {
+        continue;
+      }
+      markApplied.add(name);
+      if (!e.getValue().stub()) {
+        continue; // a share without a stub is not reported
+      }
+      if (!stubbed.contains(name)) {
+        addStub.add(name);
+      }
+      if (e.getValue().share()) {
+        wantsShare.add(name);
+      }
+    }
+    return new SeedPlan(addStub, markApplied, wantsShare);
+  }
+
+  /**
+   * Applies a plan to the {@code mcp_gateway} section (engine spec §11.3). An existing valid
+   * override is never overwritten, not even an operator's {@code false} (kcshare decision D2); the
+   * name is still marked applied. When something is added, {@code stub_overrides} is replaced by
+   * the valid overrides plus the additions, keys in code-point order (invalid entries are dropped).
+   *
+   * @param section the mutable section map
+   * @param markApplied receives every name of {@code plan.markApplied()}
+   * @return true if the section changed
+   */
+  public static boolean apply(
+      SeedPlan plan, Map<String, Object> section, Consumer<String> markApplied) {
+    if (plan.isEmpty()) {
+      return false;
+    }
+    boolean changed = false;
+    if (!plan.addStub().isEmpty()) {
+      List<String> roster = roster(section);
+      Map<String, Boolean> valid = validOverrides(section);
+      TreeMap<String, Boolean> next = new TreeMap<>(CodePoints.ORDER);
+      next.putAll(valid);
+      for (String name : plan.addStub()) {
+        if (!roster.contains(name) && !valid.containsKey(name)) {
+          next.put(name, true);
+          changed = true;
+        }
+      }
+      if (changed) {
+        section.put("stub_overrides", new LinkedHashMap<>(next));
+      }
+    }
+    plan.markApplied().forEach(markApplied);
+    return changed;
+  }
+
+  /**
+   * Writes {@code stub_overrides[name] = value} for each name, keeping the other valid overrides
+   * and rewriting the map with keys in code-point order (the bulk stub and unstub actions).
+   *
+   * @return true if the section changed
+   */
+  public static boolean setOverrides(
+      Map<String, Object> section, Collection<String> names, boolean value) {
+    Map<String, Boolean> valid = validOverrides(section);
+    TreeMap<String, Boolean> next = new TreeMap<>(CodePoints.ORDER);
+    next.putAll(valid);
+    for (String name : names) {
+      next.put(name, value);
+    }
+    Object before = section.get("stub_overrides");
+    Map<String, Boolean> after = new LinkedHashMap<>(next);
+    if (after.equals(before) && before instanceof Map<?, ?> m && sameOrder(m, after)) {
+      return false;
+    }
+    section.put("stub_overrides", after);
+    return true;
+  }
+
+  private static boolean sameOrder(Map<?, ?> a, Map<String, Boolean> b) {
+    return new ArrayList<>(a.keySet()).equals(new ArrayList<>(b.keySet()));
+  }
+}

@@ -1,0 +1,57 @@
+package dev.kcshare.core.policy;
+
+import dev.kcshare.core.json.CodePoints;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One configured server name with every definition of it, in config order. The first definition is
+ * the one kcshare spawns and the one whose transport decides {@code isStdio}.
+ *
+ * @param name the configured server name
+ * @param definitions at least one definition, in config order
+ */
+public record ServerFacts(String name, List<DefinitionFacts> definitions) {
+  public ServerFacts {
+    Objects.requireNonNull(name, "name");
+    definitions = List.copyOf(definitions);
+    if (definitions.isEmpty()) {
+      throw new IllegalArgumentException("a server needs at least one definition: " + name);
+    }
+  }
+
+  /** The definition kcshare would spawn. */
+  public DefinitionFacts first() {
+    return definitions.get(0);
+  }
+
+  /**
+   * The identity shared by every definition, or null when they disagree or any cannot be computed:
+   * pre-flight evidence counts only when every definition resolves to the same identity (engine
+   * spec §8).
+   */
+  public @Nullable String agreedIdentity() {
+    String identity = first().cacheIdentity();
+    if (identity == null) {
+      return null;
+    }
+    for (DefinitionFacts d : definitions) {
+      if (!identity.equals(d.cacheIdentity())) {
+        return null;
+      }
+    }
+    return identity;
+  }
+
+  /** The union of declared env names over all definitions, de-duplicated, in code-point order. */
+  public List<String> declaredEnvNames() {
+    TreeSet<String> names = new TreeSet<>(CodePoints.ORDER);
+    for (DefinitionFacts d : definitions) {
+      names.addAll(d.envNames());
+    }
+    return new ArrayList<>(names);
+  }
+}
