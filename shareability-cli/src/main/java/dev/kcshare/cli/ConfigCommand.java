@@ -21,7 +21,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code kcshare config}: which MCP configuration kcshare sees, and where each server came from. */
+/**
+ * {@code kcshare config}: which MCP configuration kcshare sees, and where each server came from.
+ */
 @Command(
     name = "config",
     mixinStandardHelpOptions = true,
@@ -67,8 +69,7 @@ final class ConfigCommand implements Callable<Integer> {
   }
 
   private static void printHuman(PrintWriter out, HostConfig host) {
-    out.printf(
-        "Profile: %s (%s)%n", host.profile().name(), esc(host.profile().reason()));
+    out.printf("Profile: %s (%s)%n", host.profile().name(), esc(host.profile().reason()));
 
     out.printf("%nFiles:%n");
     for (ConfigFile f : host.files()) {
@@ -107,7 +108,9 @@ final class ConfigCommand implements Callable<Integer> {
         for (Map.Entry<String, Boolean> e : g.stubOverrides().entrySet()) {
           overrides.add(esc(e.getKey()) + "=" + e.getValue());
         }
-        out.printf("  stub_overrides:       %s%n", overrides.isEmpty() ? "(none)" : String.join(", ", overrides));
+        out.printf(
+            "  stub_overrides:       %s%n",
+            overrides.isEmpty() ? "(none)" : String.join(", ", overrides));
         out.printf("  effective stub set:   %s%n", names(g.effectiveStubSet()));
         Boolean forward = g.forwardDeclaredEnv();
         out.printf(

@@ -63,7 +63,8 @@ final class ConfigCommandTest {
         .contains("  filesystem  stdio\n")
         .contains("    ~/.kiro/settings/mcp.json /mcpServers/filesystem [kiro, stdio]\n")
         .contains("    .kiro/settings/mcp.json /mcpServers/filesystem [kiro, stdio]\n")
-        .contains("      command: npx -y @modelcontextprotocol/server-filesystem /home/op/projects\n")
+        .contains(
+            "      command: npx -y @modelcontextprotocol/server-filesystem /home/op/projects\n")
         .contains("    ~/.kiro/settings/mcp.json /mcpServers/aws-docs [kiro, stdio, disabled]\n")
         .contains(
             "      env: AWS_DOCUMENTATION_PARTITION, FASTMCP_LOG_LEVEL, MCP_TIMEOUT_SECONDS,"
@@ -125,7 +126,8 @@ final class ConfigCommandTest {
             .findFirst()
             .orElseThrow();
     assertThat(List.copyOf(awsDocs.keySet()))
-        .containsExactly("name", "stdio", "declaredEnvNames", "identity", "conflict", "definitions");
+        .containsExactly(
+            "name", "stdio", "declaredEnvNames", "identity", "conflict", "definitions");
     Map<String, Object> def = object(list(awsDocs.get("definitions")).get(0));
     assertThat(List.copyOf(def.keySet()))
         .containsExactly(
@@ -178,7 +180,10 @@ final class ConfigCommandTest {
     for (int i = 1; i < SUBSTITUTED.length; i += 2) {
       secrets.add(SUBSTITUTED[i]);
     }
-    assertThat(secrets).contains("ghp_kiroSampleToken00000000000000000000", "vscode-literal-sample-value /* not a comment */");
+    assertThat(secrets)
+        .contains(
+            "ghp_kiroSampleToken00000000000000000000",
+            "vscode-literal-sample-value /* not a comment */");
     for (String[] args : List.of(new String[] {"config"}, new String[] {"config", "--json"})) {
       CliRun r = run(l, env, args);
       assertThat(r.exitCode()).isZero();

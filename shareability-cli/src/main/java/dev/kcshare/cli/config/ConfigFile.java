@@ -7,8 +7,8 @@ import java.util.Objects;
 /**
  * One file kcshare looked at, and what came of it.
  *
- * @param display the file as shown to the operator: as given for {@code --config}, else relative
- *     to the workspace or as {@code ~/...}
+ * @param display the file as shown to the operator: as given for {@code --config}, else relative to
+ *     the workspace or as {@code ~/...}
  * @param path the absolute path
  * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
  *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})

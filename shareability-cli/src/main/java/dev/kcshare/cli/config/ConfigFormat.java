@@ -17,18 +17,18 @@ public enum ConfigFormat {
    */
   CLAUDE_CODE("claude-code"),
   /**
-   * Claude Code's {@code ~/.claude.json}: top-level {@code mcpServers} and {@code
-   * projects.<current directory>.mcpServers}; verbatim.
+   * Claude Code's {@code ~/.claude.json}: top-level {@code mcpServers} and {@code projects.<current
+   * directory>.mcpServers}; verbatim.
    */
   CLAUDE_CODE_USER("claude-code-user"),
   /**
-   * Cursor's {@code mcp.json}: {@code mcpServers}; {@code ${env:NAME}}, {@code ${userHome}},
-   * {@code ${workspaceFolder}} and friends substituted.
+   * Cursor's {@code mcp.json}: {@code mcpServers}; {@code ${env:NAME}}, {@code ${userHome}}, {@code
+   * ${workspaceFolder}} and friends substituted.
    */
   CURSOR("cursor"),
   /**
-   * VS Code's {@code .vscode/mcp.json}: top-level {@code servers}; the Cursor variables plus
-   * {@code ${input:ID}}, which is left unresolved and reported.
+   * VS Code's {@code .vscode/mcp.json}: top-level {@code servers}; the Cursor variables plus {@code
+   * ${input:ID}}, which is left unresolved and reported.
    */
   VSCODE("vscode"),
   /** Any other file with an {@code mcpServers} object; verbatim. */

@@ -4,8 +4,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What to load: the files named with {@code --config}, whether to discover the usual files as
- * well, and an explicit profile.
+ * What to load: the files named with {@code --config}, whether to discover the usual files as well,
+ * and an explicit profile.
  *
  * @param configFiles files named on the command line, in order, as given
  * @param discover {@code --discover}: discover even though files were named

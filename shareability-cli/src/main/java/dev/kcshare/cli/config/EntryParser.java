@@ -11,9 +11,9 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads one server entry ({@code {command, args, env, cwd, disabled, url, type}}). Strict on
- * types: a value of the wrong type is refused with its JSON pointer rather than guessed at, because
- * a guessed argument would spawn something the operator did not configure. {@code null} reads as
+ * Reads one server entry ({@code {command, args, env, cwd, disabled, url, type}}). Strict on types:
+ * a value of the wrong type is refused with its JSON pointer rather than guessed at, because a
+ * guessed argument would spawn something the operator did not configure. {@code null} reads as
  * absent for every member; members this reader does not use ({@code autoApprove}, {@code headers},
  * ...) are ignored.
  */

@@ -144,8 +144,8 @@ public final class GatewaySettings {
 
   /**
    * The effective stub set: the roster in its order (duplicates collapse to the first occurrence)
-   * minus names overridden {@code false}, then the names overridden {@code true} that are not in the
-   * roster, sorted by code point.
+   * minus names overridden {@code false}, then the names overridden {@code true} that are not in
+   * the roster, sorted by code point.
    */
   public List<String> effectiveStubSet() {
     Map<String, Boolean> overrides = stubOverrides();
@@ -183,8 +183,8 @@ public final class GatewaySettings {
   }
 
   /**
-   * {@code forward_declared_env} when it is a boolean; null when absent or of another type, in which
-   * case the gateway's own default applies (not part of the spec).
+   * {@code forward_declared_env} when it is a boolean; null when absent or of another type, in
+   * which case the gateway's own default applies (not part of the spec).
    */
   public @Nullable Boolean forwardDeclaredEnv() {
     return section.get("forward_declared_env") instanceof Boolean b ? b : null;

@@ -93,7 +93,8 @@ public record HostConfig(
    * This configuration, when every file could be used.
    *
    * @throws BadInputException naming every file, pointer and problem otherwise (exit 2): a
-   *     configuration read in part could hide a conflicting definition, so no verdict is built on it
+   *     configuration read in part could hide a conflicting definition, so no verdict is built on
+   *     it
    */
   public HostConfig requireValid() {
     List<String> errors = errors();
@@ -218,7 +219,8 @@ public record HostConfig(
     return m;
   }
 
-  private static Map<String, @Nullable Object> unresolvedJson(UnresolvedVariable u, boolean withServer) {
+  private static Map<String, @Nullable Object> unresolvedJson(
+      UnresolvedVariable u, boolean withServer) {
     Map<String, @Nullable Object> m = new LinkedHashMap<>();
     if (withServer) {
       m.put("server", u.server());

@@ -32,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * Code ({@code .vscode/mcp.json}). Workspace paths are relative to the working directory. The order
  * is a listing order, not a precedence: every definition of a name is kept.
  *
- * <p>Loading never throws for a bad file: the file is reported with status {@code error} and
- * {@link HostConfig#requireValid()} refuses to go on.
+ * <p>Loading never throws for a bad file: the file is reported with status {@code error} and {@link
+ * HostConfig#requireValid()} refuses to go on.
  */
 public final class HostConfigLoader {
   private HostConfigLoader() {}
@@ -220,7 +220,8 @@ public final class HostConfigLoader {
       ConfigFiles.Read read = ConfigFiles.read(path);
       if (read.missing()) {
         if (format == null) {
-          files.add(status(display, path, origin, ConfigFile.Status.ERROR, List.of("no such file")));
+          files.add(
+              status(display, path, origin, ConfigFile.Status.ERROR, List.of("no such file")));
         } else {
           files.add(status(display, path, origin, ConfigFile.Status.MISSING, List.of()));
         }
@@ -359,7 +360,8 @@ public final class HostConfigLoader {
       }
       String sectionPointer = JsonInputException.child(base, member);
       if (!(section instanceof Map<?, ?> byServer)) {
-        result.problems.add(EntryParser.expected(sectionPointer, "an object", section).getMessage());
+        result.problems.add(
+            EntryParser.expected(sectionPointer, "an object", section).getMessage());
         return;
       }
       Substitution substitution =

@@ -23,17 +23,16 @@ public record ProfileSelection(String name, HostProfile profile, String reason) 
   }
 
   /**
-   * An explicit {@code --profile} wins; otherwise {@code kirocrew} when {@code KIROCREW_HOME} is set
-   * and non-empty or the default Kiro Crew data home ({@code ~/.kiro/crew}) exists, else the empty
-   * default profile.
+   * An explicit {@code --profile} wins; otherwise {@code kirocrew} when {@code KIROCREW_HOME} is
+   * set and non-empty or the default Kiro Crew data home ({@code ~/.kiro/crew}) exists, else the
+   * empty default profile.
    *
    * @throws BadInputException for an explicit name other than {@code default} or {@code kirocrew}
    */
   public static ProfileSelection select(@Nullable String explicit, Map<String, String> env) {
     if (explicit != null) {
       if (!explicit.equals("default") && !explicit.equals("kirocrew")) {
-        throw new BadInputException(
-            "--profile " + explicit + ": expected default or kirocrew");
+        throw new BadInputException("--profile " + explicit + ": expected default or kirocrew");
       }
       return new ProfileSelection(explicit, HostProfile.byName(explicit), "--profile " + explicit);
     }

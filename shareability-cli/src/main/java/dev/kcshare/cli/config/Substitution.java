@@ -15,8 +15,8 @@ final class Substitution {
     /** No substitution: values are used verbatim. */
     NONE,
     /**
-     * Claude Code's {@code .mcp.json}: {@code ${VAR}} and {@code ${VAR:-default}}. An unset variable
-     * without a default stays as written.
+     * Claude Code's {@code .mcp.json}: {@code ${VAR}} and {@code ${VAR:-default}}. An unset
+     * variable without a default stays as written.
      */
     SHELL,
     /**
@@ -65,7 +65,10 @@ final class Substitution {
       out.append(value, i, open);
       String reference = value.substring(open, close + 1);
       String body = value.substring(open + 2, close);
-      out.append(style == Style.SHELL ? shell(reference, body, pointer) : editor(reference, body, pointer));
+      out.append(
+          style == Style.SHELL
+              ? shell(reference, body, pointer)
+              : editor(reference, body, pointer));
       i = close + 1;
     }
     return out.toString();

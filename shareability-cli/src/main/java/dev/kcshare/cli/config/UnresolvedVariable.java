@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * A variable reference in a server definition that kcshare could not substitute the way the
  * configuring tool would at launch. The definition keeps the literal reference (or, for an unset
- * editor {@code ${env:NAME}}, the empty string the editor would use), so spawning it is not what the
- * tool would spawn.
+ * editor {@code ${env:NAME}}, the empty string the editor would use), so spawning it is not what
+ * the tool would spawn.
  *
  * @param server the configured server name
  * @param file the file as displayed
@@ -30,8 +30,8 @@ public record UnresolvedVariable(
     /** VS Code prompts the user for {@code ${input:ID}}; kcshare cannot. Left as written. */
     INPUT("input", "VS Code prompts for this value; kcshare cannot, so it stays as written"),
     /**
-     * The environment variable is not set for kcshare: an editor reference became the empty
-     * string, as the editor does; a Claude Code reference without a default stays as written.
+     * The environment variable is not set for kcshare: an editor reference became the empty string,
+     * as the editor does; a Claude Code reference without a default stays as written.
      */
     UNSET("unset", "the environment variable is not set for kcshare"),
     /** A variable kcshare does not substitute. Left as written. */

@@ -17,7 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every way a configuration file can be unusable names the file, the JSON pointer and what was expected. */
+/**
+ * Every way a configuration file can be unusable names the file, the JSON pointer and what was
+ * expected.
+ */
 final class ConfigErrorsTest {
   @TempDir Path root;
 
@@ -114,12 +117,11 @@ final class ConfigErrorsTest {
       String relative, String content, String message) {
     Layout l = ConfigSamples.empty(root);
     l.write(l.home().resolve(relative), content);
-    HostConfig c = HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
     assertThat(c.errors()).containsExactly(message);
     assertThatThrownBy(c::requireValid).isInstanceOf(BadInputException.class).hasMessage(message);
-    assertThat(c.files())
-        .filteredOn(f -> f.status() == ConfigFile.Status.ERROR)
-        .hasSize(1);
+    assertThat(c.files()).filteredOn(f -> f.status() == ConfigFile.Status.ERROR).hasSize(1);
   }
 
   @Test
@@ -128,7 +130,8 @@ final class ConfigErrorsTest {
     l.write(
         l.home().resolve(".kiro/settings/mcp.json"),
         "{\n  \"mcpServers\": {\n    \"x\": {\"env\": {\"TOKEN\": sk-unquoted-secret}}\n  }\n}");
-    HostConfig c = HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
     assertThat(c.errors()).hasSize(1);
     assertThat(c.errors().get(0))
         .startsWith("~/.kiro/settings/mcp.json: not valid JSON: ")
@@ -144,14 +147,14 @@ final class ConfigErrorsTest {
         l.home().resolve(".cursor/mcp.json"),
         "{\"mcpServers\": {\"a\": {\"command\": \"npx\"}, \"b\": {\"args\": [2]},"
             + " \"c\": {\"command\": 1}}}");
-    HostConfig c = HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
     assertThat(c.errors())
         .containsExactly(
             "~/.cursor/mcp.json: /mcpServers/b/args/0: expected a string, got a number",
             "~/.cursor/mcp.json: /mcpServers/c/command: expected a string, got a number");
     assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("a");
-    assertThatThrownBy(c::requireValid)
-        .hasMessage(String.join(System.lineSeparator(), c.errors()));
+    assertThatThrownBy(c::requireValid).hasMessage(String.join(System.lineSeparator(), c.errors()));
   }
 
   @Test
@@ -177,7 +180,8 @@ final class ConfigErrorsTest {
     Path f = l.write(l.workspace().resolve(".mcp.json"), "{\"mcpServers\": {}}");
     Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("---------"));
     assumeFalse(Files.isReadable(f), "running with privileges that ignore file modes");
-    HostConfig c = HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
     assertThat(c.errors()).containsExactly(".mcp.json: cannot read: permission denied");
   }
 
@@ -187,7 +191,8 @@ final class ConfigErrorsTest {
     Path f = l.home().resolve(".cursor/mcp.json");
     Files.createDirectories(f.getParent());
     Files.write(f, new byte[] {'{', '"', (byte) 0xff, '"', ':', '1', '}'});
-    HostConfig c = HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.LINUX);
     assertThat(c.errors()).containsExactly("~/.cursor/mcp.json: not valid JSON: not valid UTF-8");
   }
 

@@ -16,26 +16,36 @@ final class GatewaySettingsTest {
   @Test
   void theSpecExampleEffectiveSet() throws Exception {
     // engine §11.3 example: section {"stub_servers":["p"],"stub_overrides":{"q":false}}
-    GatewaySettings g = of("{\"mcp_gateway\": {\"stub_servers\": [\"p\"], \"stub_overrides\": {\"q\": false}}}");
+    GatewaySettings g =
+        of("{\"mcp_gateway\": {\"stub_servers\": [\"p\"], \"stub_overrides\": {\"q\": false}}}");
     assertThat(g.effectiveStubSet()).containsExactly("p");
     assertThat(g.rosterSource()).isEqualTo("stub_servers");
   }
 
   @Test
   void rosterByKeyPresence() throws Exception {
-    assertThat(of("{\"mcp_gateway\": {\"stub_servers\": [], \"enabled\": true, \"poolable_servers\": [\"a\"]}}").roster())
+    assertThat(
+            of("{\"mcp_gateway\": {\"stub_servers\": [], \"enabled\": true, \"poolable_servers\": [\"a\"]}}")
+                .roster())
         .as("[] stubs nothing and suppresses the alias")
         .isEmpty();
-    assertThat(of("{\"mcp_gateway\": {\"stub_servers\": null, \"enabled\": true, \"poolable_servers\": [\"a\"]}}").roster())
+    assertThat(
+            of("{\"mcp_gateway\": {\"stub_servers\": null, \"enabled\": true, \"poolable_servers\": [\"a\"]}}")
+                .roster())
         .as("present but not an array")
         .isEmpty();
-    GatewaySettings legacy = of("{\"mcp_gateway\": {\"enabled\": true, \"poolable_servers\": [\"a\", \"\", 3, \"b\"]}}");
+    GatewaySettings legacy =
+        of("{\"mcp_gateway\": {\"enabled\": true, \"poolable_servers\": [\"a\", \"\", 3, \"b\"]}}");
     assertThat(legacy.roster()).containsExactly("a", "b");
     assertThat(legacy.rosterSource()).isEqualTo("poolable_servers");
-    assertThat(of("{\"mcp_gateway\": {\"enabled\": \"true\", \"poolable_servers\": [\"a\"]}}").roster())
+    assertThat(
+            of("{\"mcp_gateway\": {\"enabled\": \"true\", \"poolable_servers\": [\"a\"]}}")
+                .roster())
         .as("enabled must be boolean true")
         .isEmpty();
-    assertThat(of("{\"mcp_gateway\": {\"enabled\": false, \"poolable_servers\": [\"a\"]}}").rosterSource())
+    assertThat(
+            of("{\"mcp_gateway\": {\"enabled\": false, \"poolable_servers\": [\"a\"]}}")
+                .rosterSource())
         .isEqualTo("none");
     assertThat(of("{\"mcp_gateway\": {\"stub_servers\": \"a\"}}").roster()).isEmpty();
   }
@@ -43,10 +53,15 @@ final class GatewaySettingsTest {
   @Test
   void effectiveSetCollapsesDuplicatesDropsFalseAppendsTrueSorted() throws Exception {
     GatewaySettings g =
-        of("{\"mcp_gateway\": {\"stub_servers\": [\"b\", \"a\", \"b\", \"c\"], \"stub_overrides\":"
-            + " {\"z\": true, \"c\": false, \"b\": true, \"m\": true, \"\": true, \"x\": 1}}}");
-    assertThat(g.stubOverrides()).containsExactly(
-        Map.entry("z", true), Map.entry("c", false), Map.entry("b", true), Map.entry("m", true));
+        of(
+            "{\"mcp_gateway\": {\"stub_servers\": [\"b\", \"a\", \"b\", \"c\"], \"stub_overrides\":"
+                + " {\"z\": true, \"c\": false, \"b\": true, \"m\": true, \"\": true, \"x\": 1}}}");
+    assertThat(g.stubOverrides())
+        .containsExactly(
+            Map.entry("z", true),
+            Map.entry("c", false),
+            Map.entry("b", true),
+            Map.entry("m", true));
     assertThat(g.effectiveStubSet()).containsExactly("b", "a", "m", "z");
     assertThat(of("{\"mcp_gateway\": {\"stub_overrides\": [\"a\"]}}").stubOverrides()).isEmpty();
   }
@@ -54,22 +69,28 @@ final class GatewaySettingsTest {
   @Test
   void identityKeysAndForwarding() throws Exception {
     GatewaySettings g =
-        of("{\"mcp_gateway\": {\"pool_identity_env\": [\" OAUTH_B \", \"OAUTH_A\", \"\", 5,"
-            + " \"AWS_SECRET_ACCESS_KEY\", \"GNUPGHOME\"], \"forward_declared_env\": false}}");
+        of(
+            "{\"mcp_gateway\": {\"pool_identity_env\": [\" OAUTH_B \", \"OAUTH_A\", \"\", 5,"
+                + " \"AWS_SECRET_ACCESS_KEY\", \"GNUPGHOME\"], \"forward_declared_env\": false}}");
     assertThat(g.identityKeys()).containsExactly("OAUTH_A", "OAUTH_B");
     assertThat(g.forwardDeclaredEnv()).isFalse();
-    assertThat(of("{\"mcp_gateway\": {\"forward_declared_env\": \"yes\"}}").forwardDeclaredEnv()).isNull();
-    assertThat(of("{\"mcp_gateway\": {\"pool_identity_env\": \"OAUTH_A\"}}").identityKeys()).isEmpty();
+    assertThat(of("{\"mcp_gateway\": {\"forward_declared_env\": \"yes\"}}").forwardDeclaredEnv())
+        .isNull();
+    assertThat(of("{\"mcp_gateway\": {\"pool_identity_env\": \"OAUTH_A\"}}").identityKeys())
+        .isEmpty();
   }
 
   @Test
   @SuppressWarnings("unchecked")
   void sectionIsADeepMutableCopy() throws Exception {
-    GatewaySettings g = of("{\"mcp_gateway\": {\"stub_overrides\": {\"a\": true}, \"stub_servers\": [\"x\"]}}");
+    GatewaySettings g =
+        of("{\"mcp_gateway\": {\"stub_overrides\": {\"a\": true}, \"stub_servers\": [\"x\"]}}");
     Map<String, Object> section = g.section();
     ((Map<String, Object>) section.get("stub_overrides")).put("b", true);
     assertThat(g.stubOverrides()).containsOnlyKeys("a");
-    assertThat(g.section()).isEqualTo(Map.of("stub_overrides", Map.of("a", true), "stub_servers", java.util.List.of("x")));
+    assertThat(g.section())
+        .isEqualTo(
+            Map.of("stub_overrides", Map.of("a", true), "stub_servers", java.util.List.of("x")));
   }
 
   @Test

@@ -59,8 +59,7 @@ final class HostConfigLoaderTest {
             org.assertj.core.groups.Tuple.tuple("~/.claude.json", "read", "claude-code-user"),
             org.assertj.core.groups.Tuple.tuple(".mcp.json", "read", "claude-code-project"),
             org.assertj.core.groups.Tuple.tuple("~/.cursor/mcp.json", "read", "cursor-user"),
-            org.assertj.core.groups.Tuple.tuple(
-                ".cursor/mcp.json", "missing", "cursor-workspace"),
+            org.assertj.core.groups.Tuple.tuple(".cursor/mcp.json", "missing", "cursor-workspace"),
             org.assertj.core.groups.Tuple.tuple(".vscode/mcp.json", "read", "vscode-workspace"));
     assertThat(c.errors()).isEmpty();
     assertThat(names(c))
@@ -92,7 +91,8 @@ final class HostConfigLoaderTest {
                 "~/.config/Claude/claude_desktop_config.json", "/mcpServers/memory"),
             org.assertj.core.groups.Tuple.tuple("~/.claude.json", "/mcpServers/memory"));
     assertThat(server(c, "puppeteer").first().pointer())
-        .isEqualTo("/projects/" + l.workspace().toString().replace("/", "~1") + "/mcpServers/puppeteer");
+        .isEqualTo(
+            "/projects/" + l.workspace().toString().replace("/", "~1") + "/mcpServers/puppeteer");
     assertThat(c.server("other-project-only")).as("another project's servers").isNull();
     assertThat(server(c, "kirocrew-core").first().format()).isEqualTo(ConfigFormat.KIRO_AGENT);
     assertThat(server(c, "postgres").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE);
@@ -263,10 +263,14 @@ final class HostConfigLoaderTest {
     HostConfig c =
         discover(
             l,
-            "PW_DEBUG", "pw:api",
-            "PGPASSWORD", "pg-from-env",
-            "DATABASE_URL", "postgresql://db/prod",
-            "WORKSPACE_TOOL_TOKEN", "wt");
+            "PW_DEBUG",
+            "pw:api",
+            "PGPASSWORD",
+            "pg-from-env",
+            "DATABASE_URL",
+            "postgresql://db/prod",
+            "WORKSPACE_TOOL_TOKEN",
+            "wt");
     assertThat(server(c, "playwright").first().definition().env()).containsEntry("DEBUG", "pw:api");
     assertThat(server(c, "postgres").first().definition().args())
         .containsExactly("-y", "@modelcontextprotocol/server-postgres", "postgresql://db/prod");
@@ -275,11 +279,15 @@ final class HostConfigLoaderTest {
     ConfiguredDefinition tool = server(c, "workspace-tool").first();
     assertThat(tool.definition().args())
         .containsExactly(
-            l.workspace() + "/tools/mcp-server.js", "--name", l.workspace().getFileName().toString());
+            l.workspace() + "/tools/mcp-server.js",
+            "--name",
+            l.workspace().getFileName().toString());
     assertThat(tool.definition().env())
         .containsEntry("TOOL_HOME", l.home() + "/.workspace-tool")
         .containsEntry("TOOL_TOKEN", "wt");
-    assertThat(c.unresolved()).extracting(UnresolvedVariable::reason).containsOnly(UnresolvedVariable.Reason.INPUT);
+    assertThat(c.unresolved())
+        .extracting(UnresolvedVariable::reason)
+        .containsOnly(UnresolvedVariable.Reason.INPUT);
   }
 
   @Test
@@ -335,7 +343,8 @@ final class HostConfigLoaderTest {
   @Test
   void namedFilesDisableDiscoveryAndDiscoverBringsItBack(@TempDir Path other) {
     Layout l = ConfigSamples.full(root);
-    Path named = l.write(other.resolve("team.json"), ConfigSamples.text("claude_desktop_config.json"));
+    Path named =
+        l.write(other.resolve("team.json"), ConfigSamples.text("claude_desktop_config.json"));
 
     HostConfig only = load(l, l.env(), new ConfigRequest(List.of(named.toString()), false, null));
     assertThat(only.files()).extracting(ConfigFile::display).containsExactly(named.toString());
@@ -353,8 +362,7 @@ final class HostConfigLoaderTest {
   @Test
   void aNamedFileThatIsAlsoDiscoveredIsReadOnce() {
     Layout l = ConfigSamples.full(root);
-    HostConfig c =
-        load(l, l.env(), new ConfigRequest(List.of("~/.cursor/mcp.json"), true, null));
+    HostConfig c = load(l, l.env(), new ConfigRequest(List.of("~/.cursor/mcp.json"), true, null));
     assertThat(c.files().get(0).formats()).containsExactly(ConfigFormat.CURSOR);
     ConfigFile again =
         c.files().stream().filter(f -> f.origin().equals("cursor-user")).findFirst().orElseThrow();
@@ -383,8 +391,10 @@ final class HostConfigLoaderTest {
     Path crew = l.write(other.resolve("x/config.json"), ConfigSamples.text("kirocrew-config.json"));
     Path claude = l.write(other.resolve("y/.claude.json"), ConfigSamples.claudeJson(l.workspace()));
     Path dotMcp = l.write(other.resolve("z/.mcp.json"), ConfigSamples.text("claude-code-mcp.json"));
-    Path cursor = l.write(other.resolve("z/.cursor/mcp.json"), ConfigSamples.text("cursor-mcp.json"));
-    Path kiro = l.write(other.resolve("z/.kiro/settings/mcp.json"), ConfigSamples.text("kiro-mcp.json"));
+    Path cursor =
+        l.write(other.resolve("z/.cursor/mcp.json"), ConfigSamples.text("cursor-mcp.json"));
+    Path kiro =
+        l.write(other.resolve("z/.kiro/settings/mcp.json"), ConfigSamples.text("kiro-mcp.json"));
     Path desktop =
         l.write(
             other.resolve("z/claude_desktop_config.json"),
@@ -421,13 +431,15 @@ final class HostConfigLoaderTest {
   void claudeDesktopLivesInThePlatformsApplicationDirectory(@TempDir Path other) {
     Layout l = ConfigSamples.empty(other);
     String sample = ConfigSamples.text("claude_desktop_config.json");
-    l.write(l.home().resolve("Library/Application Support/Claude/claude_desktop_config.json"), sample);
+    l.write(
+        l.home().resolve("Library/Application Support/Claude/claude_desktop_config.json"), sample);
     Path appData = other.resolve("AppData-Roaming");
     l.write(appData.resolve("Claude/claude_desktop_config.json"), sample);
     Path xdg = other.resolve("xdg");
     l.write(xdg.resolve("Claude/claude_desktop_config.json"), sample);
 
-    HostConfig mac = HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.MACOS);
+    HostConfig mac =
+        HostConfigLoader.load(l.context(l.env()), ConfigRequest.discovery(), Platform.MACOS);
     assertThat(desktop(mac).display())
         .isEqualTo("~/Library/Application Support/Claude/claude_desktop_config.json");
     assertThat(desktop(mac).status()).isEqualTo(ConfigFile.Status.READ);
@@ -437,7 +449,8 @@ final class HostConfigLoaderTest {
             l.context(l.env("APPDATA", appData.toString())),
             ConfigRequest.discovery(),
             Platform.WINDOWS);
-    assertThat(desktop(windows).path()).isEqualTo(appData.resolve("Claude/claude_desktop_config.json"));
+    assertThat(desktop(windows).path())
+        .isEqualTo(appData.resolve("Claude/claude_desktop_config.json"));
     assertThat(desktop(windows).status()).isEqualTo(ConfigFile.Status.READ);
 
     HostConfig windowsNoAppData =

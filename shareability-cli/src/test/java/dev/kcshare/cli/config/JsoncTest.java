@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 final class JsoncTest {
   private static final JsonReader READER = JsonReader.withDepthLimit(100);
@@ -48,8 +48,7 @@ final class JsoncTest {
   void lineBreaksAreKeptSoErrorsPointIntoTheFile() throws Exception {
     String text = "{\n  /* one\n two */\n  // three\n  \"a\": 1 2,\n}";
     assertThatThrownBy(() -> parse(text))
-        .isInstanceOfSatisfying(
-            JsonSyntaxException.class, e -> assertThat(e.line()).isEqualTo(5));
+        .isInstanceOfSatisfying(JsonSyntaxException.class, e -> assertThat(e.line()).isEqualTo(5));
     assertThat(Jsonc.strip("a/*x\ny*/b").split("\n", -1)).hasSize(2);
   }
 
@@ -93,8 +92,9 @@ final class JsoncTest {
     assertThat(back).as("seed=%d input=%s", seed, jsonc).isEqualTo(value);
   }
 
-  private static final String[] TRICKY =
-      {"//", "/*", "*/", "\"", "\\", ",]", ",}", "a,", "\n", "é", "\uD83D\uDE00", "${x}", " "};
+  private static final String[] TRICKY = {
+    "//", "/*", "*/", "\"", "\\", ",]", ",}", "a,", "\n", "é", "\uD83D\uDE00", "${x}", " "
+  };
 
   private static Object randomValue(SplittableRandom r, int depth) {
     int kind = depth > 3 ? r.nextInt(4) : r.nextInt(6);
