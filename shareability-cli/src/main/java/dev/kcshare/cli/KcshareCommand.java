@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
       HazardsCommand.class,
       RecordsCommand.class,
       IdentityCommand.class,
+      ConfigCommand.class,
       CommandLine.HelpCommand.class
     },
     commandListHeading = "%nCommands:%n",

@@ -1,11 +1,7 @@
 package dev.kcshare.cli.config;
 
 import dev.kcshare.cli.BadInputException;
-import dev.kcshare.cli.json.JsonReader;
-import dev.kcshare.cli.json.JsonSyntaxException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import dev.kcshare.core.json.JsonInputException;
 import java.nio.file.Path;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -15,8 +11,6 @@ import org.jspecify.annotations.Nullable;
  * ~/.kiro/crew/config.json}) that decide where the records live.
  */
 public final class KiroCrewConfig {
-  private static final JsonReader READER = JsonReader.withDepthLimit(JsonReader.RECORD_DEPTH_LIMIT);
-
   private KiroCrewConfig() {}
 
   /** The user's home: {@code $HOME} when set and non-empty, else Java's {@code user.home}. */
@@ -41,36 +35,34 @@ public final class KiroCrewConfig {
 
   /**
    * The configured {@code mcp_gateway.socket_path}: null when the file, the section or the member
-   * is absent or null.
+   * is absent or null. The file may carry comments and trailing commas.
    *
-   * @throws BadInputException when the file is not JSON or the member has the wrong type
+   * @throws BadInputException when the file cannot be read, is not JSON or a member has the wrong
+   *     type
    */
   public static @Nullable String socketPath(Path configFile) {
-    Object root;
+    return gatewaySettings(configFile).socketPath();
+  }
+
+  /**
+   * The {@code mcp_gateway} section of the file; {@link GatewaySettings#absent()} when the file
+   * does not exist.
+   *
+   * @throws BadInputException when the file cannot be read, is not JSON or the section or {@code
+   *     socket_path} has the wrong type
+   */
+  public static GatewaySettings gatewaySettings(Path configFile) {
+    ConfigFiles.Read read = ConfigFiles.read(configFile);
+    if (read.missing()) {
+      return GatewaySettings.absent();
+    }
+    if (read.problem() != null) {
+      throw new BadInputException(configFile + ": " + read.problem());
+    }
     try {
-      root = READER.parse(Files.readAllBytes(configFile));
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (IOException e) {
-      throw new BadInputException(configFile + ": cannot read: " + e.getMessage(), e);
-    } catch (JsonSyntaxException e) {
-      throw new BadInputException(configFile + ": not valid JSON: " + e.describe());
+      return GatewaySettings.fromDocument(read.root(), configFile.toString());
+    } catch (JsonInputException e) {
+      throw new BadInputException(configFile + ": " + e.getMessage(), e);
     }
-    if (!(root instanceof Map<?, ?> top)) {
-      throw new BadInputException(configFile + ": (root): expected an object");
-    }
-    Object section = top.get("mcp_gateway");
-    if (section == null) {
-      return null;
-    }
-    if (!(section instanceof Map<?, ?> gateway)) {
-      throw new BadInputException(configFile + ": /mcp_gateway: expected an object");
-    }
-    Object socket = gateway.get("socket_path");
-    if (socket == null || socket instanceof String) {
-      return (String) socket;
-    }
-    throw new BadInputException(
-        configFile + ": /mcp_gateway/socket_path: expected a string or null");
   }
 }

@@ -1,0 +1,228 @@
+package dev.kcshare.cli;
+
+import dev.kcshare.cli.config.ConfigFile;
+import dev.kcshare.cli.config.ConfigFormat;
+import dev.kcshare.cli.config.ConfigOptions;
+import dev.kcshare.cli.config.ConfiguredDefinition;
+import dev.kcshare.cli.config.ConfiguredServer;
+import dev.kcshare.cli.config.Conflict;
+import dev.kcshare.cli.config.GatewaySettings;
+import dev.kcshare.cli.config.HostConfig;
+import dev.kcshare.cli.config.UnresolvedVariable;
+import dev.kcshare.cli.preflight.ServerDefinition;
+import dev.kcshare.core.text.Escaper;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kcshare config}: which MCP configuration kcshare sees, and where each server came from.
+ */
+@Command(
+    name = "config",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Shows the MCP server configuration kcshare reads: the files (read, missing or failed), each"
+          + " server with every definition and where it came from, conflicting definitions,"
+          + " variables that could not be substituted, the Kiro Crew gateway settings and the"
+          + " host profile with the reason it was chosen. Env values are never printed.",
+      "--json prints {profile, files, gateway, identityKeys, servers, conflicts, unresolved,"
+          + " errors} (see docs/config.md).",
+      "Exit code 2 when a file cannot be used (the report is still printed).",
+      ""
+    })
+final class ConfigCommand implements Callable<Integer> {
+  /** Command-line tokens printed bare; anything else is quoted and escaped. */
+  private static final Pattern PLAIN_TOKEN = Pattern.compile("[A-Za-z0-9@%+=:,./_~^-]+");
+
+  private final CliContext ctx;
+
+  @Mixin ConfigOptions config = new ConfigOptions();
+
+  @Option(names = "--json", description = "Machine-readable output.")
+  boolean json;
+
+  ConfigCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() {
+    HostConfig host = config.load(ctx);
+    if (json) {
+      Output.json(ctx, host.toJson());
+    } else {
+      printHuman(ctx.out(), host);
+      ctx.out().flush();
+    }
+    List<String> errors = host.errors();
+    for (String e : errors) {
+      ctx.err().println("kcshare: " + Escaper.esc(e, Escaper.LONG_LIMIT));
+    }
+    return errors.isEmpty() ? Main.EXIT_OK : Main.EXIT_USAGE;
+  }
+
+  private static void printHuman(PrintWriter out, HostConfig host) {
+    out.printf("Profile: %s (%s)%n", host.profile().name(), esc(host.profile().reason()));
+
+    out.printf("%nFiles:%n");
+    for (ConfigFile f : host.files()) {
+      StringBuilder line = new StringBuilder();
+      line.append(String.format("  %-9s %s", f.status().id(), esc(f.display())));
+      if (!f.formats().isEmpty()) {
+        List<String> ids = new ArrayList<>();
+        for (ConfigFormat format : f.formats()) {
+          ids.add(format.id());
+        }
+        line.append(" [").append(String.join(", ", ids)).append(']');
+      }
+      if (f.servers() > 0) {
+        line.append(' ').append(f.servers()).append(f.servers() == 1 ? " server" : " servers");
+      }
+      out.println(line);
+      for (String problem : f.problems()) {
+        out.printf("              %s%n", esc(problem));
+      }
+      for (String warning : f.warnings()) {
+        out.printf("              note: %s%n", esc(warning));
+      }
+    }
+
+    GatewaySettings g = host.gateway();
+    if (g.source() != null) {
+      out.printf("%nGateway (%s):%n", esc(g.source()));
+      if (!g.present()) {
+        out.printf("  no mcp_gateway section%n");
+      } else {
+        out.printf("  sharing:              %s%n", g.sharingOn() ? "on" : "off");
+        String socket = g.socketPath();
+        out.printf("  socket_path:          %s%n", socket == null ? "(none)" : esc(socket));
+        out.printf("  roster:               %s (from %s)%n", names(g.roster()), g.rosterSource());
+        List<String> overrides = new ArrayList<>();
+        for (Map.Entry<String, Boolean> e : g.stubOverrides().entrySet()) {
+          overrides.add(esc(e.getKey()) + "=" + e.getValue());
+        }
+        out.printf(
+            "  stub_overrides:       %s%n",
+            overrides.isEmpty() ? "(none)" : String.join(", ", overrides));
+        out.printf("  effective stub set:   %s%n", names(g.effectiveStubSet()));
+        Boolean forward = g.forwardDeclaredEnv();
+        out.printf(
+            "  forward_declared_env: %s%n",
+            forward == null ? "(not set: the gateway's default applies)" : forward);
+        out.printf("  identity keys:        %s%n", names(List.copyOf(g.identityKeys())));
+      }
+    }
+
+    out.printf("%nServers:%n");
+    if (host.servers().isEmpty()) {
+      out.printf("  (none)%n");
+    }
+    for (ConfiguredServer s : host.servers()) {
+      out.printf(
+          "  %s  %s%s%n",
+          esc(s.name()),
+          s.stdio() ? "stdio" : "not stdio",
+          s.declaredEnvNames().isEmpty() ? "" : "  env: " + names(s.declaredEnvNames()));
+      for (ConfiguredDefinition d : s.definitions()) {
+        printDefinition(out, d);
+      }
+    }
+
+    List<Conflict> conflicts = host.conflicts();
+    out.printf("%nConflicts:%n");
+    if (conflicts.isEmpty()) {
+      out.printf("  (none)%n");
+    }
+    for (Conflict c : conflicts) {
+      out.printf("  %s: %s%n", esc(c.name()), c.reason());
+      for (ConfiguredDefinition d : c.definitions()) {
+        out.printf(
+            "    %s %s  %s%n",
+            esc(d.file()),
+            esc(d.pointer()),
+            d.identity() == null ? "(no identity: not stdio)" : "identity " + esc(d.identity()));
+      }
+    }
+
+    List<UnresolvedVariable> unresolved = host.unresolved();
+    if (!unresolved.isEmpty()) {
+      out.printf("%nUnresolved variables:%n");
+      for (UnresolvedVariable u : unresolved) {
+        out.printf(
+            "  %s  %s %s  %s (%s: %s)%n",
+            esc(u.server()),
+            esc(u.file()),
+            esc(u.pointer()),
+            esc(u.reference()),
+            u.reason().id(),
+            u.reason().explanation());
+      }
+    }
+  }
+
+  private static void printDefinition(PrintWriter out, ConfiguredDefinition d) {
+    ServerDefinition def = d.definition();
+    List<String> flags = new ArrayList<>();
+    flags.add(d.format().id());
+    flags.add(d.stdio() ? "stdio" : "not stdio");
+    if (def.type() != null) {
+      flags.add("type " + esc(def.type()));
+    }
+    if (def.disabled()) {
+      flags.add("disabled");
+    }
+    out.printf("    %s %s [%s]%n", esc(d.file()), esc(d.pointer()), String.join(", ", flags));
+    if (def.command() != null) {
+      out.printf("      command: %s%n", commandLine(def.command(), def.args()));
+    }
+    if (def.url() != null) {
+      out.printf("      url: %s%n", esc(def.url()));
+    }
+    if (def.cwd() != null) {
+      out.printf("      cwd: %s%n", esc(def.cwd()));
+    }
+    if (!def.env().isEmpty()) {
+      out.printf("      env: %s%n", names(d.envNames()));
+    }
+    if (d.identity() != null) {
+      out.printf("      identity: %s%n", esc(d.identity()));
+    }
+  }
+
+  /** The command line with each token shown bare when plain, else quoted and escaped. */
+  static String commandLine(String command, List<String> args) {
+    StringBuilder b = new StringBuilder(token(command));
+    for (String arg : args) {
+      b.append(' ').append(token(arg));
+    }
+    return b.toString();
+  }
+
+  private static String token(String s) {
+    return PLAIN_TOKEN.matcher(s).matches() && s.length() <= Escaper.LONG_LIMIT
+        ? s
+        : Escaper.quoted(s, Escaper.LONG_LIMIT);
+  }
+
+  private static String names(List<String> names) {
+    if (names.isEmpty()) {
+      return "(none)";
+    }
+    List<String> escaped = new ArrayList<>(names.size());
+    for (String n : names) {
+      escaped.add(Escaper.esc(n, Escaper.SHORT_LIMIT));
+    }
+    return String.join(", ", escaped);
+  }
+
+  private static String esc(String s) {
+    return Escaper.esc(s, Escaper.LONG_LIMIT);
+  }
+}

@@ -1,0 +1,274 @@
+package dev.kcshare.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kcshare.cli.config.ConfigSamples;
+import dev.kcshare.cli.config.ConfigSamples.Layout;
+import dev.kcshare.cli.json.JsonReader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ConfigCommandTest {
+  @TempDir Path root;
+
+  /** Variables the samples reference; their values land in declared env and must stay unseen. */
+  private static final String[] SUBSTITUTED = {
+    "PGPASSWORD", "pg-password-from-the-environment",
+    "WORKSPACE_TOOL_TOKEN", "workspace-tool-token-from-env",
+    "PW_DEBUG", "pw-debug-from-the-environment",
+  };
+
+  private static CliRun run(Layout l, Map<String, String> env, String... args) {
+    return CliRun.run(l.workspace(), "", env, args);
+  }
+
+  private static Object parse(String json) throws Exception {
+    return JsonReader.withDepthLimit(100).parse(json);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(Object o) {
+    return (Map<String, Object>) o;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> list(Object o) {
+    return (List<Object>) o;
+  }
+
+  @Test
+  void humanReportListsFilesServersConflictsInputsGatewayAndProfile() {
+    Layout l = ConfigSamples.full(root);
+    CliRun r = run(l, l.env(), "config");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stderr()).isEmpty();
+    String out = r.stdout();
+    assertThat(out)
+        .startsWith("Profile: kirocrew (the Kiro Crew data home ~/.kiro/crew exists)")
+        .contains("  read      ~/.kiro/crew/config.json [kirocrew]\n")
+        .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers\n")
+        .contains("  read      .vscode/mcp.json [vscode] 3 servers\n")
+        .contains("  missing   .cursor/mcp.json\n")
+        .contains(
+            "              note: /mcpServers/aws-docs/env/MCP_VERBOSE: boolean used as True/False,"
+                + " as the Kiro Crew gateway converts it\n")
+        .contains("  sharing:              off\n")
+        .contains("  roster:               filesystem, fetch, filesystem (from stub_servers)\n")
+        .contains("  stub_overrides:       github=true, fetch=false\n")
+        .contains("  effective stub set:   filesystem, github\n")
+        .contains("  identity keys:        OAUTH_CLIENT_ID, OAUTH_TENANT\n")
+        .contains("  filesystem  stdio\n")
+        .contains("    ~/.kiro/settings/mcp.json /mcpServers/filesystem [kiro, stdio]\n")
+        .contains("    .kiro/settings/mcp.json /mcpServers/filesystem [kiro, stdio]\n")
+        .contains(
+            "      command: npx -y @modelcontextprotocol/server-filesystem /home/op/projects\n")
+        .contains("    ~/.kiro/settings/mcp.json /mcpServers/aws-docs [kiro, stdio, disabled]\n")
+        .contains(
+            "      env: AWS_DOCUMENTATION_PARTITION, FASTMCP_LOG_LEVEL, MCP_TIMEOUT_SECONDS,"
+                + " MCP_VERBOSE\n")
+        .contains("    ~/.kiro/settings/mcp.json /mcpServers/context7 [kiro, not stdio]\n")
+        .contains("      url: https://mcp.context7.com/mcp\n")
+        .contains("    .vscode/mcp.json /servers/github [vscode, not stdio, type http]\n")
+        .contains("  fetch: definitions resolve to different execution identities\n")
+        .contains("  github: some definitions are stdio and some are not\n")
+        .contains(
+            "  perplexity  .vscode/mcp.json /servers/perplexity/env/PERPLEXITY_API_KEY "
+                + " ${input:perplexity-key} (input: VS Code prompts for this value; kcshare"
+                + " cannot, so it stays as written)\n");
+    assertThat(out.indexOf("\nConflicts:")).isGreaterThan(out.indexOf("\nServers:"));
+  }
+
+  @Test
+  void jsonIsTheDocumentedObject() throws Exception {
+    Layout l = ConfigSamples.full(root);
+    CliRun r = run(l, l.env(), "config", "--json");
+    assertThat(r.exitCode()).isZero();
+    Map<String, Object> doc = object(parse(r.stdout()));
+    assertThat(doc)
+        .containsOnlyKeys(
+            "profile",
+            "files",
+            "gateway",
+            "identityKeys",
+            "servers",
+            "conflicts",
+            "unresolved",
+            "errors");
+    assertThat(List.copyOf(doc.keySet()))
+        .containsExactly(
+            "profile",
+            "files",
+            "gateway",
+            "identityKeys",
+            "servers",
+            "conflicts",
+            "unresolved",
+            "errors");
+    assertThat(object(doc.get("profile")))
+        .containsEntry("name", "kirocrew")
+        .containsEntry("reason", "the Kiro Crew data home ~/.kiro/crew exists");
+    Map<String, Object> firstFile = object(list(doc.get("files")).get(0));
+    assertThat(List.copyOf(firstFile.keySet()))
+        .containsExactly(
+            "file", "path", "origin", "formats", "status", "servers", "problems", "warnings");
+    assertThat(doc.get("identityKeys")).isEqualTo(List.of("OAUTH_CLIENT_ID", "OAUTH_TENANT"));
+    assertThat(object(doc.get("gateway")))
+        .containsEntry("effectiveStubSet", List.of("filesystem", "github"))
+        .containsEntry("forwardDeclaredEnv", true);
+
+    Map<String, Object> awsDocs =
+        list(doc.get("servers")).stream()
+            .map(ConfigCommandTest::object)
+            .filter(s -> s.get("name").equals("aws-docs"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(List.copyOf(awsDocs.keySet()))
+        .containsExactly(
+            "name", "stdio", "declaredEnvNames", "identity", "conflict", "definitions");
+    Map<String, Object> def = object(list(awsDocs.get("definitions")).get(0));
+    assertThat(List.copyOf(def.keySet()))
+        .containsExactly(
+            "source",
+            "path",
+            "pointer",
+            "format",
+            "command",
+            "args",
+            "envNames",
+            "cwd",
+            "disabled",
+            "url",
+            "type",
+            "stdio",
+            "identity",
+            "unresolved");
+    assertThat(def)
+        .containsEntry("source", "~/.kiro/settings/mcp.json")
+        .containsEntry("pointer", "/mcpServers/aws-docs")
+        .containsEntry("format", "kiro")
+        .containsEntry("command", "uvx")
+        .containsEntry("disabled", true)
+        .containsEntry("stdio", true)
+        .containsEntry(
+            "envNames",
+            List.of(
+                "AWS_DOCUMENTATION_PARTITION",
+                "FASTMCP_LOG_LEVEL",
+                "MCP_TIMEOUT_SECONDS",
+                "MCP_VERBOSE"));
+    assertThat((String) def.get("identity")).endsWith("\u00002");
+    assertThat(list(doc.get("conflicts")))
+        .extracting(c -> object(c).get("name"))
+        .containsExactly("fetch", "github");
+    assertThat(list(doc.get("unresolved"))).hasSize(5);
+    assertThat(doc.get("errors")).isEqualTo(List.of());
+  }
+
+  @Test
+  void envValuesNeverAppearInAnyOutput() {
+    Layout l = ConfigSamples.full(root);
+    Map<String, String> env = l.env(SUBSTITUTED);
+    List<String> secrets = new java.util.ArrayList<>();
+    for (String v : ConfigSamples.secretValues()) {
+      if (v.length() >= 8) {
+        secrets.add(v);
+      }
+    }
+    for (int i = 1; i < SUBSTITUTED.length; i += 2) {
+      secrets.add(SUBSTITUTED[i]);
+    }
+    assertThat(secrets)
+        .contains(
+            "ghp_kiroSampleToken00000000000000000000",
+            "vscode-literal-sample-value /* not a comment */");
+    for (String[] args : List.of(new String[] {"config"}, new String[] {"config", "--json"})) {
+      CliRun r = run(l, env, args);
+      assertThat(r.exitCode()).isZero();
+      for (String secret : secrets) {
+        assertThat(r.stdout()).as("%s: %s", String.join(" ", args), secret).doesNotContain(secret);
+        assertThat(r.stderr()).doesNotContain(secret);
+      }
+    }
+  }
+
+  @Test
+  void aBadFileIsReportedAndExitsTwo() {
+    Layout l = ConfigSamples.full(root);
+    l.write(
+        l.home().resolve(".cursor/mcp.json"),
+        "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [1],"
+            + " \"env\": {\"K\": \"bad-file-env-value\"}}}}");
+    CliRun r = run(l, l.env(), "config");
+    assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stdout())
+        .contains("  error     ~/.cursor/mcp.json [cursor]\n")
+        .contains("              /mcpServers/x/args/0: expected a string, got a number\n")
+        .contains("  filesystem  stdio");
+    assertThat(r.stderr())
+        .isEqualTo(
+            "kcshare: ~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got a number"
+                + System.lineSeparator());
+    CliRun json = run(l, l.env(), "config", "--json");
+    assertThat(json.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(json.stdout())
+        .contains("\"~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got a number\"")
+        .doesNotContain("bad-file-env-value");
+  }
+
+  @Test
+  void configNamesTheOnlyFilesReadAndDiscoverAddsTheRest() {
+    Layout l = ConfigSamples.full(root);
+    l.write(l.workspace().resolve("team.json"), ConfigSamples.text("cursor-mcp.json"));
+    CliRun only = run(l, l.env(), "config", "--config", "team.json");
+    assertThat(only.exitCode()).isZero();
+    assertThat(only.stdout())
+        .contains("  read      team.json [mcp-servers] 3 servers\n")
+        .doesNotContain("~/.kiro/settings/mcp.json")
+        .doesNotContain("Gateway");
+    CliRun both = run(l, l.env(), "config", "--config", "team.json", "--discover");
+    assertThat(both.stdout())
+        .contains("  read      team.json [mcp-servers] 3 servers\n")
+        .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers\n");
+    assertThat(both.stdout().indexOf("team.json"))
+        .isLessThan(both.stdout().indexOf("~/.kiro/settings/mcp.json"));
+  }
+
+  @Test
+  void profileOption() {
+    Layout l = ConfigSamples.full(root);
+    assertThat(run(l, l.env(), "config", "--profile", "default").stdout())
+        .startsWith("Profile: default (--profile default)\n");
+    CliRun bad = run(l, l.env(), "config", "--profile", "crew");
+    assertThat(bad.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(bad.stdout()).isEmpty();
+    assertThat(bad.stderr()).contains("--profile crew: expected default or kirocrew");
+  }
+
+  @Test
+  void configTextIsEscapedInHumanOutput(@TempDir Path other) {
+    Layout l = ConfigSamples.empty(other);
+    l.write(
+        l.workspace().resolve(".mcp.json"),
+        "{\"mcpServers\": {\"evil\\u001b[31m\\nname\": {\"command\": \"my server\","
+            + " \"args\": [\"a b\", \"tab\\there\", \"plain-arg\"], \"env\": {\"E\\u2028V\": \"x\"}}}}");
+    CliRun r = run(l, l.env(), "config");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout())
+        .doesNotContain("\u001b")
+        .doesNotContain("\u2028")
+        .contains("  evil\\x1b[31m\\nname  stdio  env: E\\u2028V\n")
+        .contains("      command: \"my server\" \"a b\" \"tab\\there\" plain-arg\n");
+  }
+
+  @Test
+  void rootHelpListsTheCommand() {
+    Layout l = ConfigSamples.empty(root);
+    CliRun r = run(l, l.env(), "--help");
+    assertThat(r.stdout()).contains("config");
+    CliRun help = run(l, l.env(), "config", "--help");
+    assertThat(help.stdout()).contains("--config=FILE", "--discover", "--profile=P", "--json");
+  }
+}
