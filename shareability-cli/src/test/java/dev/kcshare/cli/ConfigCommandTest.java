@@ -56,7 +56,7 @@ final class ConfigCommandTest {
             "              note: /mcpServers/aws-docs/env/MCP_VERBOSE: boolean used as True/False,"
                 + " as the Kiro Crew gateway converts it\n")
         .contains("  sharing:              off\n")
-        .contains("  roster:               filesystem, fetch, filesystem (from stub_servers)\n")
+        .contains("  roster:               filesystem, fetch (from stub_servers)\n")
         .contains("  stub_overrides:       github=true, fetch=false\n")
         .contains("  effective stub set:   filesystem, github\n")
         .contains("  identity keys:        OAUTH_CLIENT_ID, OAUTH_TENANT\n")

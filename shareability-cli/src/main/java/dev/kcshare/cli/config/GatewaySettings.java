@@ -1,12 +1,11 @@
 package dev.kcshare.cli.config;
 
-import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.verdict.IdentityKeys;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,59 +111,24 @@ public final class GatewaySettings {
   }
 
   /**
-   * The roster by the key-presence rule of engine §11.1: the non-empty string elements of {@code
-   * stub_servers} if that key is present ({@code []} means "stub nothing" and suppresses the
-   * alias), else of {@code poolable_servers} if {@code enabled} is {@code true}, else nothing. A
-   * non-array reads as empty. In file order, duplicates kept.
+   * The roster by the key-presence rule of engine §11.1 ({@link Seeding#roster}): in file order,
+   * duplicates collapsed to the first occurrence.
    */
   public List<String> roster() {
-    return switch (rosterSource()) {
-      case "stub_servers" -> nonEmptyStrings(section.get("stub_servers"));
-      case "poolable_servers" -> nonEmptyStrings(section.get("poolable_servers"));
-      default -> List.of();
-    };
+    return Seeding.roster(section);
   }
 
   /**
-   * The valid {@code stub_overrides}: members with a non-empty name and a boolean value, in file
-   * order. A non-object value has none.
+   * The valid {@code stub_overrides} ({@link Seeding#validOverrides}): members with a non-empty
+   * name and a boolean value, in file order.
    */
   public Map<String, Boolean> stubOverrides() {
-    Map<String, Boolean> out = new LinkedHashMap<>();
-    if (section.get("stub_overrides") instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> e : map.entrySet()) {
-        String name = String.valueOf(e.getKey());
-        if (!name.isEmpty() && e.getValue() instanceof Boolean b) {
-          out.put(name, b);
-        }
-      }
-    }
-    return Collections.unmodifiableMap(out);
+    return Collections.unmodifiableMap(Seeding.validOverrides(section));
   }
 
-  /**
-   * The effective stub set: the roster in its order (duplicates collapse to the first occurrence)
-   * minus names overridden {@code false}, then the names overridden {@code true} that are not in
-   * the roster, sorted by code point.
-   */
+  /** The effective stub set ({@link Seeding#effectiveStubSet}). */
   public List<String> effectiveStubSet() {
-    Map<String, Boolean> overrides = stubOverrides();
-    Set<String> roster = new LinkedHashSet<>(roster());
-    List<String> out = new ArrayList<>();
-    for (String name : roster) {
-      if (!Boolean.FALSE.equals(overrides.get(name))) {
-        out.add(name);
-      }
-    }
-    List<String> added = new ArrayList<>();
-    for (Map.Entry<String, Boolean> e : overrides.entrySet()) {
-      if (e.getValue() && !roster.contains(e.getKey())) {
-        added.add(e.getKey());
-      }
-    }
-    added.sort(CodePoints.ORDER);
-    out.addAll(added);
-    return List.copyOf(out);
+    return List.copyOf(Seeding.effectiveStubSet(section));
   }
 
   /** The raw {@code pool_identity_env} value, for {@link IdentityKeys#resolve}. */
@@ -197,18 +161,6 @@ public final class GatewaySettings {
   @SuppressWarnings("unchecked")
   public Map<String, @Nullable Object> section() {
     return (Map<String, @Nullable Object>) deepCopy(section, true);
-  }
-
-  private static List<String> nonEmptyStrings(@Nullable Object value) {
-    List<String> out = new ArrayList<>();
-    if (value instanceof List<?> list) {
-      for (Object element : list) {
-        if (element instanceof String s && !s.isEmpty()) {
-          out.add(s);
-        }
-      }
-    }
-    return List.copyOf(out);
   }
 
   /**

@@ -322,7 +322,7 @@ final class HostConfigLoaderTest {
     assertThat(g.present()).isTrue();
     assertThat(g.sharingOn()).isFalse();
     assertThat(g.socketPath()).isEmpty();
-    assertThat(g.roster()).containsExactly("filesystem", "fetch", "filesystem");
+    assertThat(g.roster()).containsExactly("filesystem", "fetch"); // duplicates collapse
     assertThat(g.effectiveStubSet()).containsExactly("filesystem", "github");
     assertThat(c.identityKeys()).containsExactly("OAUTH_CLIENT_ID", "OAUTH_TENANT");
     assertThat(g.forwardDeclaredEnv()).isTrue();
