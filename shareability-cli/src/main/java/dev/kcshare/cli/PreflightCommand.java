@@ -60,7 +60,8 @@ final class PreflightCommand implements Callable<Integer> {
   @Option(
       names = "--config",
       paramLabel = "FILE",
-      description = "Host config with {\"mcpServers\": {name: {command, args, env, cwd, disabled}}}.")
+      description =
+          "Host config with {\"mcpServers\": {name: {command, args, env, cwd, disabled}}}.")
   @Nullable String config;
 
   @Option(
@@ -140,7 +141,9 @@ final class PreflightCommand implements Callable<Integer> {
         InputFiles.displayName(configSource)
             + ": no server named "
             + JsonWriter.canonical(name)
-            + (known.isEmpty() ? " (it declares none)" : " (it declares " + String.join(", ", known) + ")"));
+            + (known.isEmpty()
+                ? " (it declares none)"
+                : " (it declares " + String.join(", ", known) + ")"));
   }
 
   private CommandLine.ParameterException usage(String message) {

@@ -26,8 +26,8 @@ public final class CaptureFiles {
 
   /**
    * The directory for one server: its name when that is a safe file name, else the name with every
-   * other character replaced by {@code _} plus a short hash of the name, so two names never share
-   * a directory.
+   * other character replaced by {@code _} plus a short hash of the name, so two names never share a
+   * directory.
    */
   public static Path directoryFor(Path captureRoot, String serverName) {
     if (SAFE.matcher(serverName).matches() && !serverName.equals(".") && !serverName.equals("..")) {
@@ -37,7 +37,10 @@ public final class CaptureFiles {
     serverName
         .codePoints()
         .limit(60)
-        .forEach(cp -> safe.append(cp < 128 && SAFE.matcher(Character.toString(cp)).matches() ? (char) cp : '_'));
+        .forEach(
+            cp ->
+                safe.append(
+                    cp < 128 && SAFE.matcher(Character.toString(cp)).matches() ? (char) cp : '_'));
     return captureRoot.resolve(safe + "-" + shortHash(serverName));
   }
 

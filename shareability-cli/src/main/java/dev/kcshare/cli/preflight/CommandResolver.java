@@ -22,8 +22,7 @@ final class CommandResolver {
    * @param childPath the child's {@code PATH}, or null when it has none
    * @param childDirectory the child's working directory
    */
-  static Optional<Path> resolve(
-      String command, @Nullable String childPath, Path childDirectory) {
+  static Optional<Path> resolve(String command, @Nullable String childPath, Path childDirectory) {
     try {
       if (command.indexOf('/') >= 0) {
         return executable(childDirectory.resolve(command));

@@ -83,7 +83,8 @@ final class Esc {
           Character.UNASSIGNED,
           Character.LINE_SEPARATOR,
           Character.PARAGRAPH_SEPARATOR,
-          Character.SPACE_SEPARATOR -> false;
+          Character.SPACE_SEPARATOR ->
+          false;
       default -> true;
     };
   }

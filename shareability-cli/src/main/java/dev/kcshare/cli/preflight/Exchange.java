@@ -80,7 +80,9 @@ final class Exchange {
     return new Answered(answer, capture(Era.LEGACY, result, listing));
   }
 
-  /** {@code server/discover}, then {@code tools/list} pages, every request carrying {@code _meta}. */
+  /**
+   * {@code server/discover}, then {@code tools/list} pages, every request carrying {@code _meta}.
+   */
   Result modern() throws ProbeFailure, InterruptedException {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("_meta", meta());

@@ -18,10 +18,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * JSON-RPC over one server's stdin and stdout ({@code prober.md} §4). A reader thread frames stdout
- * ({@link MessageReader}) and hands over at most {@value #LINES_IN_FLIGHT} lines at a time; a writer
- * thread owns stdin, so a server that stops reading can never block the exchange. {@link #await}
- * applies the per-response deadline, the banner count, the nesting guard, id matching and the
- * answers to server-to-client requests.
+ * ({@link MessageReader}) and hands over at most {@value #LINES_IN_FLIGHT} lines at a time; a
+ * writer thread owns stdin, so a server that stops reading can never block the exchange. {@link
+ * #await} applies the per-response deadline, the banner count, the nesting guard, id matching and
+ * the answers to server-to-client requests.
  */
 final class JsonRpcChannel {
   static final int NESTING_LIMIT = 512;
@@ -73,8 +73,8 @@ final class JsonRpcChannel {
   }
 
   /**
-   * Queues one message: compact JSON and a LF. Returns the {@link System#nanoTime()} it was
-   * written at, from which the response's deadline counts.
+   * Queues one message: compact JSON and a LF. Returns the {@link System#nanoTime()} it was written
+   * at, from which the response's deadline counts.
    */
   long send(Map<String, ?> message) {
     byte[] bytes = (JsonWriter.compact(message) + "\n").getBytes(StandardCharsets.UTF_8);

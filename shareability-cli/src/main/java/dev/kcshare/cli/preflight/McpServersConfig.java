@@ -42,7 +42,8 @@ public final class McpServersConfig {
     List<ServerDefinition> out = new ArrayList<>(byName.size());
     for (Map.Entry<?, ?> entry : byName.entrySet()) {
       String name = (String) entry.getKey();
-      out.add(server(source, JsonInputException.child(sectionPointer, name), name, entry.getValue()));
+      out.add(
+          server(source, JsonInputException.child(sectionPointer, name), name, entry.getValue()));
     }
     return out;
   }
@@ -59,7 +60,8 @@ public final class McpServersConfig {
     if (rawArgs instanceof List<?> list) {
       for (int i = 0; i < list.size(); i++) {
         if (!(list.get(i) instanceof String s)) {
-          throw bad(source, JsonInputException.child(argsPointer, i), "expected a string", list.get(i));
+          throw bad(
+              source, JsonInputException.child(argsPointer, i), "expected a string", list.get(i));
         }
         args.add(s);
       }
@@ -84,7 +86,8 @@ public final class McpServersConfig {
     String cwd = string(source, pointer, def, "cwd");
     Object rawDisabled = def.get("disabled");
     if (rawDisabled != null && !(rawDisabled instanceof Boolean)) {
-      throw bad(source, JsonInputException.child(pointer, "disabled"), "expected a boolean", rawDisabled);
+      throw bad(
+          source, JsonInputException.child(pointer, "disabled"), "expected a boolean", rawDisabled);
     }
     return new ServerDefinition(
         name,

@@ -57,8 +57,8 @@ final class Messages {
 
   /**
    * Whether an {@code initialize} error identifies a modern-era server ({@code prober.md} §6.1):
-   * code {@code -32022}, or {@code data.supported} / {@code data.supportedVersions} listing at least
-   * one string and no legacy version.
+   * code {@code -32022}, or {@code data.supported} / {@code data.supportedVersions} listing at
+   * least one string and no legacy version.
    */
   static boolean identifiesModern(@Nullable Object error) {
     Map<String, Object> object = JsonValues.asObject(error);

@@ -5,8 +5,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One spawned process of a pre-flight, for local diagnostics only (never persisted: the stderr
- * tail can carry local paths).
+ * One spawned process of a pre-flight, for local diagnostics only (never persisted: the stderr tail
+ * can carry local paths).
  *
  * @param identity {@code "A"} or {@code "B"}
  * @param era the phase it ran in
@@ -31,7 +31,9 @@ public record ProbeAttempt(
     FAILED,
     /** The initialize error identified a modern-era server. */
     MODERN_DETECTED,
-    /** Stopped because the other identity detected a modern server, or the pre-flight was cancelled. */
+    /**
+     * Stopped because the other identity detected a modern server, or the pre-flight was cancelled.
+     */
     ABANDONED
   }
 

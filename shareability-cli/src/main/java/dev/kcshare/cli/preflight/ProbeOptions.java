@@ -6,8 +6,8 @@ import java.util.Objects;
 /**
  * Timing of one pre-flight ({@code prober.md} §4, §9).
  *
- * @param timeout the deadline of each awaited response, counted from writing its request (5 to
- *     120 s)
+ * @param timeout the deadline of each awaited response, counted from writing its request (5 to 120
+ *     s)
  * @param stdinGrace how long teardown waits for the server to exit after its stdin is closed
  * @param termGrace how long teardown waits after SIGTERM before it sends SIGKILL
  */

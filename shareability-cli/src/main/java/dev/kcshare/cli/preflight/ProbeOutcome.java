@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A pre-flight's result together with its local diagnostics. Only {@link #result()} may feed a
- * stored row; the attempts (with stderr tails) and the captures are for the operator's terminal
- * and the files they asked for ({@code prober.md} §11, §13).
+ * stored row; the attempts (with stderr tails) and the captures are for the operator's terminal and
+ * the files they asked for ({@code prober.md} §11, §13).
  *
  * @param result the pre-flight result ({@code engine.md} §9.6)
  * @param attempts every process spawned, in the order they ended
@@ -44,8 +44,8 @@ public record ProbeOutcome(
   }
 
   /**
-   * A short human summary: one line for the result and, when the server could not run, one line
-   * per failed attempt with its stderr tail. Every server-provided string is escaped and bounded.
+   * A short human summary: one line for the result and, when the server could not run, one line per
+   * failed attempt with its stderr tail. Every server-provided string is escaped and bounded.
    */
   public List<String> humanLines(String serverName) {
     List<String> lines = new ArrayList<>();

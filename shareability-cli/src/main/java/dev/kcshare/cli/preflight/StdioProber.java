@@ -26,12 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stdio pre-flight ({@code prober.md}): spawns a server under identities A and B
- * concurrently, collects both handshake answers, retries a one-sided failure once alone, switches
- * to the modern exchange when the server is modern-only, and hands the answers to the core's
- * decision. Every failure while measuring one server becomes a "could not run" result, never an
- * exception; only cancellation (interruption) propagates, after every process it spawned is torn
- * down.
+ * The stdio pre-flight ({@code prober.md}): spawns a server under identities A and B concurrently,
+ * collects both handshake answers, retries a one-sided failure once alone, switches to the modern
+ * exchange when the server is modern-only, and hands the answers to the core's decision. Every
+ * failure while measuring one server becomes a "could not run" result, never an exception; only
+ * cancellation (interruption) propagates, after every process it spawned is torn down.
  *
  * <p>Thread-safe: one instance serves a whole evaluation pass, one {@link #preflight} call per
  * server from as many threads as the pass likes; the shared {@link ProcessPermits} bounds the live
@@ -84,8 +83,8 @@ public final class StdioProber {
   }
 
   /**
-   * Runs the pre-flight of one server and returns its result ({@code engine.md} §9.6). Never
-   * throws for anything the server does.
+   * Runs the pre-flight of one server and returns its result ({@code engine.md} §9.6). Never throws
+   * for anything the server does.
    *
    * @throws InterruptedException when cancelled; every process spawned is torn down first
    */
@@ -136,7 +135,7 @@ public final class StdioProber {
       if (!(launch instanceof Launch l)) {
         return Optional.empty();
       }
-      Attempt legacy = new Attempt(l, Identity.A, Era.LEGACY, false, false);
+      Attempt legacy = new Attempt(l, Identity.A, Era.LEGACY, true, false);
       Exchange.Result r = legacy.run();
       if (r instanceof Exchange.ModernDetected) {
         r = new Attempt(l, Identity.A, Era.MODERN, false, false).run();
@@ -458,7 +457,8 @@ public final class StdioProber {
   /** The OS's words for a refused spawn, without Java's "Cannot run program" preamble. */
   private static String spawnReason(IOException e) {
     Throwable cause = e.getCause();
-    String reason = cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
+    String reason =
+        cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
     return reason == null ? e.getClass().getSimpleName() : reason;
   }
 
