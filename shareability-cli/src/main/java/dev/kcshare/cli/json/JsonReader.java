@@ -103,7 +103,7 @@ public final class JsonReader {
     } catch (CharacterCodingException | CharConversionException e) {
       throw new JsonSyntaxException("not valid UTF-8", -1, -1);
     } catch (StreamConstraintsException e) {
-      throw tooDeep(-1, -1);
+      throw constraint(e);
     } catch (JsonParseException e) {
       JsonLocation at = e.getLocation();
       throw new JsonSyntaxException(
@@ -131,7 +131,7 @@ public final class JsonReader {
         factory.createParser(new StringReader(start == 0 ? text : text.substring(start)))) {
       return read(parser);
     } catch (StreamConstraintsException e) {
-      throw tooDeep(-1, -1);
+      throw constraint(e);
     } catch (JsonParseException e) {
       JsonLocation at = e.getLocation();
       throw new JsonSyntaxException(
@@ -141,6 +141,15 @@ public final class JsonReader {
     } catch (IOException e) {
       throw new JsonSyntaxException(String.valueOf(e.getMessage()), -1, -1);
     }
+  }
+
+  /**
+   * Jackson's own limits: only its nesting limit is a depth error; the others are syntax errors.
+   */
+  private JsonSyntaxException constraint(StreamConstraintsException e) {
+    return String.valueOf(e.getOriginalMessage()).contains("nesting depth")
+        ? tooDeep(-1, -1)
+        : new JsonSyntaxException(e.getOriginalMessage(), -1, -1);
   }
 
   private JsonSyntaxException tooDeep(int line, int column) {

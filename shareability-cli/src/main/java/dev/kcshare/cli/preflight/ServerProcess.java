@@ -78,7 +78,7 @@ final class ServerProcess {
       tree.snapshot();
       channel.closeStdin();
       tree.terminate(options.stdinGrace(), options.termGrace());
-      stderr.awaitEnd(200);
+      stderr.awaitEnd(1000);
       channel.close();
       closeQuietly(tree.process().getErrorStream());
     } finally {

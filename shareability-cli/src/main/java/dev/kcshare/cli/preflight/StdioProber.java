@@ -44,14 +44,34 @@ public final class StdioProber {
   private final Path baseCwd;
   private final ProbeOptions options;
   private final ProcessPermits permits;
+  private final Checkpoints checkpoints;
   private final ExecutorService executor;
 
+  /**
+   * Fixed points of a pre-flight, for tests: throwing from one simulates an unexpected failure in
+   * the orchestration ({@code preflight_error}) or inside one identity ({@code probe_error}).
+   */
+  interface Checkpoints {
+    Checkpoints NONE = new Checkpoints() {};
+
+    /** After the refusals, before any process is spawned. */
+    default void beforeMeasuring(ServerDefinition server) {}
+
+    /** Inside one identity's attempt, after its process was spawned. */
+    default void beforeExchange(Identity identity, Era era, boolean retry) {}
+  }
+
   private StdioProber(
-      Map<String, String> baseEnv, Path baseCwd, ProbeOptions options, ProcessPermits permits) {
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      Checkpoints checkpoints) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
     this.permits = Objects.requireNonNull(permits, "permits");
+    this.checkpoints = checkpoints;
     String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
     AtomicInteger threads = new AtomicInteger();
     this.executor =
@@ -69,7 +89,16 @@ public final class StdioProber {
    */
   public static StdioProber create(
       Map<String, String> baseEnv, Path baseCwd, ProbeOptions options, ProcessPermits permits) {
-    return new StdioProber(baseEnv, baseCwd, options, permits);
+    return new StdioProber(baseEnv, baseCwd, options, permits, Checkpoints.NONE);
+  }
+
+  static StdioProber create(
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      Checkpoints checkpoints) {
+    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints);
   }
 
   /** A prober taking kcshare's environment and working directory from the command's context. */
@@ -164,6 +193,7 @@ public final class StdioProber {
     if (!(launch instanceof Launch l)) {
       return PreflightResult.couldNotRun((String) launch, null, null);
     }
+    checkpoints.beforeMeasuring(server);
     Phase phase = new Phase(l, keepCaptures, attempts, captures);
     PreflightResult legacy = phase.run(Era.LEGACY);
     if (legacy != null) {
@@ -383,6 +413,7 @@ public final class StdioProber {
         if (abandoned) {
           return null;
         }
+        checkpoints.beforeExchange(identity, era, retry);
         Exchange exchange = new Exchange(server.channel(), identity, keepRaw);
         return era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
       } catch (ProbeFailure f) {

@@ -30,10 +30,16 @@ final class StdioProberFixtureTest {
   }
 
   @AfterAll
-  static void noDescendantOfThisJvmRuns() {
+  static void noDescendantOfThisJvmRunsAndNoStreamThreadIsLeft() throws InterruptedException {
     assertThat(ProcessHandle.current().descendants().filter(ProcessTree::isRunning).toList())
         .as("processes left behind by the prober")
         .isEmpty();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("kcshare-probe-")) {
+        t.join(5_000); // a stream thread ends at EOF, which teardown guarantees
+        assertThat(t.isAlive()).as("thread %s", t.getName()).isFalse();
+      }
+    }
   }
 
   private static ProbeOutcome probe(FixtureServers f, StdioProber prober, ServerDefinition server)
@@ -266,7 +272,8 @@ final class StdioProberFixtureTest {
     assertThat(statuses(outcome).subList(2, 4))
         .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
     assertThat(outcome.captures().get("a")).containsKey("discover").doesNotContainKey("initialize");
-    assertThat(f.pids()).hasSize(4);
+    // The identity abandoned in the legacy phase may not have been spawned yet.
+    assertThat(f.pids()).hasSizeBetween(3, 4);
   }
 
   @Test
