@@ -47,9 +47,14 @@ final class ServerProcess {
     builder.environment().putAll(launch.environment());
     installShutdownHook();
     Process process = builder.start();
-    ServerProcess server = new ServerProcess(process, options);
-    LIVE.add(server);
-    return server;
+    try {
+      ServerProcess server = new ServerProcess(process, options);
+      LIVE.add(server);
+      return server;
+    } catch (RuntimeException | Error e) {
+      process.destroyForcibly(); // no thread could be started to watch it
+      throw e;
+    }
   }
 
   JsonRpcChannel channel() {
@@ -103,8 +108,12 @@ final class ServerProcess {
       if (hookInstalled) {
         return;
       }
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(ServerProcess::tearDownAll, "kcshare-probe-shutdown"));
+      try {
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(ServerProcess::tearDownAll, "kcshare-probe-shutdown"));
+      } catch (IllegalStateException e) {
+        return; // the JVM is already shutting down: each probe still tears itself down
+      }
       hookInstalled = true;
     }
   }

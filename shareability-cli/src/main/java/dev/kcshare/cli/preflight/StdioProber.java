@@ -399,17 +399,17 @@ public final class StdioProber {
     }
 
     private Exchange.@Nullable Result exchange() throws InterruptedException {
-      ServerProcess server;
+      ServerProcess server = null;
       try {
-        server = ServerProcess.start(launch, options);
-      } catch (IOException e) {
-        failure = "spawn failed: " + spawnReason(e);
-        return null;
-      } catch (IllegalArgumentException e) {
-        failure = "spawn failed: " + e.getMessage();
-        return null;
-      }
-      try {
+        try {
+          server = ServerProcess.start(launch, options);
+        } catch (IOException e) {
+          failure = "spawn failed: " + spawnReason(e);
+          return null;
+        } catch (IllegalArgumentException e) {
+          failure = "spawn failed: " + e.getMessage();
+          return null;
+        }
         if (abandoned) {
           return null;
         }
@@ -429,8 +429,10 @@ public final class StdioProber {
         failure = ProbeFailure.PROBE_ERROR;
         return null;
       } finally {
-        server.tearDown();
-        stderrTail = server.stderrTail();
+        if (server != null) {
+          server.tearDown();
+          stderrTail = server.stderrTail();
+        }
       }
     }
 
