@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * the files they asked for ({@code prober.md} §11, §13).
  *
  * @param result the pre-flight result ({@code engine.md} §9.6)
- * @param attempts every process spawned, in the order they ended
+ * @param attempts every attempt: each phase's A and B, then that phase's retry if any
  * @param captures {@code "a"} / {@code "b"} → that identity's capture ({@code prober.md} §13), for
  *     the identities that answered, when captures were asked for; empty otherwise
  */
