@@ -1,30 +1,153 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.cli.preflight.CaptureFiles;
+import dev.kcshare.cli.preflight.McpServersConfig;
+import dev.kcshare.cli.preflight.ProbeOptions;
+import dev.kcshare.cli.preflight.ProbeOutcome;
+import dev.kcshare.cli.preflight.ProcessPermits;
+import dev.kcshare.cli.preflight.ServerDefinition;
+import dev.kcshare.cli.preflight.StdioProber;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.json.JsonWriter;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code kcshare preflight}: the two-identity handshake comparison. */
+/**
+ * {@code kcshare preflight}: runs the two-identity handshake comparison of one configured server
+ * and prints it without storing anything; {@code preflight compare} decides from captures offline.
+ */
 @Command(
     name = "preflight",
     mixinStandardHelpOptions = true,
-    description = "Pre-flight tools: compare two captured handshakes offline.",
+    sortOptions = false,
+    description = {
+      "Spawns one configured stdio MCP server under two client identities, compares their"
+          + " handshakes and prints the result. Nothing is stored.",
+      "",
+      "The server runs with kcshare's environment plus its declared env, in its declared"
+          + " working directory (else the current one). A disabled server, or one without a"
+          + " command, is never spawned.",
+      "Output with --json: {\"name\", \"ran\", \"callerSensitive\", \"reasons\", \"detail\","
+          + " \"era\", \"reportedVersion\"}.",
+      "Exit code 0 whether or not the server could run; 2 for an unknown server or a bad config.",
+      ""
+    },
     subcommands = {PreflightCommand.Compare.class})
-final class PreflightCommand implements Runnable {
+final class PreflightCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "SERVER",
+      description = "The configured server name (a key of mcpServers in --config).")
+  @Nullable String server;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Host config with {\"mcpServers\": {name: {command, args, env, cwd, disabled}}}.")
+  @Nullable String config;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      description = "Deadline of each awaited response, 5 to 120 (default: 15).")
+  int timeoutSeconds = (int) ProbeOptions.DEFAULT_TIMEOUT.toSeconds();
+
+  @Option(
+      names = "--capture",
+      paramLabel = "DIR",
+      description =
+          "Also save each identity's raw answers as DIR/<server>/a.json and b.json (for"
+              + " 'preflight compare'). They may contain tool descriptions and schemas.")
+  @Nullable String capture;
+
+  @Option(names = "--json", description = "Print the result as JSON.")
+  boolean json;
+
+  PreflightCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
   @Override
-  public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+  public Integer call() throws InterruptedException {
+    if (server == null) {
+      throw usage("missing SERVER (or the subcommand 'compare')");
+    }
+    if (config == null) {
+      throw usage("--config FILE is required to run a pre-flight");
+    }
+    if (timeoutSeconds < 5 || timeoutSeconds > 120) {
+      throw usage("--timeout must be between 5 and 120 seconds, got " + timeoutSeconds);
+    }
+    ServerDefinition definition = find(server, config);
+    StdioProber prober =
+        StdioProber.create(
+            ctx,
+            ProbeOptions.defaults().withTimeout(Duration.ofSeconds(timeoutSeconds)),
+            ProcessPermits.defaults());
+    ProbeOutcome outcome = prober.probe(definition, capture != null);
+    if (capture != null) {
+      try {
+        CaptureFiles.write(ctx.resolve(capture), definition.name(), outcome);
+      } catch (IOException e) {
+        throw new BadInputException(capture + ": cannot write captures: " + e.getMessage(), e);
+      }
+    }
+    if (json) {
+      Map<String, @Nullable Object> report = new LinkedHashMap<>();
+      report.put("name", definition.name());
+      report.putAll(outcome.result().toReportJson());
+      Output.json(ctx, report);
+    } else {
+      for (String line : outcome.humanLines(definition.name())) {
+        ctx.out().println(line);
+      }
+      ctx.out().flush();
+    }
+    return Main.EXIT_OK;
+  }
+
+  private ServerDefinition find(String name, String configSource) {
+    Object root = InputFiles.readJson(ctx, configSource);
+    List<ServerDefinition> servers =
+        McpServersConfig.parse(root, InputFiles.displayName(configSource));
+    for (ServerDefinition s : servers) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    List<String> known = new ArrayList<>();
+    for (ServerDefinition s : servers) {
+      known.add(JsonWriter.canonical(s.name()));
+    }
+    throw new BadInputException(
+        InputFiles.displayName(configSource)
+            + ": no server named "
+            + JsonWriter.canonical(name)
+            + (known.isEmpty()
+                ? " (it declares none)"
+                : " (it declares " + String.join(", ", known) + ")"));
+  }
+
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
   }
 
   /** {@code kcshare preflight compare}. */

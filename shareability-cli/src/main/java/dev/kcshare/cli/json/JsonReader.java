@@ -13,6 +13,7 @@ import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.io.StringReader;
 import java.math.BigInteger;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -102,7 +103,7 @@ public final class JsonReader {
     } catch (CharacterCodingException | CharConversionException e) {
       throw new JsonSyntaxException("not valid UTF-8", -1, -1);
     } catch (StreamConstraintsException e) {
-      throw new JsonSyntaxException("nesting deeper than " + depthLimit + " levels", -1, -1);
+      throw constraint(e);
     } catch (JsonParseException e) {
       JsonLocation at = e.getLocation();
       throw new JsonSyntaxException(
@@ -119,6 +120,43 @@ public final class JsonReader {
     return parse(text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Parses text that is already decoded, without re-encoding it: the caller chose how bytes became
+   * characters (the prober decodes with replacement). A leading U+FEFF is skipped as a byte-order
+   * mark, as {@link #parse(byte[])} skips one.
+   */
+  public @Nullable Object parseText(String text) throws JsonSyntaxException {
+    int start = !text.isEmpty() && text.charAt(0) == '\ufeff' ? 1 : 0;
+    try (JsonParser parser =
+        factory.createParser(new StringReader(start == 0 ? text : text.substring(start)))) {
+      return read(parser);
+    } catch (StreamConstraintsException e) {
+      throw constraint(e);
+    } catch (JsonParseException e) {
+      JsonLocation at = e.getLocation();
+      throw new JsonSyntaxException(
+          e.getOriginalMessage(),
+          at == null ? -1 : at.getLineNr(),
+          at == null ? -1 : at.getColumnNr());
+    } catch (IOException e) {
+      throw new JsonSyntaxException(String.valueOf(e.getMessage()), -1, -1);
+    }
+  }
+
+  /**
+   * Jackson's own limits: only its nesting limit is a depth error; the others are syntax errors.
+   */
+  private JsonSyntaxException constraint(StreamConstraintsException e) {
+    return String.valueOf(e.getOriginalMessage()).contains("nesting depth")
+        ? tooDeep(-1, -1)
+        : new JsonSyntaxException(e.getOriginalMessage(), -1, -1);
+  }
+
+  private JsonSyntaxException tooDeep(int line, int column) {
+    return new JsonSyntaxException(
+        "nesting deeper than " + depthLimit + " levels", line, column, true);
+  }
+
   private @Nullable Object read(JsonParser p) throws IOException, JsonSyntaxException {
     Deque<Object> stack = new ArrayDeque<>();
     Deque<String> names = new ArrayDeque<>();
@@ -133,7 +171,8 @@ public final class JsonReader {
       switch (t) {
         case START_OBJECT, START_ARRAY -> {
           if (stack.size() >= depthLimit) {
-            throw syntax(p, "nesting deeper than " + depthLimit + " levels");
+            JsonLocation at = p.currentLocation();
+            throw tooDeep(at.getLineNr(), at.getColumnNr());
           }
           Object container =
               t == JsonToken.START_OBJECT

@@ -6,11 +6,25 @@ public final class JsonSyntaxException extends Exception {
 
   private final int line;
   private final int column;
+  private final boolean nestingTooDeep;
 
   public JsonSyntaxException(String message, int line, int column) {
+    this(message, line, column, false);
+  }
+
+  JsonSyntaxException(String message, int line, int column, boolean nestingTooDeep) {
     super(message);
     this.line = line;
     this.column = column;
+    this.nestingTooDeep = nestingTooDeep;
+  }
+
+  /**
+   * The document was refused because it nests deeper than the reader's limit (checked while
+   * parsing, before the whole document is read), rather than for a syntax error.
+   */
+  public boolean nestingTooDeep() {
+    return nestingTooDeep;
   }
 
   /** 1-based line, or -1 when unknown. */

@@ -104,4 +104,28 @@ final class JsonReaderTest {
     assertThatThrownBy(() -> reader.parse("{} {}")).isInstanceOf(JsonSyntaxException.class);
     assertThatThrownBy(() -> reader.parse("   ")).isInstanceOf(JsonSyntaxException.class);
   }
+
+  @Test
+  void depthErrorsAreTellableFromSyntaxErrors() {
+    JsonReader small = JsonReader.withDepthLimit(4);
+    assertThatThrownBy(() -> small.parseText("[[[[[1]]]]]"))
+        .isInstanceOfSatisfying(
+            JsonSyntaxException.class, e -> assertThat(e.nestingTooDeep()).isTrue());
+    assertThatThrownBy(() -> small.parse("[[[[[" + "[".repeat(100_000)))
+        .isInstanceOfSatisfying(
+            JsonSyntaxException.class, e -> assertThat(e.nestingTooDeep()).isTrue());
+    assertThatThrownBy(() -> small.parseText("[[1]"))
+        .isInstanceOfSatisfying(
+            JsonSyntaxException.class, e -> assertThat(e.nestingTooDeep()).isFalse());
+    assertThatThrownBy(() -> small.parseText("[" + "9".repeat(200_000) + "]"))
+        .as("a number over Jackson's length limit is not a depth error")
+        .isInstanceOfSatisfying(
+            JsonSyntaxException.class, e -> assertThat(e.nestingTooDeep()).isFalse());
+  }
+
+  @Test
+  void parseTextReadsDecodedTextAndSkipsAByteOrderMark() throws Exception {
+    assertThat(reader.parseText("\ufeff{\"a\":[\"\u00e9\ufffd\"]}"))
+        .isEqualTo(Map.of("a", List.of("\u00e9\ufffd")));
+  }
 }
