@@ -1,40 +1,101 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.cli.config.ConfigOptions;
+import dev.kcshare.cli.config.ConfiguredDefinition;
+import dev.kcshare.cli.config.ConfiguredServer;
+import dev.kcshare.cli.config.HostConfig;
+import dev.kcshare.cli.records.RecordsDirectory;
+import dev.kcshare.cli.report.ReasonText;
+import dev.kcshare.cli.report.ServerVerdict;
+import dev.kcshare.cli.report.VerdictReport;
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.EvidenceDocument;
 import dev.kcshare.core.verdict.EvidenceInput;
 import dev.kcshare.core.verdict.EvidenceJson;
+import dev.kcshare.core.verdict.Reason;
+import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.core.verdict.VerdictJson;
+import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code kcshare assess}: verdicts from evidence. */
+/** {@code kcshare assess}: verdicts from config and records, or from an evidence file. */
 @Command(
     name = "assess",
     mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = {
-      "Prints the verdict for each server described in an evidence file.",
+      "Prints the verdict for configured servers, from the host config and the record files. It"
+          + " never spawns anything: run 'kcshare measure' to gather pre-flight evidence.",
       "",
-      "The evidence is one JSON object or an array of them, with the camelCase members name,"
-          + " stdio, sessionBoundByConstruction, probeOk, capabilities, protocolVersion,"
+      "With --evidence FILE, prints the verdict for each server described in an evidence file"
+          + " instead (one JSON object or an array; members: name, stdio,"
+          + " sessionBoundByConstruction, probeOk, capabilities, protocolVersion,"
           + " toolAnnotations, hasTools, declaredEnvNames, observedHazards, preflightRan,"
-          + " preflightCallerSensitive and identityKeys (all optional; see docs/verdicts.md).",
-      "Output: one verdict object {name, strength, recommendStub, recommendShare, reasons}, or"
-          + " an array of them in input order.",
+          + " preflightCallerSensitive, identityKeys, all optional).",
+      "--json prints verdict objects {name, strength, recommendStub, recommendShare, reasons}"
+          + " (for configured servers in config order, followed by sources, identity,"
+          + " identitiesAgree and measuredAt).",
       ""
     })
 final class AssessCommand implements Callable<Integer> {
+  /** Exit code when a verdict's strength is listed in {@code --fail-on}. */
+  static final int EXIT_FAIL_ON = 3;
+
   private final CliContext ctx;
+
+  @Parameters(arity = "0..*", paramLabel = "SERVER", description = "Configured servers to assess.")
+  List<String> names = new ArrayList<>();
+
+  @Option(names = "--all", description = "Assess every configured server.")
+  boolean all;
 
   @Option(
       names = "--evidence",
-      required = true,
       paramLabel = "FILE",
-      description = "Evidence JSON file; '-' reads standard input.")
-  String evidence;
+      description = "Assess an evidence JSON file instead of the host ('-' reads standard input).")
+  @Nullable String evidence;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Option(
+      names = "--fail-on",
+      split = ",",
+      paramLabel = "STRENGTH",
+      description =
+          "Exit with code 3 when any verdict has one of these strengths (for example"
+              + " refuted,disqualified).")
+  List<String> failOn = new ArrayList<>();
+
+  @Option(
+      names = "--metrics",
+      paramLabel = "FILE",
+      description =
+          "Also write a Prometheus textfile with counts by strength and reason code (never a"
+              + " server name or detail), for node_exporter's textfile collector.")
+  @Nullable String metrics;
+
+  @Mixin ConfigOptions config = new ConfigOptions();
+
+  @Mixin RecordsOptions records = new RecordsOptions();
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   AssessCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -42,18 +103,221 @@ final class AssessCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Object root = InputFiles.readJson(ctx, evidence);
+    Set<Strength> failing = parseFailOn();
+    List<Verdict> verdicts;
+    if (evidence != null) {
+      if (all || !names.isEmpty()) {
+        throw usage("--evidence cannot be combined with server names or --all");
+      }
+      verdicts = fromEvidence(evidence);
+    } else {
+      if (all == !names.isEmpty()) {
+        throw usage("give server names, --all, or --evidence FILE");
+      }
+      verdicts = fromHost();
+    }
+    if (metrics != null) {
+      Metrics.writeFor(ctx, metrics, verdicts);
+    }
+    for (Verdict v : verdicts) {
+      if (failing.contains(v.strength())) {
+        return EXIT_FAIL_ON;
+      }
+    }
+    return Main.EXIT_OK;
+  }
+
+  private List<Verdict> fromEvidence(String source) {
+    Object root = InputFiles.readJson(ctx, source);
     EvidenceDocument document;
     try {
       document = EvidenceJson.fromDocument(root);
     } catch (JsonInputException e) {
-      throw new BadInputException(InputFiles.displayName(evidence) + ": " + e.getMessage(), e);
+      throw new BadInputException(InputFiles.displayName(source) + ": " + e.getMessage(), e);
     }
-    List<Object> verdicts = new ArrayList<>(document.inputs().size());
+    List<Verdict> verdicts = new ArrayList<>(document.inputs().size());
+    List<Object> out = new ArrayList<>();
     for (EvidenceInput input : document.inputs()) {
-      verdicts.add(VerdictJson.toJson(input.assess()));
+      Verdict v = input.assess();
+      verdicts.add(v);
+      out.add(VerdictJson.toJson(v));
     }
-    Output.json(ctx, document.isArray() ? verdicts : verdicts.get(0));
-    return Main.EXIT_OK;
+    Output.json(ctx, document.isArray() ? out : out.get(0));
+    return verdicts;
+  }
+
+  private List<Verdict> fromHost() {
+    HostConfig host = config.load(ctx).requireValid();
+    List<ConfiguredServer> servers = new ArrayList<>();
+    if (all) {
+      servers.addAll(host.servers());
+    } else {
+      for (String name : new LinkedHashSet<>(names)) {
+        ConfiguredServer s = host.server(name);
+        if (s == null) {
+          throw new BadInputException(
+              "unknown server "
+                  + Escaper.quoted(name, Escaper.SHORT_LIMIT)
+                  + " (see kcshare config)");
+        }
+        servers.add(s);
+      }
+    }
+    RecordsDirectory dir = records.resolve(ctx);
+    List<ServerVerdict> rows =
+        VerdictReport.load(dir).verdicts(servers, host.hostProfile(), host.identityKeys());
+    if (json) {
+      List<Object> out = new ArrayList<>();
+      for (ServerVerdict row : rows) {
+        out.add(toJson(row));
+      }
+      Output.json(ctx, out);
+    } else if (rows.size() == 1 && !all) {
+      printDetail(rows.get(0));
+    } else {
+      printTable(rows);
+    }
+    List<Verdict> verdicts = new ArrayList<>();
+    for (ServerVerdict row : rows) {
+      verdicts.add(row.verdict());
+    }
+    return verdicts;
+  }
+
+  static Map<String, Object> toJson(ServerVerdict row) {
+    Map<String, Object> out = new LinkedHashMap<>(VerdictJson.toJson(row.verdict()));
+    List<Object> sources = new ArrayList<>();
+    for (ConfiguredDefinition d : row.server().definitions()) {
+      Map<String, Object> src = new LinkedHashMap<>();
+      src.put("file", d.file());
+      src.put("pointer", d.pointer());
+      sources.add(src);
+    }
+    out.put("sources", sources);
+    out.put("identity", row.server().first().identity());
+    out.put("identitiesAgree", row.identitiesAgree());
+    CacheRow cached = row.row();
+    out.put("measuredAt", cached == null ? null : cached.evaluatedAt());
+    return out;
+  }
+
+  private void printTable(List<ServerVerdict> rows) {
+    PrintWriter out = ctx.out();
+    Style style = Style.of(ctx);
+    int width = "SERVER".length();
+    for (ServerVerdict r : rows) {
+      width = Math.max(width, Escaper.esc(r.verdict().name(), Escaper.SHORT_LIMIT).length());
+    }
+    width = Math.min(width, 40);
+    out.printf(
+        "%-" + width + "s  %-12s  %-5s  %-5s  %s%n",
+        "SERVER",
+        "VERDICT",
+        "STUB",
+        "SHARE",
+        "REASON");
+    for (ServerVerdict r : rows) {
+      Verdict v = r.verdict();
+      String name = Escaper.esc(v.name(), Escaper.SHORT_LIMIT);
+      out.printf(
+          "%-" + width + "s  %s  %-5s  %-5s  %s%n",
+          name,
+          style.strength(v.strength(), String.format("%-12s", v.strength().json())),
+          v.recommendStub() ? "yes" : "no",
+          v.recommendShare() ? "yes" : "no",
+          headline(v));
+    }
+    if (rows.isEmpty()) {
+      out.println("(no servers configured; see kcshare config)");
+    }
+    out.flush();
+  }
+
+  private static String headline(Verdict v) {
+    if (v.reasons().isEmpty()) {
+      return "";
+    }
+    return reason(v.reasons().get(0));
+  }
+
+  private static String reason(Reason r) {
+    return r.detail().isEmpty()
+        ? r.code().code()
+        : r.code().code() + " (" + Escaper.esc(r.detail(), Escaper.SHORT_LIMIT) + ")";
+  }
+
+  private void printDetail(ServerVerdict row) {
+    PrintWriter out = ctx.out();
+    Style style = Style.of(ctx);
+    Verdict v = row.verdict();
+    String name = Escaper.esc(v.name(), Escaper.SHORT_LIMIT);
+    out.printf(
+        "%s: %s (%s)%n",
+        name, style.strength(v.strength(), v.strength().json()), ReasonText.tier(v.strength()));
+    out.printf(
+        "  stub: %s   share: %s%n",
+        v.recommendStub() ? "recommended" : "not recommended",
+        v.recommendShare() ? "recommended" : "not recommended");
+    out.println("  reasons:");
+    for (Reason r : v.reasons()) {
+      out.printf("    %s: %s%n", reason(r), ReasonText.meaning(r.code()));
+      String change = ReasonText.change(r.code(), name);
+      if (!change.isEmpty()) {
+        out.printf("      what would change it: %s%n", change);
+      }
+    }
+    CacheRow cached = row.row();
+    if (cached != null) {
+      out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
+    } else if (!row.identitiesAgree() && row.server().definitions().size() > 1) {
+      out.println("  pre-flight evidence ignored: its definitions resolve to different identities");
+    }
+    for (ConfiguredDefinition d : row.server().definitions()) {
+      out.printf(
+          "  defined in: %s %s%n",
+          Escaper.esc(d.file(), Escaper.LONG_LIMIT), Escaper.esc(d.pointer(), Escaper.LONG_LIMIT));
+    }
+    out.flush();
+  }
+
+  private Set<Strength> parseFailOn() {
+    Set<Strength> out = EnumSet.noneOf(Strength.class);
+    for (String s : failOn) {
+      try {
+        out.add(Strength.fromJson(s.trim()));
+      } catch (IllegalArgumentException e) {
+        throw usage(
+            "--fail-on: not a strength: "
+                + Escaper.quoted(s, Escaper.SHORT_LIMIT)
+                + " (refuted, disqualified, declared, measured, no_objection, unknown)");
+      }
+    }
+    return out;
+  }
+
+  private CommandLine.ParameterException usage(String message) {
+    return new CommandLine.ParameterException(spec.commandLine(), message);
+  }
+
+  /** ANSI colour for the strength column, only on a terminal and never with NO_COLOR. */
+  record Style(boolean colour) {
+    static Style of(CliContext ctx) {
+      String noColor = ctx.env().get("NO_COLOR");
+      return new Style(ctx.stdoutIsTerminal() && (noColor == null || noColor.isEmpty()));
+    }
+
+    String strength(Strength s, String text) {
+      if (!colour) {
+        return text;
+      }
+      String code =
+          switch (s) {
+            case REFUTED, DISQUALIFIED -> "31";
+            case DECLARED -> "32";
+            case MEASURED, NO_OBJECTION -> "36";
+            case UNKNOWN -> "2";
+          };
+      return "\u001b[" + code + "m" + text + "\u001b[0m";
+    }
   }
 }

@@ -27,6 +27,19 @@ public record CliContext(
     Objects.requireNonNull(cwd, "cwd");
   }
 
+  /**
+   * Whether standard error is a terminal. The launcher tests it ({@code [ -t 2 ]}) and says so in
+   * {@code KCSHARE_STDERR_TTY=1}, since the JVM cannot tell.
+   */
+  public boolean stderrIsTerminal() {
+    return "1".equals(env.get("KCSHARE_STDERR_TTY"));
+  }
+
+  /** Whether standard output is a terminal ({@code KCSHARE_STDOUT_TTY=1}, set by the launcher). */
+  public boolean stdoutIsTerminal() {
+    return "1".equals(env.get("KCSHARE_STDOUT_TTY"));
+  }
+
   /** Resolves a user-supplied path against {@link #cwd}. */
   public Path resolve(String path) {
     return cwd.resolve(path);

@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
     },
     subcommands = {
       AssessCommand.class,
+      MeasureCommand.class,
       PreflightCommand.class,
       HazardsCommand.class,
       RecordsCommand.class,
@@ -34,7 +35,8 @@ import picocli.CommandLine.Option;
       "0:success",
       "1:kcshare's own runtime failure",
       "2:bad usage or bad input (a message on stderr names the file, JSON pointer and what was"
-          + " expected)"
+          + " expected)",
+      "3:assess --fail-on matched a verdict"
     },
     footer = {"", "stdout carries data only; logs and diagnostics go to stderr."})
 final class KcshareCommand implements Runnable {

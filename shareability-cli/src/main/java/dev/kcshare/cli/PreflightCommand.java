@@ -1,7 +1,9 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.cli.config.ConfigOptions;
+import dev.kcshare.cli.config.ConfiguredServer;
+import dev.kcshare.cli.config.HostConfig;
 import dev.kcshare.cli.preflight.CaptureFiles;
-import dev.kcshare.cli.preflight.McpServersConfig;
 import dev.kcshare.cli.preflight.ProbeOptions;
 import dev.kcshare.cli.preflight.ProbeOutcome;
 import dev.kcshare.cli.preflight.ProcessPermits;
@@ -11,7 +13,7 @@ import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonInputException;
-import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +24,7 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -54,15 +57,10 @@ final class PreflightCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "SERVER",
-      description = "The configured server name (a key of mcpServers in --config).")
+      description = "The configured server name (see kcshare config).")
   @Nullable String server;
 
-  @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      description =
-          "Host config with {\"mcpServers\": {name: {command, args, env, cwd, disabled}}}.")
-  @Nullable String config;
+  @Mixin ConfigOptions config = new ConfigOptions();
 
   @Option(
       names = "--timeout",
@@ -90,13 +88,10 @@ final class PreflightCommand implements Callable<Integer> {
     if (server == null) {
       throw usage("missing SERVER (or the subcommand 'compare')");
     }
-    if (config == null) {
-      throw usage("--config FILE is required to run a pre-flight");
-    }
     if (timeoutSeconds < 5 || timeoutSeconds > 120) {
       throw usage("--timeout must be between 5 and 120 seconds, got " + timeoutSeconds);
     }
-    ServerDefinition definition = find(server, config);
+    ServerDefinition definition = find(server);
     StdioProber prober =
         StdioProber.create(
             ctx,
@@ -124,26 +119,14 @@ final class PreflightCommand implements Callable<Integer> {
     return Main.EXIT_OK;
   }
 
-  private ServerDefinition find(String name, String configSource) {
-    Object root = InputFiles.readJson(ctx, configSource);
-    List<ServerDefinition> servers =
-        McpServersConfig.parse(root, InputFiles.displayName(configSource));
-    for (ServerDefinition s : servers) {
-      if (s.name().equals(name)) {
-        return s;
-      }
+  private ServerDefinition find(String name) {
+    HostConfig host = config.load(ctx).requireValid();
+    ConfiguredServer found = host.server(name);
+    if (found == null) {
+      throw new BadInputException(
+          "unknown server " + Escaper.quoted(name, Escaper.SHORT_LIMIT) + " (see kcshare config)");
     }
-    List<String> known = new ArrayList<>();
-    for (ServerDefinition s : servers) {
-      known.add(JsonWriter.canonical(s.name()));
-    }
-    throw new BadInputException(
-        InputFiles.displayName(configSource)
-            + ": no server named "
-            + JsonWriter.canonical(name)
-            + (known.isEmpty()
-                ? " (it declares none)"
-                : " (it declares " + String.join(", ", known) + ")"));
+    return found.first().definition();
   }
 
   private CommandLine.ParameterException usage(String message) {

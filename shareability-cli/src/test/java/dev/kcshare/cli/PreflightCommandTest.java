@@ -168,7 +168,7 @@ final class PreflightCommandTest {
     CliRun r = run(dir, "preflight", "nope", "--config", "cfg.json");
     assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stdout()).isEmpty();
-    assertThat(r.stderr()).contains("cfg.json: no server named \"nope\" (it declares \"stable\")");
+    assertThat(r.stderr()).contains("unknown server \"nope\" (see kcshare config)");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.kcshare.cli.preflight;
 
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.text.Escaper;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,30 +50,31 @@ public record ProbeOutcome(
    */
   public List<String> humanLines(String serverName) {
     List<String> lines = new ArrayList<>();
-    String name = "server \"" + Esc.esc(serverName, Esc.SHORT_LIMIT) + "\"";
+    String name = "server \"" + Escaper.esc(serverName, Escaper.SHORT_LIMIT) + "\"";
     String context =
         " (era "
             + (result.era() == null ? "unknown" : result.era().json())
             + ", reported version \""
-            + Esc.esc(result.reportedVersion(), Esc.SHORT_LIMIT)
+            + Escaper.esc(result.reportedVersion(), Escaper.SHORT_LIMIT)
             + "\")";
     if (result.ran()) {
       lines.add(
           name
               + (result.callerSensitive()
-                  ? ": measured, caller-sensitive: " + Esc.esc(result.detail(), Esc.LONG_LIMIT)
+                  ? ": measured, caller-sensitive: "
+                      + Escaper.esc(result.detail(), Escaper.LONG_LIMIT)
                   : ": measured, not caller-sensitive")
               + context);
       return lines;
     }
-    lines.add(name + ": could not run: " + Esc.esc(result.detail(), Esc.LONG_LIMIT));
+    lines.add(name + ": could not run: " + Escaper.esc(result.detail(), Escaper.LONG_LIMIT));
     for (ProbeAttempt attempt : attempts) {
       if (attempt.status() == ProbeAttempt.Status.FAILED) {
         lines.add(
             "  identity "
                 + attempt.label()
                 + ": "
-                + Esc.esc(Objects.requireNonNullElse(attempt.failure(), ""), Esc.LONG_LIMIT)
+                + Escaper.esc(Objects.requireNonNullElse(attempt.failure(), ""), Escaper.LONG_LIMIT)
                 + (attempt.stderrTail().isEmpty()
                     ? " (no stderr)"
                     : "; stderr tail: \"" + attempt.stderrTail() + "\""));

@@ -4,6 +4,7 @@ import dev.kcshare.cli.CliContext;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -483,7 +484,7 @@ public final class StdioProber {
           retry,
           status,
           status == ProbeAttempt.Status.FAILED ? failure : null,
-          Esc.escTail(stderrTail, Esc.LONG_LIMIT));
+          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT));
     }
   }
 

@@ -51,6 +51,19 @@ public final class Escaper {
     return out.toString();
   }
 
+  /**
+   * The LAST {@code limit} code points of {@code s}, escaped as by {@link #esc}, with {@code ...}
+   * prepended when cut: for stderr tails, whose end (the last message before a server gave up) is
+   * what matters.
+   */
+  public static String escTail(String s, int limit) {
+    int count = s.codePointCount(0, s.length());
+    if (count <= limit) {
+      return esc(s, limit);
+    }
+    return "..." + esc(s.substring(s.offsetByCodePoints(0, count - limit)), limit);
+  }
+
   /** {@link #esc} inside double quotes, the form logs use. */
   public static String quoted(String s, int limit) {
     return '"' + esc(s, limit) + '"';

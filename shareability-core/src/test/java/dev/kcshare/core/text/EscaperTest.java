@@ -182,4 +182,12 @@ final class EscaperTest {
     }
     return out.toString();
   }
+
+  @Test
+  void escTailKeepsTheLastCodePoints() {
+    assertThat(Escaper.escTail("0123456789", 4)).isEqualTo("...6789");
+    assertThat(Escaper.escTail("x\n", 4)).isEqualTo("x\\n");
+    assertThat(Escaper.escTail("ab" + "\uD83D\uDE00".repeat(3), 2))
+        .isEqualTo("...\uD83D\uDE00\uD83D\uDE00");
+  }
 }
