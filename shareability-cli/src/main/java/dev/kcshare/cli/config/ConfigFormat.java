@@ -34,7 +34,9 @@ public enum ConfigFormat {
   /** Any other file with an {@code mcpServers} object; verbatim. */
   MCP_SERVERS("mcp-servers"),
   /** The Kiro Crew configuration: its {@code mcp_gateway} section only. */
-  KIROCREW("kirocrew");
+  KIROCREW("kirocrew"),
+  /** Definitions handed over in memory by an embedding gateway ({@code Shareability.servers}). */
+  EMBEDDED("embedded");
 
   private final String id;
 

@@ -2,10 +2,9 @@ package dev.kcshare.cli.config;
 
 import dev.kcshare.cli.CliContext;
 import dev.kcshare.cli.records.Fingerprints;
+import dev.kcshare.cli.records.ServerIdentity;
 import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.json.JsonInputException;
-import dev.kcshare.core.records.ExecutionIdentity;
-import dev.kcshare.core.records.IdentityHashes;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -401,14 +399,12 @@ public final class HostConfigLoader {
     private String identity(@Nullable String command, EntryParser.Parsed parsed) {
       String c = command == null ? "" : command;
       List<String> args = parsed.definition().args();
-      String commandArgsHash = IdentityHashes.commandArgsHash(c, args);
-      String envHash = IdentityHashes.envHash(parsed.definition().env(), Set.of());
       List<String> key = new ArrayList<>(args.size() + 1);
       key.add(c);
       key.addAll(args);
       String binaryVersion =
           binaryVersions.computeIfAbsent(key, k -> fingerprints.binaryVersion(c, args));
-      return ExecutionIdentity.cacheIdentity(commandArgsHash, envHash, binaryVersion);
+      return ServerIdentity.cacheIdentity(c, args, parsed.definition().env(), binaryVersion);
     }
 
     /** A named file's formats, from its members (and, for the flavour, its name). */

@@ -88,6 +88,18 @@ public final class LedgerStore {
   }
 
   /**
+   * Drops every observation of {@code name} from memory and stamps a clear marker that the next
+   * flush writes, so the clear survives a restart and reaches other kcshare readers. The only way
+   * evidence is removed (an operator's decision, for example after the gateway misattributed a
+   * frame).
+   *
+   * @return true if anything was removed
+   */
+  public boolean clear(String name) {
+    return ledger.clear(name, clock.getAsDouble());
+  }
+
+  /**
    * Flushes per records spec §6.3: under the flush mutex and the ledger file lock, applies the
    * file's {@code cleared} markers to memory, then, if dirty, writes a snapshot atomically and
    * marks that snapshot's generation persisted.
