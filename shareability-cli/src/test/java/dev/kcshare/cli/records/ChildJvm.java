@@ -67,6 +67,7 @@ final class ChildJvm {
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD)
             .start();
+    p.getOutputStream().close(); // a child waiting for a go signal on stdin sees EOF and proceeds
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
     }
