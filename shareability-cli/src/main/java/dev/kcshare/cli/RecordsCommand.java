@@ -160,9 +160,17 @@ final class RecordsCommand implements Callable<Integer> {
 
   private static void printDropped(PrintWriter out, List<Dropped> dropped) {
     for (Dropped d : dropped) {
-      out.printf(
-          "  dropped on read: %s: %s%n",
-          Escaper.esc(d.where(), Escaper.LONG_LIMIT), Escaper.esc(d.why(), Escaper.LONG_LIMIT));
+      out.printf("  dropped on read: %s: %s%n", printable(d.where()), printable(d.why()));
     }
+  }
+
+  /**
+   * Load notes already carry names, identities and values escaped (records spec §10); escaping
+   * them again would double every backslash and quote. Only a note that still holds a
+   * non-printable character is escaped here, as a safety net.
+   */
+  static String printable(String note) {
+    boolean plain = note.codePoints().noneMatch(Escaper::isNonPrintable);
+    return plain ? note : Escaper.esc(note, Escaper.LONG_LIMIT);
   }
 }

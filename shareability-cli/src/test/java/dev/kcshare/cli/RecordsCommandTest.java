@@ -122,7 +122,34 @@ final class RecordsCommandTest {
         .contains("dropped on read: servers/files-mcp/identities/i1/codes/1: ")
         .contains("1 row(s): good")
         .contains("1 applied marker(s): good")
-        .contains("dropped on read: entries/old-schema/identity: ");
+        .contains("dropped on read: entries/old-schema/identity: ")
+        // Notes carry escaped values already; they are printed once-escaped, not twice.
+        .contains(
+            "dropped on read: servers/files-mcp/identities/i1/codes/1: string \"typo_code\" is not"
+                + " a known hazard code")
+        .contains("dropped on read: entries/old-schema/identity: has schema string \"1\", not 2");
+  }
+
+  @Test
+  void hostileNamesAreEscapedOnceInHumanOutput() throws Exception {
+    Path records = dir.resolve("records");
+    String hostile = quote(HazardsCommandTest.HOSTILE_NAME);
+    write(
+        records.resolve("observed-hazards.json"),
+        "{\"schema\": 1, \"servers\": {"
+            + hostile
+            + ": {\"codes\": [\"unroutable_server_request\"], \"count\": \"x\"}},"
+            + " \"cleared\": {"
+            + hostile
+            + ": 1.0}}");
+    CliRun r = CliRun.run(dir, "", env(), "records", "--records-dir", "records");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).doesNotContain("\u001b", "\u0000", "\r", "\u202e");
+    assertThat(r.stdout())
+        .contains(
+            "dropped on read: servers/evil\\x1b[31m\\nfake line\\x00\\u202e (flat fields)/count:"
+                + " string \"x\" is not a non-negative integer; using 1")
+        .contains("clear markers for: evil\\x1b[31m\\nfake line\\x00\\u202e");
   }
 
   @Test
