@@ -125,7 +125,9 @@ final class HazardsCommandTest {
     assertThat(human.exitCode()).isZero();
     assertThat(human.stdout())
         .isEqualTo(
-            "No hazards observed (" + records.resolve("observed-hazards.json") + ")."
+            "No hazards observed ("
+                + records.resolve("observed-hazards.json")
+                + ")."
                 + System.lineSeparator());
     CliRun machine = run("hazards", "list", "--json", "--records-dir", records.toString());
     assertThat(machine.stdout()).isEqualTo("{}\n");
@@ -158,10 +160,8 @@ final class HazardsCommandTest {
     assertThat(r.stdout()).isEmpty();
     assertThat(r.stderr()).isEqualTo("Cleared the observed hazards of \"files-mcp\".\n");
 
-    Map<?, ?> file =
-        (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
-    assertThat(keys(file.get("servers")))
-        .containsExactly(HOSTILE_NAME, "legacy");
+    Map<?, ?> file = (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
+    assertThat(keys(file.get("servers"))).containsExactly(HOSTILE_NAME, "legacy");
     double stamped = ((Number) ((Map<?, ?>) file.get("cleared")).get("files-mcp")).doubleValue();
     assertThat(stamped).isBetween(before - 1, System.currentTimeMillis() / 1000.0 + 1);
     // The rewrite keeps the other entries (the legacy one now in both shapes).
@@ -178,8 +178,7 @@ final class HazardsCommandTest {
         .isEqualTo(
             "No hazards were recorded for \"evil\\x1b[31m\\nfake line\\x00\\u202e\";"
                 + " the clear is stamped anyway.\n");
-    Map<?, ?> file =
-        (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
+    Map<?, ?> file = (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
     assertThat(keys(file.get("cleared"))).containsExactly(HOSTILE_NAME);
   }
 

@@ -65,7 +65,8 @@ final class IdentityCommandTest {
   static List<Arguments> envVectors() {
     return List.of(
         Arguments.of(List.of(), List.of(), EMPTY_ENV, EMPTY_ENV),
-        Arguments.of(List.of("AWS_SECRET_ACCESS_KEY=s", "OAUTH2_X=y"), List.of(), EMPTY_ENV, EMPTY_ENV),
+        Arguments.of(
+            List.of("AWS_SECRET_ACCESS_KEY=s", "OAUTH2_X=y"), List.of(), EMPTY_ENV, EMPTY_ENV),
         Arguments.of(
             List.of("REGION=eu-west-1", "MODE=fast", "AWS_SESSION_TOKEN=abc"),
             List.of(),
@@ -117,7 +118,10 @@ final class IdentityCommandTest {
     String cah = (String) out.get("commandArgsHash");
     assertThat(out.get("cacheIdentity"))
         .isEqualTo(
-            cah + "\u0000" + EMPTY_ENV + "\u0000667f61a069b75f1f57fc5616\u0000e3b0c44298fc1c149afbf4c8\u00002");
+            cah
+                + "\u0000"
+                + EMPTY_ENV
+                + "\u0000667f61a069b75f1f57fc5616\u0000e3b0c44298fc1c149afbf4c8\u00002");
     // The launch identity has the command's fingerprint only, and no schema.
     assertThat(out.get("launchIdentity"))
         .isEqualTo(cah + "\u0000" + EMPTY_ENV + "\u0000667f61a069b75f1f57fc5616");
@@ -138,7 +142,10 @@ final class IdentityCommandTest {
         .isEqualTo(
             "commandArgsHash  9e44697a1718b7986fd04a1af01205543efa0e1988c32ba2131bb27a69398251");
     assertThat(lines.get(3))
-        .startsWith("cacheIdentity    9e44697a1718b7986fd04a1af01205543efa0e1988c32ba2131bb27a69398251\\x00" + EMPTY_ENV + "\\x00")
+        .startsWith(
+            "cacheIdentity    9e44697a1718b7986fd04a1af01205543efa0e1988c32ba2131bb27a69398251\\x00"
+                + EMPTY_ENV
+                + "\\x00")
         .endsWith("\\x002");
   }
 

@@ -179,7 +179,9 @@ final class RecordsCommandTest {
   @Test
   void theDirectoryRulesApplyInOrderThroughTheCli() throws Exception {
     Path kirocrew = dir.resolve("kc");
-    write(kirocrew.resolve("config.json"), "{\"mcp_gateway\": {\"socket_path\": \"/run/gw/g.sock\"}}");
+    write(
+        kirocrew.resolve("config.json"),
+        "{\"mcp_gateway\": {\"socket_path\": \"/run/gw/g.sock\"}}");
     // 1. --records-dir beats everything (and the config is not even read).
     assertRule(
         env("KCSHARE_RECORDS_DIR", "/env", "KIROCREW_HOME", kirocrew.toString()),
@@ -199,7 +201,8 @@ final class RecordsCommandTest {
         "/run/gw",
         "parent of mcp_gateway.socket_path");
     // A bare relative socket name keeps its own directory: the current one.
-    write(kirocrew.resolve("config.json"), "{\"mcp_gateway\": {\"socket_path\": \"gateway.sock\"}}");
+    write(
+        kirocrew.resolve("config.json"), "{\"mcp_gateway\": {\"socket_path\": \"gateway.sock\"}}");
     assertRule(
         env("KIROCREW_HOME", kirocrew.toString()),
         List.of(),
@@ -207,7 +210,8 @@ final class RecordsCommandTest {
         "parent of mcp_gateway.socket_path");
     // 4. "", "." and null count as unset: $KIROCREW_HOME/mcp-gateway.
     for (String socket : List.of("\"\"", "\".\"", "null")) {
-      write(kirocrew.resolve("config.json"), "{\"mcp_gateway\": {\"socket_path\": " + socket + "}}");
+      write(
+          kirocrew.resolve("config.json"), "{\"mcp_gateway\": {\"socket_path\": " + socket + "}}");
       assertRule(
           env("KIROCREW_HOME", kirocrew.toString()),
           List.of(),
@@ -240,7 +244,8 @@ final class RecordsCommandTest {
     write(
         dir.resolve("real/observed-hazards.json"),
         "{\"schema\": 1, \"servers\": {\"seen\": {\"codes\": [\"unroutable_server_request\"]}}}");
-    CliRun r = CliRun.run(dir, "", env("KIROCREW_HOME", kirocrew.toString()), "hazards", "list", "--json");
+    CliRun r =
+        CliRun.run(dir, "", env("KIROCREW_HOME", kirocrew.toString()), "hazards", "list", "--json");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(json(r.stdout()).keySet()).hasSize(1);
     CliRun records =
@@ -289,8 +294,7 @@ final class RecordsCommandTest {
       Map<String, String> env, List<String> options, String directory, String rule)
       throws Exception {
     String[] args =
-        Stream.concat(Stream.of("records", "--json"), options.stream())
-            .toArray(String[]::new);
+        Stream.concat(Stream.of("records", "--json"), options.stream()).toArray(String[]::new);
     CliRun r = CliRun.run(dir, "", env, args);
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     Map<?, ?> out = json(r.stdout());

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Interop of the record files with a Python writer and reader (records spec §4, §5, §7, §12): a
- * stdlib-only script writes both files as the Kiro Crew gateway would, and kcshare must read them as
- * the spec says; kcshare rewrites the ledger, and Python's {@code json} module must read it back
- * with the same values. Comparisons go through Python's canonical JSON (the IT classpath has no JSON
- * library). Skipped where {@code python3} is not available.
+ * stdlib-only script writes both files as the Kiro Crew gateway would, and kcshare must read them
+ * as the spec says; kcshare rewrites the ledger, and Python's {@code json} module must read it back
+ * with the same values. Comparisons go through Python's canonical JSON (the IT classpath has no
+ * JSON library). Skipped where {@code python3} is not available.
  *
  * <p>The kcshare-to-Python direction covers the ledger only: no kcshare command writes the verdict
  * cache yet.
@@ -51,7 +51,8 @@ final class RecordsInteropIT {
   }
 
   private Py python(String stdin, String scriptName, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("python3", PYTHON.resolve(scriptName).toString()));
+    List<String> command =
+        new ArrayList<>(List.of("python3", PYTHON.resolve(scriptName).toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("PYTHONIOENCODING", "utf-8");
@@ -152,7 +153,8 @@ final class RecordsInteropIT {
   @Test
   void identityStringsAreByteIdenticalToPythons() throws Exception {
     String python = writeRecords();
-    List<String> args = new ArrayList<>(List.of("identity", "--json", "--command", script.toString()));
+    List<String> args =
+        new ArrayList<>(List.of("identity", "--json", "--command", script.toString()));
     args.addAll(
         List.of(
             "--arg=--port",

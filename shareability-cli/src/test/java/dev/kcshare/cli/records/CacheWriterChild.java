@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * A verdict-cache writer in its own JVM, for {@link CacheStoreConcurrencyTest}: prints {@code
- * ready}, waits for a line on stdin (so that two children start writing together), then runs
- * {@code sessions} locked read–modify–write sessions, each storing the row {@code <prefix>-<i>} and
+ * ready}, waits for a line on stdin (so that two children start writing together), then runs {@code
+ * sessions} locked read–modify–write sessions, each storing the row {@code <prefix>-<i>} and
  * marking it applied, and prints {@code done}.
  *
  * <p>Arguments: the cache file, the row name prefix, the number of sessions.

@@ -93,7 +93,8 @@ final class ChildJvm {
         JarOutputStream zip = new JarOutputStream(out);
         Stream<Path> files = Files.walk(dir)) {
       for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-        zip.putNextEntry(new JarEntry(dir.relativize(f).toString().replace(File.separatorChar, '/')));
+        zip.putNextEntry(
+            new JarEntry(dir.relativize(f).toString().replace(File.separatorChar, '/')));
         Files.copy(f, zip);
         zip.closeEntry();
       }

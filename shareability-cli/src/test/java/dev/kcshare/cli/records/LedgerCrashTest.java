@@ -24,19 +24,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Crash consistency of the ledger writer (records spec §6.3, §9.1): child JVMs flush in a tight loop
- * and are SIGKILLed at random moments, 200 times in all. After every kill the file must parse with
- * kcshare's own reader and codec without a single dropped entry, must hold every observation a
+ * Crash consistency of the ledger writer (records spec §6.3, §9.1): child JVMs flush in a tight
+ * loop and are SIGKILLed at random moments, 200 times in all. After every kill the file must parse
+ * with kcshare's own reader and codec without a single dropped entry, must hold every observation a
  * child reported flushed (and everything an earlier check saw), and may hold at most one leftover
  * temporary file — the killed writer's, which the next successful write removes.
  *
- * <p>Eight lanes run in parallel, each on its own records directory; within a lane each child starts
- * from the surviving file and continues the numbering, so each lane is one long history of kills.
+ * <p>Eight lanes run in parallel, each on its own records directory; within a lane each child
+ * starts from the surviving file and continues the numbering, so each lane is one long history of
+ * kills.
  */
 final class LedgerCrashTest {
   private static final int LANES = 8;
   private static final int KILLS_PER_LANE = 25;
   private static final long CHILD_LIMIT_SECONDS = 60;
+
   /** Far more than a child gets to do before it is killed; it only bounds a runaway child. */
   private static final int MAX_FLUSHES = 100_000;
 
@@ -95,8 +97,7 @@ final class LedgerCrashTest {
     }
   }
 
-  private static LaneStats lane(ChildJvm jvm, long seed, Path dir, Path stderr)
-      throws Exception {
+  private static LaneStats lane(ChildJvm jvm, long seed, Path dir, Path stderr) throws Exception {
     SplittableRandom random = new SplittableRandom(seed);
     Path file = dir.resolve(RecordsDirectory.LEDGER_FILE);
     int onDisk = 0;

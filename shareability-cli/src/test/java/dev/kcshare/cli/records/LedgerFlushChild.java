@@ -58,7 +58,8 @@ public final class LedgerFlushChild {
     LedgerStore store = new LedgerStore(file, () -> System.currentTimeMillis() / 1000.0);
     store.load();
     int next = 0;
-    for (SortedMap<String, HazardRecord> identities : store.ledger().snapshot().servers().values()) {
+    for (SortedMap<String, HazardRecord> identities :
+        store.ledger().snapshot().servers().values()) {
       next += identities.size();
     }
     out.println("ready " + next);

@@ -21,8 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The record-file number and string style against Python's {@code json.dumps}: floats must come out
- * as Python's {@code repr} writes them, or a kcshare file would not diff cleanly against one written
- * by the Kiro Crew gateway.
+ * as Python's {@code repr} writes them, or a kcshare file would not diff cleanly against one
+ * written by the Kiro Crew gateway.
  */
 final class JsonWriterTest {
   static LongStream seeds() {
@@ -102,10 +102,13 @@ final class JsonWriterTest {
         continue;
       }
       String text = JsonWriter.pythonFloat(d);
-      assertThat(Double.parseDouble(text)).as("seed=%d bits=%x", seed, Double.doubleToRawLongBits(d)).isEqualTo(d);
+      assertThat(Double.parseDouble(text))
+          .as("seed=%d bits=%x", seed, Double.doubleToRawLongBits(d))
+          .isEqualTo(d);
       assertThat(JsonWriter.shortestDigits(d).precision())
           .as("seed=%d bits=%x", seed, Double.doubleToRawLongBits(d))
-          .isLessThanOrEqualTo(new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros().precision());
+          .isLessThanOrEqualTo(
+              new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros().precision());
     }
   }
 
