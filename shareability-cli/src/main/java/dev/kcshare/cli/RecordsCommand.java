@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -44,10 +46,16 @@ final class RecordsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RecordsDirectory dir = records.resolve(ctx);
+    // A missing or unusable file has nothing to decode: its state and problem say why it is empty,
+    // and the codec's "top level is null" note would only misdescribe it.
     RecordFile.Read ledgerRead = RecordFile.read(dir.ledgerFile());
-    LedgerLoad ledger = LedgerCodec.decode(ledgerRead.root());
+    LedgerLoad ledger =
+        parsed(ledgerRead) ? LedgerCodec.decode(ledgerRead.root()) : LedgerLoad.empty();
     RecordFile.Read cacheRead = RecordFile.read(dir.cacheFile());
-    CacheLoad cache = CacheCodec.decode(cacheRead.root());
+    CacheLoad cache =
+        parsed(cacheRead)
+            ? CacheCodec.decode(cacheRead.root())
+            : new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of());
 
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("directory", dir.path().toString());
@@ -70,6 +78,10 @@ final class RecordsCommand implements Callable<Integer> {
       printHuman(ctx.out(), dir, ledgerRead, ledger, cacheRead, cache);
     }
     return Main.EXIT_OK;
+  }
+
+  private static boolean parsed(RecordFile.Read read) {
+    return read.exists() && read.problem() == null;
   }
 
   private static Map<String, Object> file(Path path, RecordFile.Read read) {
@@ -148,9 +160,17 @@ final class RecordsCommand implements Callable<Integer> {
 
   private static void printDropped(PrintWriter out, List<Dropped> dropped) {
     for (Dropped d : dropped) {
-      out.printf(
-          "  dropped on read: %s: %s%n",
-          Escaper.esc(d.where(), Escaper.LONG_LIMIT), Escaper.esc(d.why(), Escaper.LONG_LIMIT));
+      out.printf("  dropped on read: %s: %s%n", printable(d.where()), printable(d.why()));
     }
+  }
+
+  /**
+   * Load notes already carry names, identities and values escaped (records spec §10); escaping them
+   * again would double every backslash and quote. Only a note that still holds a non-printable
+   * character is escaped here, as a safety net.
+   */
+  static String printable(String note) {
+    boolean plain = note.codePoints().noneMatch(Escaper::isNonPrintable);
+    return plain ? note : Escaper.esc(note, Escaper.LONG_LIMIT);
   }
 }

@@ -2,6 +2,7 @@ package dev.kcshare.cli;
 
 import dev.kcshare.cli.config.KiroCrewConfig;
 import dev.kcshare.cli.records.RecordsDirectory;
+import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -18,7 +19,24 @@ final class RecordsOptions {
 
   RecordsDirectory resolve(CliContext ctx) {
     RecordsDirectory dir = resolveLexically(ctx);
-    return new RecordsDirectory(ctx.cwd().resolve(dir.path()).normalize(), dir.rule());
+    return new RecordsDirectory(withoutDotSegments(ctx.cwd().resolve(dir.path())), dir.rule());
+  }
+
+  /**
+   * Drops {@code .} segments only. {@code ..} is kept: removing it lexically would name a different
+   * directory than the one the OS (and the Kiro Crew gateway) reaches when the segment before it is
+   * a symbolic link, and the records directory rules are lexical, without resolution.
+   */
+  static Path withoutDotSegments(Path path) {
+    Path root = path.getRoot();
+    Path out = root;
+    for (Path segment : path) {
+      if (segment.toString().equals(".")) {
+        continue;
+      }
+      out = out == null ? segment : out.resolve(segment);
+    }
+    return out == null ? path : out;
   }
 
   private RecordsDirectory resolveLexically(CliContext ctx) {

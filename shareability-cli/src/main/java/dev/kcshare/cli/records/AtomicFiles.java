@@ -3,22 +3,34 @@ package dev.kcshare.cli.records;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Durable replacement of a record file (records spec §9.1, §9.2): readers see the old file or the
  * new one, never a torn one. Files are created 0600 and directories kcshare creates are 0700; on
  * file systems without POSIX modes the modes are best effort.
+ *
+ * <p>A writer killed between creating its temporary file and renaming it leaves that file behind
+ * ({@code .<name>.<digits>.tmp}, 0600, never read by anyone). The next successful write of the same
+ * target removes such leftovers when they are older than its own temporary file, so at most the
+ * leftover of the most recently killed writer survives. Every kcshare writer of a record file holds
+ * that file's lock, so a temporary file older than the lock holder's own can only be a leftover.
  */
 public final class AtomicFiles {
   private static final boolean POSIX =
@@ -27,6 +39,7 @@ public final class AtomicFiles {
       PosixFilePermissions.fromString("rw-------");
   private static final Set<PosixFilePermission> DIR_MODE =
       PosixFilePermissions.fromString("rwx------");
+  private static final String TMP_SUFFIX = ".tmp";
 
   private AtomicFiles() {}
 
@@ -43,9 +56,10 @@ public final class AtomicFiles {
             ? Files.createTempFile(
                 dir,
                 "." + target.getFileName() + ".",
-                ".tmp",
+                TMP_SUFFIX,
                 PosixFilePermissions.asFileAttribute(FILE_MODE))
-            : Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+            : Files.createTempFile(dir, "." + target.getFileName() + ".", TMP_SUFFIX);
+    @Nullable FileTime started = modifiedTime(tmp);
     boolean moved = false;
     try {
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
@@ -62,6 +76,61 @@ public final class AtomicFiles {
       if (!moved) {
         Files.deleteIfExists(tmp);
       }
+    }
+    if (started != null) {
+      removeStaleTemporaries(dir, target.getFileName().toString(), started);
+    }
+  }
+
+  /** Whether {@code name} is a temporary file name {@link #write} uses for {@code target}. */
+  static boolean isTemporaryName(String name, String target) {
+    String prefix = "." + target + ".";
+    if (!name.startsWith(prefix)
+        || !name.endsWith(TMP_SUFFIX)
+        || name.length() <= prefix.length() + TMP_SUFFIX.length()) {
+      return false;
+    }
+    // Files.createTempFile puts an unsigned decimal random number between prefix and suffix.
+    for (int i = prefix.length(); i < name.length() - TMP_SUFFIX.length(); i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Best effort: deletes regular files in {@code dir} named like {@code target}'s temporary files
+   * whose modification time is strictly before {@code before}. Failures are ignored: a leftover is
+   * harmless, and the write it follows has already succeeded.
+   */
+  static void removeStaleTemporaries(Path dir, String target, FileTime before) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (!isTemporaryName(entry.getFileName().toString(), target)) {
+          continue;
+        }
+        try {
+          BasicFileAttributes attrs =
+              Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (attrs.isRegularFile() && attrs.lastModifiedTime().compareTo(before) < 0) {
+            Files.deleteIfExists(entry);
+          }
+        } catch (IOException e) {
+          // gone already, or not ours to delete
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      // best effort
+    }
+  }
+
+  private static @Nullable FileTime modifiedTime(Path file) {
+    try {
+      return Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return null;
     }
   }
 

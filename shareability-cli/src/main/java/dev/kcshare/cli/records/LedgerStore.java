@@ -7,6 +7,8 @@ import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerSnapshot;
 import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -110,6 +112,13 @@ public final class LedgerStore {
   public boolean flush() throws InterruptedException {
     flushMutex.lockInterruptibly();
     try {
+      // Clean, and no file that could carry clear markers: nothing to apply and nothing to write.
+      // Returning before the lock keeps an idle writer's heartbeat from creating the records
+      // directory and the lock file (records spec §2: directories appear only when a file is
+      // written). A file created meanwhile is picked up by the next flush.
+      if (!ledger.isDirty() && !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+        return true;
+      }
       FileLock lock;
       try {
         lock = FileLock.tryAcquire(file, LOCK_WAIT);

@@ -2,6 +2,8 @@ package dev.kcshare.core.json;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -164,9 +166,10 @@ public final class JsonWriter {
     if (d == 0) {
       return (1 / d < 0) ? "-0.0" : "0.0";
     }
-    BigDecimal exact = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    BigDecimal exact = shortestDigits(d);
     int exponent = exact.precision() - exact.scale() - 1; // decimal exponent of the leading digit
-    if (exponent >= -5 && exponent < 16) {
+    // Python switches to exponent notation below 1e-4 and from 1e16 on.
+    if (exponent >= -4 && exponent < 16) {
       String plain = exact.toPlainString();
       return plain.indexOf('.') >= 0 ? plain : plain + ".0";
     }
@@ -186,6 +189,41 @@ public final class JsonWriter {
     }
     s.append(abs);
     return s.toString();
+  }
+
+  /**
+   * The shortest decimal that reads back as {@code d}, and of those the one closest to {@code d}:
+   * the digits of Python's {@code repr}. Java 17's {@link Double#toString(double)} usually finds
+   * them but sometimes emits a digit or two more (JDK-4511638, fixed in Java 19), so its answer is
+   * only the starting point.
+   */
+  static BigDecimal shortestDigits(double d) {
+    BigDecimal jdk = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    BigDecimal value = new BigDecimal(d);
+    int digits = jdk.precision();
+    // If any decimal of k digits reads back as d, the nearest k-digit decimal below or above d
+    // does too (the values reading back as d form an interval around it).
+    while (digits > 1 && nearest(value, digits - 1, d) != null) {
+      digits--;
+    }
+    BigDecimal best = nearest(value, digits, d);
+    return best == null ? jdk : best.stripTrailingZeros();
+  }
+
+  /** Of the k-digit decimals just below and just above {@code value}, the closest reading as d. */
+  private static @Nullable BigDecimal nearest(BigDecimal value, int digits, double d) {
+    BigDecimal down = value.round(new MathContext(digits, RoundingMode.FLOOR));
+    BigDecimal up = value.round(new MathContext(digits, RoundingMode.CEILING));
+    boolean downOk = Double.parseDouble(down.toString()) == d;
+    boolean upOk = Double.parseDouble(up.toString()) == d;
+    if (downOk && upOk) {
+      int cmp = value.subtract(down).compareTo(up.subtract(value));
+      if (cmp != 0) {
+        return cmp < 0 ? down : up;
+      }
+      return value.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+    }
+    return downOk ? down : upOk ? up : null;
   }
 
   private static void string(StringBuilder out, String s) {
