@@ -190,6 +190,35 @@ final class StubCommandTest {
   }
 
   @Test
+  void concurrentWritersEachReReadUnderTheLockSoNoNameIsLost() throws Exception {
+    OperatorFixture f = OperatorFixture.create(root);
+    int n = 6;
+    List<Thread> threads = new java.util.ArrayList<>();
+    java.util.concurrent.ConcurrentLinkedQueue<Integer> codes =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
+    for (int i = 0; i < n; i++) {
+      String name = "t" + i;
+      threads.add(
+          new Thread(
+              () ->
+                  codes.add(
+                      name.equals("t0")
+                          ? f.runPlain("unstub", name).exitCode()
+                          : f.run("stub", name).exitCode())));
+    }
+    threads.forEach(Thread::start);
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(codes).hasSize(n).containsOnly(0);
+    Map<String, Object> o = overrides(f);
+    assertThat(o).containsEntry("t0", false).containsEntry("q", false);
+    for (int i = 1; i < n; i++) {
+      assertThat(o).containsEntry("t" + i, true);
+    }
+  }
+
+  @Test
   void anEmptyNameIsBadInput() {
     OperatorFixture f = OperatorFixture.create(root);
     String before = f.configText();
