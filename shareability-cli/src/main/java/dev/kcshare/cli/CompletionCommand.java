@@ -71,8 +71,7 @@ final class CompletionCommand implements Callable<Integer> {
       try {
         return Shell.valueOf(value.toLowerCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new CommandLine.TypeConversionException(
-            "expected bash or zsh, got '" + value + "'");
+        throw new CommandLine.TypeConversionException("expected bash or zsh, got '" + value + "'");
       }
     }
   }

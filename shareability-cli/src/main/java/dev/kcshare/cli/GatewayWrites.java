@@ -36,8 +36,7 @@ final class GatewayWrites {
   /**
    * The effective {@code forward_declared_env}. When it is not set (or not a boolean) kcshare takes
    * it as OFF: with forwarding off every declared env key is withheld from a shared backend, which
-   * is the reading that can never call a server shareable that the gateway would starve of its
-   * env.
+   * is the reading that can never call a server shareable that the gateway would starve of its env.
    */
   static boolean forwardDeclaredEnv(GatewaySettings settings) {
     return Boolean.TRUE.equals(settings.forwardDeclaredEnv());

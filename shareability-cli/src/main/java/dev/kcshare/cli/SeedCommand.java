@@ -115,15 +115,7 @@ final class SeedCommand implements Callable<Integer> {
     Seeding.SeedPlan plan =
         Seeding.plan(report.cache().applied(), recommendations, settings.effectiveStubSet());
     return new Outcome(
-        file,
-        settings.sharingOn(),
-        plan,
-        notMeasured,
-        false,
-        List.of(),
-        List.of(),
-        false,
-        false);
+        file, settings.sharingOn(), plan, notMeasured, false, List.of(), List.of(), false, false);
   }
 
   private Outcome apply(Path file, RecordsDirectory dir) throws IOException, InterruptedException {

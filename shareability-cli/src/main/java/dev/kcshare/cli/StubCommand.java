@@ -144,8 +144,7 @@ final class StubCommand implements Callable<Integer> {
     if (resolved) {
       out.printf(
           "Sharing is %s, so eligibility asked for a verdict that recommends %s.%n",
-          r.sharingOn() ? "on" : "off",
-          r.sharingOn() ? "sharing" : "a stub");
+          r.sharingOn() ? "on" : "off", r.sharingOn() ? "sharing" : "a stub");
     }
     if (written) {
       out.printf(
@@ -165,8 +164,9 @@ final class StubCommand implements Callable<Integer> {
       case POOLING_BLOCKED_BY_ENV ->
           "the gateway would withhold a declared env variable from a shared backend";
       case EVIDENCE_INSUFFICIENT ->
-          sharingOn ? "its verdict does not recommend sharing" : "its verdict does not recommend"
-              + " a stub";
+          sharingOn
+              ? "its verdict does not recommend sharing"
+              : "its verdict does not recommend" + " a stub";
     };
   }
 }

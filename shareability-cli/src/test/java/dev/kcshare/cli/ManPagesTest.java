@@ -14,7 +14,9 @@ final class ManPagesTest {
   void onePagePerCommandWithItsOptions() throws Exception {
     assertThat(ManPages.generate(dir)).isZero();
     for (String page :
-        new String[] {"kcshare", "kcshare-seed", "kcshare-stub", "kcshare-unstub", "kcshare-completion"}) {
+        new String[] {
+          "kcshare", "kcshare-seed", "kcshare-stub", "kcshare-unstub", "kcshare-completion"
+        }) {
       assertThat(dir.resolve(page + ".adoc")).as(page).exists();
     }
     String seed = Files.readString(dir.resolve("kcshare-seed.adoc"));

@@ -112,7 +112,8 @@ final class OperatorFixture {
   /** Writes the verdict cache. */
   void cache(Map<String, CacheRow> rows, Collection<String> applied) {
     try {
-      RecordFile.write(records.resolve("shareability-verdicts.json"), CacheCodec.encode(rows, applied));
+      RecordFile.write(
+          records.resolve("shareability-verdicts.json"), CacheCodec.encode(rows, applied));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -128,7 +129,8 @@ final class OperatorFixture {
     HazardLedger ledger = HazardLedger.create();
     ledger.record(name, code, identity(name), 1_700_000_000.0);
     try {
-      RecordFile.write(records.resolve("observed-hazards.json"), LedgerCodec.encode(ledger.snapshot()));
+      RecordFile.write(
+          records.resolve("observed-hazards.json"), LedgerCodec.encode(ledger.snapshot()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -123,8 +123,7 @@ final class SeedCommandTest {
     int at = before.indexOf(oldValue);
     assertThat(at).isPositive();
     assertThat(after)
-        .isEqualTo(
-            before.substring(0, at) + newValue + before.substring(at + oldValue.length()));
+        .isEqualTo(before.substring(0, at) + newValue + before.substring(at + oldValue.length()));
     assertThat(f.config.resolveSibling("config.json.bak")).hasContent(before);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f.config)))
         .isEqualTo("rw-r-----");

@@ -76,7 +76,8 @@ final class StubCommandTest {
         .containsEntry("sharingOn", false)
         .containsEntry("written", true);
     // q loses the operator's false because the operator asked for it by name.
-    assertThat(overrides(f)).containsExactly(Map.entry("e", true), Map.entry("p", true), Map.entry("q", true));
+    assertThat(overrides(f))
+        .containsExactly(Map.entry("e", true), Map.entry("p", true), Map.entry("q", true));
   }
 
   @Test
@@ -98,7 +99,9 @@ final class StubCommandTest {
 
     // Forwarding on: OAUTH_TOKEN has a rotating-secret prefix, still withheld.
     f.writeConfig(config("        \"enabled\": true,\n        \"forward_declared_env\": true,\n"));
-    out = object(OperatorFixture.parse(f.run("stub", "--resolve-eligibility", "--json", "e").stdout()));
+    out =
+        object(
+            OperatorFixture.parse(f.run("stub", "--resolve-eligibility", "--json", "e").stdout()));
     assertThat(out).containsEntry("skipped", List.of(skip("e", "pooling_blocked_by_env")));
 
     // ... unless it is an identity key: then it is forwarded and its verdict shares.
@@ -106,7 +109,9 @@ final class StubCommandTest {
         config(
             "        \"enabled\": true,\n        \"forward_declared_env\": true,\n"
                 + "        \"pool_identity_env\": [\"OAUTH_TOKEN\"],\n"));
-    out = object(OperatorFixture.parse(f.run("stub", "--resolve-eligibility", "--json", "e").stdout()));
+    out =
+        object(
+            OperatorFixture.parse(f.run("stub", "--resolve-eligibility", "--json", "e").stdout()));
     assertThat(out).containsEntry("stubbed", List.of("e")).containsEntry("skipped", List.of());
     assertThat(overrides(f)).containsExactly(Map.entry("e", true));
   }
@@ -176,7 +181,8 @@ final class StubCommandTest {
         .containsExactly(
             Map.entry("never-measured", false), Map.entry("p", false), Map.entry("q", false));
     CliRun human = f.runPlain("unstub", "q");
-    assertThat(human.stdout()).isEqualTo("unstubbed q\nAlready unstubbed: " + f.config + " not changed.\n");
+    assertThat(human.stdout())
+        .isEqualTo("unstubbed q\nAlready unstubbed: " + f.config + " not changed.\n");
   }
 
   @Test

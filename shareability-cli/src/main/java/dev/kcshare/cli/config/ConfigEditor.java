@@ -61,8 +61,8 @@ public final class ConfigEditor implements AutoCloseable {
   }
 
   /**
-   * Takes the config lock (waiting as long as it takes) and reads the file under it. A missing
-   * file reads as having no {@code mcp_gateway} section.
+   * Takes the config lock (waiting as long as it takes) and reads the file under it. A missing file
+   * reads as having no {@code mcp_gateway} section.
    *
    * @throws BadInputException when the file cannot be read or parsed, or the section has the wrong
    *     type (the lock is released and nothing is written)
@@ -203,7 +203,9 @@ public final class ConfigEditor implements AutoCloseable {
     }
     if (!same) {
       throw new IllegalStateException(
-          "the edit of " + file + " would change more than mcp_gateway.stub_overrides; not written");
+          "the edit of "
+              + file
+              + " would change more than mcp_gateway.stub_overrides; not written");
     }
     return actual;
   }

@@ -33,15 +33,21 @@ final class ConfigText {
   }
 
   /**
-   * The text with {@code mcp_gateway.stub_overrides} set to {@code overrides} (written in the
-   * map's order). A null or empty text yields a new document holding only that member.
+   * The text with {@code mcp_gateway.stub_overrides} set to {@code overrides} (written in the map's
+   * order). A null or empty text yields a new document holding only that member.
    *
    * @throws EditException when the text is not one JSONC object, or {@code mcp_gateway} is neither
    *     an object nor null
    */
   static String withStubOverrides(@Nullable String text, Map<String, Boolean> overrides) {
     if (text == null || text.isEmpty()) {
-      return "{\n  \"" + SECTION + "\": {\n    \"" + MEMBER + "\": " + render(overrides, "    ", "  ", "\n", ": ", true) + "\n  }\n}\n";
+      return "{\n  \""
+          + SECTION
+          + "\": {\n    \""
+          + MEMBER
+          + "\": "
+          + render(overrides, "    ", "  ", "\n", ": ", true)
+          + "\n  }\n}\n";
     }
     Scanner sc = new Scanner(text);
     Node root = sc.document();
@@ -120,7 +126,11 @@ final class ConfigText {
   private static String renderSectionAt(
       Map<String, Boolean> overrides, Style style, String indent, boolean multiline) {
     if (!multiline) {
-      return "{" + quote(MEMBER) + style.colon + render(overrides, "", "", "", style.colon, false) + "}";
+      return "{"
+          + quote(MEMBER)
+          + style.colon
+          + render(overrides, "", "", "", style.colon, false)
+          + "}";
     }
     String inner = indent + style.unit;
     return "{"
@@ -174,12 +184,7 @@ final class ConfigText {
       if (multiline) {
         String indent = memberIndent(text, obj, style);
         String tail = isMultiline(text, obj) ? "" : style.newline + lineIndent(text, obj.start);
-        return text.substring(0, p)
-            + style.newline
-            + indent
-            + member
-            + tail
-            + text.substring(p);
+        return text.substring(0, p) + style.newline + indent + member + tail + text.substring(p);
       }
       return text.substring(0, p) + member + text.substring(p);
     }
@@ -241,7 +246,9 @@ final class ConfigText {
   /** The leading whitespace of the line holding {@code pos}. */
   static String lineIndent(String text, int pos) {
     int lineStart = pos;
-    while (lineStart > 0 && text.charAt(lineStart - 1) != '\n' && text.charAt(lineStart - 1) != '\r') {
+    while (lineStart > 0
+        && text.charAt(lineStart - 1) != '\n'
+        && text.charAt(lineStart - 1) != '\r') {
       lineStart--;
     }
     int i = lineStart;
@@ -256,7 +263,10 @@ final class ConfigText {
     while (i > 0 && (text.charAt(i - 1) == ' ' || text.charAt(i - 1) == '\t')) {
       i--;
     }
-    return i == 0 || text.charAt(i - 1) == '\n' || text.charAt(i - 1) == '\r' || text.charAt(i - 1) == '\uFEFF';
+    return i == 0
+        || text.charAt(i - 1) == '\n'
+        || text.charAt(i - 1) == '\r'
+        || text.charAt(i - 1) == '\uFEFF';
   }
 
   private static boolean isWhitespace(char c) {

@@ -77,7 +77,8 @@ public final class Metrics {
     sample(b, "kcshare_servers", "", verdicts.size());
     family(b, "kcshare_servers_by_strength", "Assessed servers by verdict strength tier.");
     for (Map.Entry<Strength, Integer> e : byStrength.entrySet()) {
-      sample(b, "kcshare_servers_by_strength", "strength=\"" + e.getKey().json() + "\"", e.getValue());
+      sample(
+          b, "kcshare_servers_by_strength", "strength=\"" + e.getKey().json() + "\"", e.getValue());
     }
     family(
         b,
@@ -114,8 +115,8 @@ public final class Metrics {
 
   /**
    * Writes the textfile atomically: a temporary file in the same directory (named {@code .*.tmp},
-   * which the collector's {@code *.prom} glob never matches), then a rename, so node_exporter
-   * never reads a half-written file. An existing file keeps its mode; a new one is 0644 so that
+   * which the collector's {@code *.prom} glob never matches), then a rename, so node_exporter never
+   * reads a half-written file. An existing file keeps its mode; a new one is 0644 so that
    * node_exporter, usually another user, can read it. The directory must exist: a collector
    * directory kcshare created itself (0700) would be unreadable to node_exporter.
    *

@@ -60,7 +60,8 @@ final class ConfigEditorTest {
   @Test
   void anUnchangedTextWritesNothing() throws Exception {
     Path file = dir.resolve("config.json");
-    String text = "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}\n";
+    String text =
+        "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}\n";
     Files.writeString(file, text);
     FileTime old = FileTime.fromMillis(1_000_000L);
     Files.setLastModifiedTime(file, old);

@@ -12,9 +12,9 @@ import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 final class ConfigTextTest {
   private static final Map<String, Boolean> AB = overrides("a", true, "b", false);
@@ -168,8 +168,10 @@ final class ConfigTextTest {
   @Test
   void emptyRootNullSectionEmptySectionAndNonObjectMember() {
     assertThat(ConfigText.withStubOverrides("{}", overrides("a", true)))
-        .isEqualTo("{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}");
-    assertThat(ConfigText.withStubOverrides("{\n  \"mcp_gateway\": null\n}\n", overrides("a", true)))
+        .isEqualTo(
+            "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}");
+    assertThat(
+            ConfigText.withStubOverrides("{\n  \"mcp_gateway\": null\n}\n", overrides("a", true)))
         .isEqualTo(
             "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}\n");
     assertThat(ConfigText.withStubOverrides("{\n  \"mcp_gateway\": {}\n}\n", overrides("a", true)))
@@ -188,7 +190,8 @@ final class ConfigTextTest {
         .isEqualTo(
             "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\"a\": true, \"b\": false}\n  }\n}\n");
     assertThat(ConfigText.withStubOverrides(null, overrides("a", true)))
-        .isEqualTo("{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}\n");
+        .isEqualTo(
+            "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}\n");
     assertThat(
             ConfigText.withStubOverrides(
                 "{\"mcp_gateway\": {\"stub_overrides\": {\"a\": true}}}", Map.of()))
@@ -205,7 +208,8 @@ final class ConfigTextTest {
             "{\"mcp\\u005fgateway\": {\"stub_overrides\": {}}, \"mcp_gateway\": {\"enabled\": true,"
                 + " \"stub_overrides\": {\"a\": true}}}");
     assertThat(parse(after))
-        .isEqualTo(Map.of("mcp_gateway", Map.of("enabled", true, "stub_overrides", Map.of("a", true))));
+        .isEqualTo(
+            Map.of("mcp_gateway", Map.of("enabled", true, "stub_overrides", Map.of("a", true))));
   }
 
   @Test
@@ -237,8 +241,8 @@ final class ConfigTextTest {
   }
 
   /**
-   * Random documents in random formatting (indent, comments, trailing commas, CRLF, key order):
-   * the result parses to the old document with only the member set, and every comment survives.
+   * Random documents in random formatting (indent, comments, trailing commas, CRLF, key order): the
+   * result parses to the old document with only the member set, and every comment survives.
    */
   @ParameterizedTest(name = "seed={0}")
   @MethodSource("seeds")
@@ -288,7 +292,8 @@ final class ConfigTextTest {
     }
 
     String key() {
-      return List.of("a", "b", "zz", "ünï", "with \"quote\"", "x/y", "mcp_gateway", "k" + r.nextInt(9))
+      return List.of(
+              "a", "b", "zz", "ünï", "with \"quote\"", "x/y", "mcp_gateway", "k" + r.nextInt(9))
           .get(r.nextInt(8));
     }
 
@@ -300,8 +305,7 @@ final class ConfigTextTest {
       }
       int gw = r.nextInt(5);
       if (gw > 0) {
-        String sectionValue =
-            gw == 1 ? "null" : gw == 2 ? "{}" : section(1);
+        String sectionValue = gw == 1 ? "null" : gw == 2 ? "{}" : section(1);
         members.add(r.nextInt(members.size() + 1), "\"mcp_gateway\": " + sectionValue);
       }
       return object(members, 0) + (r.nextBoolean() ? nl : "");

@@ -33,7 +33,8 @@ final class MetricsTest {
 
   private static final Pattern HELP = Pattern.compile("# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) (.+)");
   private static final Pattern TYPE =
-      Pattern.compile("# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)");
+      Pattern.compile(
+          "# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)");
   private static final Pattern SAMPLE =
       Pattern.compile(
           "([a-zA-Z_:][a-zA-Z0-9_:]*)"
