@@ -22,8 +22,8 @@ import picocli.CommandLine.Parameters;
 final class CompletionCommand implements Callable<Integer> {
   /** The shells a script can be printed for. */
   enum Shell {
-    bash,
-    zsh
+    BASH,
+    ZSH
   }
 
   private final CliContext ctx;
@@ -52,7 +52,7 @@ final class CompletionCommand implements Callable<Integer> {
   /** The completion script for the command tree rooted at {@code root}. */
   static String script(CommandLine root, Shell shell) {
     String bash = AutoComplete.bash("kcshare", root);
-    if (shell == Shell.bash) {
+    if (shell == Shell.BASH) {
       return bash;
     }
     // picocli's script is a bash completion function. Under zsh it initialises compinit (only
@@ -69,7 +69,7 @@ final class CompletionCommand implements Callable<Integer> {
     @Override
     public Shell convert(String value) {
       try {
-        return Shell.valueOf(value.toLowerCase(Locale.ROOT));
+        return Shell.valueOf(value.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException("expected bash or zsh, got '" + value + "'");
       }

@@ -164,6 +164,20 @@ final class SeedCommandTest {
   }
 
   @Test
+  void aHostWithoutKiroCrewGetsNoKiroCrewDirectoryWhenNothingIsWritten() throws Exception {
+    OperatorFixture f = OperatorFixture.create(root);
+    Files.delete(f.config);
+    Files.delete(f.config.getParent());
+    CliRun r = f.run("seed", "--apply", "--json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(object(OperatorFixture.parse(r.stdout())))
+        .containsEntry("configWritten", false)
+        .containsEntry("notMeasured", List.of("e", "h", "p", "q", "s", "x"));
+    // Its existence would also switch kcshare's automatic host profile to kirocrew.
+    assertThat(f.config.getParent()).doesNotExist();
+  }
+
+  @Test
   void seedNeedsPlanOrApply() {
     OperatorFixture f = OperatorFixture.create(root);
     assertThat(f.run("seed").exitCode()).isEqualTo(2);

@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ConfigEditor implements AutoCloseable {
   private final Path file;
-  private final FileLock lock;
+  private @Nullable FileLock lock;
   private byte @Nullable [] bytes;
   private @Nullable String text;
   private @Nullable Object root;
@@ -47,7 +47,7 @@ public final class ConfigEditor implements AutoCloseable {
 
   private ConfigEditor(
       Path file,
-      FileLock lock,
+      @Nullable FileLock lock,
       byte @Nullable [] bytes,
       @Nullable String text,
       @Nullable Object root,
@@ -62,13 +62,21 @@ public final class ConfigEditor implements AutoCloseable {
 
   /**
    * Takes the config lock (waiting as long as it takes) and reads the file under it. A missing file
-   * reads as having no {@code mcp_gateway} section.
+   * reads as having no {@code mcp_gateway} section; when even its directory is missing, nothing is
+   * created unless something is written (the first write takes the lock and creates both).
    *
    * @throws BadInputException when the file cannot be read or parsed, or the section has the wrong
    *     type (the lock is released and nothing is written)
    */
   public static ConfigEditor open(Path file) throws IOException, InterruptedException {
     Path target = realTarget(file.toAbsolutePath().normalize());
+    Path parent = target.getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      // No directory, so no file to protect yet. Creating the directory just to hold a lock file
+      // would leave ~/.kiro/crew behind even when nothing is written (and its existence selects
+      // the kirocrew host profile); the lock is taken by the first write instead.
+      return new ConfigEditor(target, null, null, null, null, GatewaySettings.absent());
+    }
     FileLock lock = FileLock.acquire(target);
     boolean ok = false;
     try {
@@ -151,6 +159,9 @@ public final class ConfigEditor implements AutoCloseable {
     }
     byte[] nextBytes = next.getBytes(StandardCharsets.UTF_8);
     Object reparsed = verify(nextBytes, wanted);
+    if (lock == null) {
+      lock = lockForCreation();
+    }
     Set<PosixFilePermission> mode = bytes == null ? null : AtomicFiles.modeOf(file);
     if (bytes != null) {
       AtomicFiles.write(backupFile(file), bytes, mode);
@@ -237,9 +248,31 @@ public final class ConfigEditor implements AutoCloseable {
     return file;
   }
 
-  /** Releases the config lock. */
+  /**
+   * Takes the lock before the first write into a directory that did not exist at {@link #open}, and
+   * checks that no file appeared meanwhile (the decision was made on "no file").
+   */
+  private FileLock lockForCreation() throws IOException {
+    FileLock taken;
+    try {
+      taken = FileLock.acquire(file);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for the config lock");
+    }
+    if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      taken.close();
+      throw new IllegalStateException(
+          file + " was created by another writer meanwhile; not written (run the command again)");
+    }
+    return taken;
+  }
+
+  /** Releases the config lock (if one was taken). */
   @Override
   public void close() throws IOException {
-    lock.close();
+    if (lock != null) {
+      lock.close();
+    }
   }
 }

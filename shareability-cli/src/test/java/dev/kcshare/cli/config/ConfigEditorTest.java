@@ -89,6 +89,21 @@ final class ConfigEditorTest {
   }
 
   @Test
+  void withoutAWriteAMissingDirectoryIsNotCreated() throws Exception {
+    Path file = dir.resolve("home/.kiro/crew/config.json");
+    try (ConfigEditor editor = ConfigEditor.open(file)) {
+      assertThat(editor.exists()).isFalse();
+      assertThat(editor.writeStubOverrides(Map.of())).isTrue(); // an empty map still needs a file
+    }
+    assertThat(file).exists();
+    Path other = dir.resolve("elsewhere/config.json");
+    try (ConfigEditor editor = ConfigEditor.open(other)) {
+      assertThat(editor.settings().present()).isFalse();
+    }
+    assertThat(dir.resolve("elsewhere")).doesNotExist();
+  }
+
+  @Test
   void aSymbolicLinkIsFollowedAndStaysALink() throws Exception {
     Path real = Files.createDirectories(dir.resolve("dotfiles")).resolve("crew.json");
     Files.writeString(real, "{\"mcp_gateway\": {}}");
