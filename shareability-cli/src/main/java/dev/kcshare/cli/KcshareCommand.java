@@ -27,6 +27,10 @@ import picocli.CommandLine.Option;
       RecordsCommand.class,
       IdentityCommand.class,
       ConfigCommand.class,
+      SeedCommand.class,
+      StubCommand.class,
+      UnstubCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class
     },
     commandListHeading = "%nCommands:%n",

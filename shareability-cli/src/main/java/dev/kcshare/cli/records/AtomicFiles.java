@@ -49,6 +49,19 @@ public final class AtomicFiles {
    * temporary file is deleted and the exception propagates; the old file is untouched.
    */
   public static void write(Path target, byte[] content) throws IOException {
+    write(target, content, null);
+  }
+
+  /**
+   * {@link #write(Path, byte[])} for a file that is not a record file and keeps its own mode (an
+   * operator's configuration file): the temporary file is still 0600 while it is written, and gets
+   * {@code mode} just before the rename, so the content is never visible more widely than the
+   * target allows. The mode is set explicitly, so the umask cannot narrow it.
+   *
+   * @param mode the mode the replaced file gets; null for 0600 (the record-file mode)
+   */
+  public static void write(Path target, byte[] content, @Nullable Set<PosixFilePermission> mode)
+      throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     createDirectories(dir);
     Path tmp =
@@ -68,6 +81,9 @@ public final class AtomicFiles {
           ch.write(buf);
         }
         ch.force(true);
+      }
+      if (POSIX && mode != null) {
+        Files.setPosixFilePermissions(tmp, mode);
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       moved = true;
@@ -130,6 +146,18 @@ public final class AtomicFiles {
     try {
       return Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS);
     } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The POSIX mode of an existing file; null when it is missing or the file system has none. */
+  public static @Nullable Set<PosixFilePermission> modeOf(Path file) throws IOException {
+    if (!POSIX) {
+      return null;
+    }
+    try {
+      return Files.getPosixFilePermissions(file);
+    } catch (java.nio.file.NoSuchFileException e) {
       return null;
     }
   }

@@ -52,6 +52,22 @@ final class AtomicFilesTest {
   }
 
   @Test
+  void theModeVariantGivesExactlyThatModeWhateverTheUmask() throws Exception {
+    Path target = dir.resolve("config.json");
+    Files.writeString(target, "old");
+    Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-rw-r--"));
+    AtomicFiles.write(target, "new".getBytes(StandardCharsets.UTF_8), AtomicFiles.modeOf(target));
+    assertThat(target).hasContent("new");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
+        .isEqualTo("rw-rw-r--");
+    AtomicFiles.write(target, "newer".getBytes(StandardCharsets.UTF_8), null);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target)))
+        .as("null keeps the record-file mode")
+        .isEqualTo("rw-------");
+    assertThat(AtomicFiles.modeOf(dir.resolve("missing"))).isNull();
+  }
+
+  @Test
   void failureLeavesTheOldFileAndNoTemporaryFile() throws Exception {
     Path target = dir.resolve("f.json");
     Files.writeString(target, "old");

@@ -1,0 +1,282 @@
+package dev.kcshare.cli;
+
+import dev.kcshare.cli.config.ConfigEditor;
+import dev.kcshare.cli.config.ConfigOptions;
+import dev.kcshare.cli.config.GatewaySettings;
+import dev.kcshare.cli.config.HostConfig;
+import dev.kcshare.cli.config.KiroCrewConfig;
+import dev.kcshare.cli.records.CacheStore;
+import dev.kcshare.cli.records.LedgerStore;
+import dev.kcshare.cli.records.RecordsDirectory;
+import dev.kcshare.cli.report.ServerVerdict;
+import dev.kcshare.cli.report.VerdictReport;
+import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.policy.Seeding;
+import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.verdict.Strength;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code kcshare seed}: turns verdicts into {@code stub_overrides}, once per server. */
+@Command(
+    name = "seed",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Turns this host's verdicts into the Kiro Crew configuration, once per server: a server"
+          + " whose verdict recommends a stub gets stub_overrides[name] = true, unless it is"
+          + " already stubbed or has an explicit override (an operator's false is never"
+          + " overwritten). Every seeded server is marked applied in the verdict cache and is"
+          + " never seeded again, even after it leaves the configuration and comes back.",
+      "Only mcp_gateway.stub_overrides is written; stub_servers and the sharing switch"
+          + " (enabled) never are. Servers whose verdict would also share are listed for a"
+          + " separate decision. Servers not measured yet are left for a later seed.",
+      "--plan prints what would happen and writes nothing; --apply does it under the config"
+          + " lock and the verdict-cache lock (see docs/seeding.md).",
+      ""
+    })
+final class SeedCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(SeedCommand.class);
+
+  private final CliContext ctx;
+
+  @Mixin ConfigOptions config = new ConfigOptions();
+
+  @Mixin RecordsOptions records = new RecordsOptions();
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Mode mode = new Mode();
+
+  /** Exactly one of --plan and --apply. */
+  static final class Mode {
+    @Option(names = "--plan", description = "Print the plan; write nothing.")
+    boolean plan;
+
+    @Option(names = "--apply", description = "Write stub_overrides and the applied markers.")
+    boolean apply;
+  }
+
+  @Option(names = "--json", description = "Machine-readable output.")
+  boolean json;
+
+  SeedCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** What one seed computed (and, with --apply, did). */
+  private record Outcome(
+      Path configFile,
+      boolean sharingOn,
+      Seeding.SeedPlan plan,
+      List<String> notMeasured,
+      boolean applied,
+      List<String> added,
+      List<String> keptExplicit,
+      boolean configWritten,
+      boolean markersWritten) {}
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    HostConfig host = config.load(ctx).requireValid();
+    RecordsDirectory dir = records.resolve(ctx);
+    Path file = GatewayWrites.configFile(ctx, host);
+    Outcome outcome = mode.apply ? apply(file, dir) : plan(host, file, dir);
+    if (json) {
+      Output.json(ctx, toJson(outcome));
+    } else {
+      printHuman(ctx.out(), outcome);
+      ctx.out().flush();
+    }
+    return Main.EXIT_OK;
+  }
+
+  private Outcome plan(HostConfig host, Path file, RecordsDirectory dir) {
+    GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
+    VerdictReport report = VerdictReport.load(dir);
+    List<String> notMeasured = new ArrayList<>();
+    Map<String, Seeding.Recommendation> recommendations =
+        recommendations(report, host, settings, report.cache().applied(), notMeasured);
+    Seeding.SeedPlan plan =
+        Seeding.plan(report.cache().applied(), recommendations, settings.effectiveStubSet());
+    return new Outcome(
+        file, settings.sharingOn(), plan, notMeasured, false, List.of(), List.of(), false, false);
+  }
+
+  private Outcome apply(Path file, RecordsDirectory dir) throws IOException, InterruptedException {
+    // Lock order everywhere: the config lock, then the cache lock.
+    try (ConfigEditor editor = ConfigEditor.open(file)) {
+      HostConfig host = config.load(ctx).requireValid(); // the definitions, read under the lock
+      try (CacheStore.Session session = openCache(dir.cacheFile())) {
+        VerdictCache cache = session.cache();
+        HazardLedger ledger = HazardLedger.of(LedgerStore.read(dir.ledgerFile()));
+        VerdictReport report = VerdictReport.of(ledger, cache);
+        GatewaySettings settings = editor.settings();
+        Map<String, @Nullable Object> section = editor.section();
+        List<String> notMeasured = new ArrayList<>();
+        Map<String, Seeding.Recommendation> recommendations =
+            recommendations(report, host, settings, cache.applied(), notMeasured);
+        Seeding.SeedPlan plan =
+            Seeding.plan(cache.applied(), recommendations, Seeding.effectiveStubSet(section));
+
+        List<String> roster = Seeding.roster(section);
+        Map<String, Boolean> before = Seeding.validOverrides(section);
+        List<String> added = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
+        for (String name : plan.addStub()) {
+          if (!roster.contains(name) && !before.containsKey(name)) {
+            added.add(name);
+          } else {
+            kept.add(name);
+          }
+        }
+        boolean changed = Seeding.apply(plan, section, cache::markApplied);
+        boolean written = changed && editor.writeStubOverrides(Seeding.validOverrides(section));
+        boolean flushed = session.flush();
+        return new Outcome(
+            editor.file(),
+            settings.sharingOn(),
+            plan,
+            notMeasured,
+            true,
+            changed ? added : List.of(),
+            kept,
+            written,
+            flushed);
+      }
+    }
+  }
+
+  /**
+   * Each configured server's two recommendations. A server whose verdict is {@code unknown} (never
+   * measured here, or its definitions disagree) is left out and listed in {@code notMeasured}:
+   * seeding it now would mark it applied with no evidence and it would never be seeded once
+   * measured. A name already applied is never listed there: it will not be seeded again anyway.
+   */
+  private static Map<String, Seeding.Recommendation> recommendations(
+      VerdictReport report,
+      HostConfig host,
+      GatewaySettings settings,
+      Set<String> applied,
+      List<String> notMeasured) {
+    Map<String, Seeding.Recommendation> out = new LinkedHashMap<>();
+    for (ServerVerdict v :
+        report.verdicts(host.servers(), host.hostProfile(), settings.identityKeys())) {
+      if (v.verdict().strength() == Strength.UNKNOWN) {
+        if (!applied.contains(v.verdict().name())) {
+          notMeasured.add(v.verdict().name());
+        }
+      } else {
+        out.put(
+            v.verdict().name(),
+            new Seeding.Recommendation(v.verdict().recommendStub(), v.verdict().recommendShare()));
+      }
+    }
+    notMeasured.sort(CodePoints.ORDER);
+    return out;
+  }
+
+  /** Takes the cache lock, saying so when an evaluation pass holds it. */
+  private static CacheStore.Session openCache(Path cacheFile)
+      throws IOException, InterruptedException {
+    CacheStore.Session session = CacheStore.open(cacheFile, Duration.ZERO);
+    if (session == null) {
+      log.info("waiting for the verdict cache lock (an evaluation pass is running)");
+      session = CacheStore.open(cacheFile, null);
+    }
+    if (session == null) {
+      throw new IllegalStateException("unbounded lock acquisition returned no session");
+    }
+    return session;
+  }
+
+  private static Map<String, Object> toJson(Outcome o) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("config", o.configFile().toString());
+    out.put("sharingOn", o.sharingOn());
+    Map<String, Object> plan = new LinkedHashMap<>();
+    plan.put("addStub", o.plan().addStub());
+    plan.put("markApplied", o.plan().markApplied());
+    plan.put("wantsShare", o.plan().wantsShare());
+    out.put("plan", plan);
+    out.put("notMeasured", o.notMeasured());
+    out.put("applied", o.applied());
+    if (o.applied()) {
+      out.put("added", o.added());
+      out.put("keptExplicit", o.keptExplicit());
+      out.put("configWritten", o.configWritten());
+      out.put("markersWritten", o.markersWritten());
+    }
+    return out;
+  }
+
+  private static void printHuman(PrintWriter out, Outcome o) {
+    Seeding.SeedPlan plan = o.plan();
+    String file = GatewayWrites.path(o.configFile());
+    if (o.applied()) {
+      out.printf("Seeded %s%n", file);
+    } else {
+      out.printf("Seeding plan for %s (nothing written):%n", file);
+    }
+    out.printf("  stub (stub_overrides = true): %s%n", GatewayWrites.list(plan.addStub()));
+    out.printf("  mark applied:                 %s%n", GatewayWrites.list(plan.markApplied()));
+    out.printf("  would also share:             %s%n", GatewayWrites.list(plan.wantsShare()));
+    if (!o.notMeasured().isEmpty()) {
+      out.printf(
+          "  not measured yet (left for a later seed; run kcshare measure): %s%n",
+          GatewayWrites.list(o.notMeasured()));
+    }
+    if (o.applied()) {
+      if (!o.keptExplicit().isEmpty()) {
+        out.printf(
+            "  kept the existing explicit override of: %s%n", GatewayWrites.list(o.keptExplicit()));
+      }
+      out.printf(
+          "  %s%n",
+          o.configWritten()
+              ? "wrote stub_overrides (previous version in "
+                  + GatewayWrites.path(ConfigEditor.backupFile(o.configFile()))
+                  + ")"
+              : "configuration unchanged");
+      out.printf(
+          "  %s%n",
+          o.markersWritten()
+              ? "recorded " + plan.markApplied().size() + " applied marker(s)"
+              : "no new applied markers");
+    } else if (!plan.isEmpty()) {
+      out.printf("Run kcshare seed --apply to write this.%n");
+    } else {
+      out.printf("Nothing to seed.%n");
+    }
+    if (!plan.wantsShare().isEmpty()) {
+      Set<String> share = new TreeSet<>(CodePoints.ORDER);
+      share.addAll(plan.wantsShare());
+      if (o.sharingOn()) {
+        out.printf(
+            "Sharing is on (mcp_gateway.enabled), so %s will share a backend once stubbed.%n",
+            GatewayWrites.list(share));
+      } else {
+        out.printf(
+            "Sharing is off. To let %s share a backend, turn it on yourself: set"
+                + " mcp_gateway.enabled to true in %s. kcshare never does, because it changes"
+                + " every stubbed server, not just these.%n",
+            GatewayWrites.list(share), file);
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package dev.kcshare.cli;
+
+import dev.kcshare.cli.config.ConfigEditor;
+import dev.kcshare.cli.config.ConfigOptions;
+import dev.kcshare.cli.config.HostConfig;
+import dev.kcshare.core.policy.Seeding;
+import dev.kcshare.core.text.Escaper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code kcshare unstub}: sets {@code stub_overrides[name] = false}. */
+@Command(
+    name = "unstub",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Unstubs the named servers: writes stub_overrides[name] = false in the Kiro Crew"
+          + " configuration, which also takes a server out of the stub_servers roster. Evidence"
+          + " is never consulted. Seeding never overwrites this choice.",
+      "--json prints {\"unstubbed\": [...], \"written\"}.",
+      ""
+    })
+final class UnstubCommand implements Callable<Integer> {
+  private final CliContext ctx;
+
+  @Mixin ConfigOptions config = new ConfigOptions();
+
+  @Parameters(arity = "1..*", paramLabel = "NAME", description = "Configured server names.")
+  List<String> names = new ArrayList<>();
+
+  @Option(names = "--json", description = "Machine-readable output.")
+  boolean json;
+
+  UnstubCommand(CliContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    List<String> requested = GatewayWrites.names(names);
+    HostConfig host = config.load(ctx);
+    Path file = GatewayWrites.configFile(ctx, host);
+    boolean written = false;
+    Path edited;
+    try (ConfigEditor editor = ConfigEditor.open(file)) {
+      edited = editor.file();
+      Map<String, @Nullable Object> section = editor.section();
+      if (Seeding.setOverrides(section, requested, false)) {
+        written = editor.writeStubOverrides(Seeding.validOverrides(section));
+      }
+    }
+    if (json) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("unstubbed", requested);
+      out.put("written", written);
+      Output.json(ctx, out);
+    } else {
+      for (String name : requested) {
+        ctx.out().printf("unstubbed %s%n", Escaper.esc(name, Escaper.SHORT_LIMIT));
+      }
+      ctx.out()
+          .printf(
+              written
+                  ? "Wrote stub_overrides in %s (previous version in %s).%n"
+                  : "Already unstubbed: %s not changed.%n",
+              GatewayWrites.path(edited),
+              GatewayWrites.path(ConfigEditor.backupFile(edited)));
+      ctx.out().flush();
+    }
+    return Main.EXIT_OK;
+  }
+}

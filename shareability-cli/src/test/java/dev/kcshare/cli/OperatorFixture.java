@@ -1,0 +1,158 @@
+package dev.kcshare.cli;
+
+import dev.kcshare.cli.config.ConfigRequest;
+import dev.kcshare.cli.config.ConfigSamples;
+import dev.kcshare.cli.config.ConfigSamples.Layout;
+import dev.kcshare.cli.config.ConfiguredServer;
+import dev.kcshare.cli.config.HostConfig;
+import dev.kcshare.cli.config.HostConfigLoader;
+import dev.kcshare.cli.config.Platform;
+import dev.kcshare.cli.json.JsonReader;
+import dev.kcshare.cli.records.RecordFile;
+import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.records.CacheCodec;
+import dev.kcshare.core.records.CacheLoad;
+import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.LedgerCodec;
+import dev.kcshare.core.records.StoredHandshake;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A host for the operator commands: a Kiro Crew {@code config.json} (4-space indent, unsorted and
+ * unknown keys, unicode), a Kiro {@code mcp.json} with servers x, p, q, r (http), s, e (declares
+ * OAUTH_TOKEN) and h, and a records directory the test fills with rows and hazards.
+ */
+final class OperatorFixture {
+  final Layout layout;
+  final Path config;
+  final Path records;
+  final Map<String, String> env;
+
+  private OperatorFixture(Layout layout, Path config, Path records, Map<String, String> env) {
+    this.layout = layout;
+    this.config = config;
+    this.records = records;
+    this.env = env;
+  }
+
+  static OperatorFixture create(Path root) {
+    Layout l = ConfigSamples.empty(root);
+    Path config = l.write(l.home().resolve(".kiro/crew/config.json"), text("kirocrew-config.json"));
+    l.write(l.home().resolve(".kiro/settings/mcp.json"), text("mcp.json"));
+    Path records = root.resolve("records");
+    return new OperatorFixture(l, config, records, l.env());
+  }
+
+  static String text(String name) {
+    try (InputStream in = OperatorFixture.class.getResourceAsStream("/operator/" + name)) {
+      return new String(Objects.requireNonNull(in, name).readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs kcshare in the workspace with this host's records directory. */
+  CliRun run(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--records-dir");
+    all.add(records.toString());
+    return CliRun.run(layout.workspace(), "", env, all.toArray(String[]::new));
+  }
+
+  /** Runs kcshare in the workspace without {@code --records-dir}. */
+  CliRun runPlain(String... args) {
+    return CliRun.run(layout.workspace(), "", env, args);
+  }
+
+  /** The execution identity kcshare computes for the server (every definition agrees). */
+  String identity(String name) {
+    HostConfig host =
+        HostConfigLoader.load(layout.context(env), ConfigRequest.discovery(), Platform.LINUX);
+    ConfiguredServer s = Objects.requireNonNull(host.server(name), name);
+    return Objects.requireNonNull(s.commonIdentity(), name);
+  }
+
+  /** A row whose handshake declares the caller-identity extension: stub and share. */
+  CacheRow declared(String name) {
+    Map<String, Object> caps = new LinkedHashMap<>();
+    caps.put("tools", Map.of());
+    caps.put("experimental", Map.of("kirocrew.caller-identity", Map.of()));
+    return row(name, caps);
+  }
+
+  /** A row with a clean pre-flight and no declaration: stub, no share. */
+  CacheRow measured(String name) {
+    return row(name, Map.of("tools", Map.of()));
+  }
+
+  private CacheRow row(String name, Map<String, ?> capabilities) {
+    return new CacheRow(
+        true,
+        false,
+        List.of(),
+        1_700_000_000.0,
+        identity(name),
+        "",
+        Era.LEGACY,
+        new StoredHandshake(capabilities, "2025-06-18", Map.of(), List.of(), true));
+  }
+
+  /** Writes the verdict cache. */
+  void cache(Map<String, CacheRow> rows, Collection<String> applied) {
+    try {
+      RecordFile.write(
+          records.resolve("shareability-verdicts.json"), CacheCodec.encode(rows, applied));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Reads the verdict cache back. */
+  CacheLoad readCache() {
+    return CacheCodec.decode(RecordFile.read(records.resolve("shareability-verdicts.json")).root());
+  }
+
+  /** Writes a ledger that observed {@code code} for the server. */
+  void hazard(String name, String code) {
+    HazardLedger ledger = HazardLedger.create();
+    ledger.record(name, code, identity(name), 1_700_000_000.0);
+    try {
+      RecordFile.write(
+          records.resolve("observed-hazards.json"), LedgerCodec.encode(ledger.snapshot()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  String configText() {
+    try {
+      return Files.readString(config, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  void writeConfig(String text) {
+    layout.write(config, text);
+  }
+
+  static Object parse(String json) {
+    try {
+      return JsonReader.withDepthLimit(100).parse(json);
+    } catch (Exception e) {
+      throw new IllegalStateException(json, e);
+    }
+  }
+}
