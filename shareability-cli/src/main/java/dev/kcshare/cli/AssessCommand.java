@@ -5,6 +5,7 @@ import dev.kcshare.cli.config.ConfiguredDefinition;
 import dev.kcshare.cli.config.ConfiguredServer;
 import dev.kcshare.cli.config.HostConfig;
 import dev.kcshare.cli.records.RecordsDirectory;
+import dev.kcshare.cli.report.Metrics;
 import dev.kcshare.cli.report.ReasonText;
 import dev.kcshare.cli.report.ServerVerdict;
 import dev.kcshare.cli.report.VerdictReport;
@@ -18,6 +19,7 @@ import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.core.verdict.VerdictJson;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -117,7 +119,13 @@ final class AssessCommand implements Callable<Integer> {
       verdicts = fromHost();
     }
     if (metrics != null) {
-      Metrics.writeFor(ctx, metrics, verdicts);
+      try {
+        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts));
+      } catch (IOException e) {
+        throw new BadInputException(
+            Escaper.esc(metrics, Escaper.LONG_LIMIT) + ": cannot write metrics: " + e.getMessage(),
+            e);
+      }
     }
     for (Verdict v : verdicts) {
       if (failing.contains(v.strength())) {

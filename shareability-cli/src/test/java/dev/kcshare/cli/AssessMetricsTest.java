@@ -1,0 +1,57 @@
+package dev.kcshare.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class AssessMetricsTest {
+  @TempDir Path dir;
+
+  @Test
+  void metricsFileCountsStrengthsAndCodesWithoutNames() throws Exception {
+    Files.writeString(
+        dir.resolve("cfg.json"),
+        "{\"mcpServers\":{\"secret-inventory-name\":{\"url\":\"https://x.invalid\"},"
+            + "\"other\":{\"command\":\"definitely-not-installed-cmd\",\"env\":{\"OAUTH_X\":\"v\"}}}}");
+    CliRun r =
+        CliRun.run(
+            dir,
+            "assess",
+            "--all",
+            "--config",
+            "cfg.json",
+            "--records-dir",
+            "rec",
+            "--metrics",
+            "kcshare.prom");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    String prom = Files.readString(dir.resolve("kcshare.prom"));
+    assertThat(prom)
+        .contains("kcshare_servers 2\n")
+        .contains("kcshare_servers_by_strength{strength=\"disqualified\"} 1\n")
+        .contains("kcshare_servers_by_strength{strength=\"unknown\"} 1\n")
+        .contains("kcshare_servers_by_reason{code=\"rotating_secret_env\"} 1\n")
+        .doesNotContain("secret-inventory-name")
+        .doesNotContain("other")
+        .doesNotContain("OAUTH_X");
+  }
+
+  @Test
+  void unwritableMetricsFileIsBadInput() {
+    CliRun r =
+        CliRun.run(
+            dir,
+            "{\"name\": \"x\"}",
+            java.util.Map.of(),
+            "assess",
+            "--evidence",
+            "-",
+            "--metrics",
+            "no/such/dir/kcshare.prom");
+    assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr()).contains("kcshare.prom").contains("cannot write metrics");
+  }
+}
