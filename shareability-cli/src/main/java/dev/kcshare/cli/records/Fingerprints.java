@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +24,14 @@ import org.jspecify.annotations.Nullable;
 public final class Fingerprints {
   private final @Nullable String pathEnv;
   private final Path cwd;
+
+  /**
+   * Content fingerprints already computed by this instance, per file state: a config whose servers
+   * share a launcher script or an interpreter's entry file hashes it once per load, not once per
+   * server. A changed size, modification time or file (inode) is a different key. (A string key: a
+   * record's first hashCode costs a bootstrap that this start-up path does not need.)
+   */
+  private final Map<String, String> contentFingerprints = new ConcurrentHashMap<>();
 
   /**
    * @param pathEnv the {@code PATH} used for command lookup (kcshare's own), or null when unset
@@ -52,7 +62,21 @@ public final class Fingerprints {
         return ExecutionIdentity.fingerprintOfLargeFile(
             attrs.size(), attrs.lastModifiedTime().toMillis() / 1000);
       }
-      return ExecutionIdentity.fingerprintOfContent(Files.readAllBytes(real));
+      String state =
+          real
+              + "\u0000"
+              + attrs.size()
+              + "\u0000"
+              + attrs.lastModifiedTime()
+              + "\u0000"
+              + attrs.fileKey();
+      String known = contentFingerprints.get(state);
+      if (known != null) {
+        return known;
+      }
+      String fp = ExecutionIdentity.fingerprintOfContent(Files.readAllBytes(real));
+      contentFingerprints.put(state, fp);
+      return fp;
     } catch (IOException | InvalidPathException | SecurityException e) {
       return ExecutionIdentity.UNKNOWN;
     }

@@ -37,6 +37,25 @@ final class FingerprintsTest {
   }
 
   @Test
+  void aFileThatChangesIsHashedAgainByTheSameInstance() throws Exception {
+    Path p = file("script.sh", "#!/bin/sh\necho v1\n", true);
+    Fingerprints fp = new Fingerprints(null, dir);
+    String first = fp.fingerprint("./script.sh");
+    assertThat(fp.fingerprint(p.toString())).isEqualTo(first);
+    Files.writeString(p, "#!/bin/sh\necho v22\n", StandardCharsets.UTF_8);
+    assertThat(fp.fingerprint("./script.sh"))
+        .isNotEqualTo(first)
+        .isEqualTo(new Fingerprints(null, dir).fingerprint("./script.sh"));
+    // Same size, content changed, modification time moved: still a new hash.
+    Files.writeString(p, "#!/bin/sh\necho v33\n", StandardCharsets.UTF_8);
+    Files.setLastModifiedTime(
+        p, FileTime.fromMillis(Files.getLastModifiedTime(p).toMillis() + 5000));
+    assertThat(fp.fingerprint("./script.sh"))
+        .isEqualTo(new Fingerprints(null, dir).fingerprint("./script.sh"))
+        .isNotEqualTo(first);
+  }
+
+  @Test
   void commandsAreLookedUpOnPathAndLinksFollowed() throws Exception {
     file("bin1/tool", "#!/bin/sh\necho v1\n", true);
     file("bin2/tool", "other", true);

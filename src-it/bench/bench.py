@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""kcshare's end-to-end benchmarks: wall time of whole processes, as a user would see it.
+
+Run through run-benchmarks.sh, which installs the real servers first. Every ratio is taken in ONE
+run from interleaved rounds (contender order alternates every round), so slow drift of a noisy
+machine hits both sides alike. Outputs of every timed process are discarded; each timed kcshare
+measurement gets a fresh records directory, so it really spawns and measures.
+
+  a  one server: `kcshare measure SERVER` vs one `tools/list` listing by the MCP Inspector CLI,
+     for server-everything (target ratio <= 1.0) and server-memory (<= 1.2)
+  b  fleet of 12 (the 4 npm servers + 8 fixtures with --delay-ms 300): `measure --all` (default
+     --jobs) vs `measure --all --jobs 1` (target <= 0.6)
+  c  `assess --all` over 200 configured servers with a verdict cache and a hazard ledger present
+     vs `kcshare --version` (target <= 1.5), and `kcshare --version` alone (median <= 250 ms)
+
+All kcshare runs use the packaged launcher with an AppCDS archive in a private cache directory,
+created by an untimed warm-up run before any timing.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+NPM_SERVERS = ["everything", "memory", "filesystem", "sequential-thinking"]
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--rounds", type=int, default=11, help="rounds for a and c (default 11)")
+    p.add_argument("--fleet-rounds", type=int, default=7, help="rounds for b (default 7)")
+    p.add_argument("--only", default="abc", help="which benchmarks to run, e.g. 'a' or 'bc'")
+    p.add_argument("--launcher", default=str(REPO / "shareability-cli/target/kcshare"))
+    p.add_argument("--servers", default=os.environ.get("KCSHARE_IT_SERVERS", str(REPO / ".it-servers")))
+    p.add_argument("--work", help="work directory (default: a fresh temporary one, removed after)")
+    p.add_argument("--json-out", help="also write every sample and summary to this JSON file")
+    return p.parse_args()
+
+
+class Bench:
+    def __init__(self, args):
+        self.launcher = Path(args.launcher).resolve()
+        self.servers = Path(args.servers).resolve()
+        self.bin = self.servers / "node_modules/.bin"
+        self.fixture = REPO / "src-it/fixtures/mcp-fixture.mjs"
+        self.work = Path(args.work or tempfile.mkdtemp(prefix="kcshare-bench-")).resolve()
+        self.keep_work = args.work is not None
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.counter = 0
+        self.env = dict(os.environ)
+        self.env["XDG_CACHE_HOME"] = str(self.work / "cache")
+        self.env["KCSHARE_CDS"] = "1"
+        self.env.pop("KCSHARE_JAVA_OPTS", None)
+        self.env.pop("KCSHARE_LOG_LEVEL", None)
+        # The Inspector keeps a writable catalog, by default under ~/.mcp-inspector.
+        self.env["MCP_CATALOG_PATH"] = str(self.work / "inspector-catalog.json")
+        self.results = []
+
+    # ------------------------------------------------------------------ running processes
+
+    def fresh(self, what):
+        self.counter += 1
+        return self.work / f"{what}-{self.counter}"
+
+    def run(self, argv, check=True):
+        """Runs argv with outputs discarded; returns the wall time in seconds."""
+        start = time.perf_counter()
+        proc = subprocess.run(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=self.env, cwd=self.work)
+        elapsed = time.perf_counter() - start
+        if check and proc.returncode != 0:
+            # Re-run with output shown, so the failure explains itself.
+            out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                 env=self.env, cwd=self.work)
+            sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}\n"
+                     f"{out.stdout[-2000:]}{out.stderr[-2000:]}")
+        return elapsed
+
+    def output(self, argv):
+        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              env=self.env, cwd=self.work)
+        if proc.returncode != 0:
+            sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}\n{proc.stderr[-2000:]}")
+        return proc.stdout
+
+    def kcshare(self, *args):
+        return [str(self.launcher), *map(str, args)]
+
+    def rows(self, records):
+        path = records / "shareability-verdicts.json"
+        return json.loads(path.read_text())["entries"] if path.exists() else {}
+
+    def interleave(self, rounds, contenders):
+        """contenders: [(label, fn() -> seconds)]. Alternates the order every round."""
+        samples = {label: [] for label, _ in contenders}
+        for i in range(rounds):
+            order = contenders if i % 2 == 0 else list(reversed(contenders))
+            for label, fn in order:
+                samples[label].append(fn())
+            print(f"  round {i + 1}/{rounds}: "
+                  + ", ".join(f"{label} {samples[label][-1] * 1000:.0f} ms" for label, _ in contenders),
+                  file=sys.stderr, flush=True)
+        return samples
+
+    # ------------------------------------------------------------------ configs
+
+    def npm_definition(self, name):
+        d = {"command": str(self.bin / f"mcp-server-{name}")}
+        if name == "filesystem":
+            allowed = self.work / "allowed"
+            allowed.mkdir(exist_ok=True)
+            d["args"] = [str(allowed)]
+        if name == "memory":
+            d["env"] = {"MEMORY_FILE_PATH": str(self.work / "memory.jsonl")}
+        return d
+
+    def fixture_definition(self, mode, *flags):
+        return {"command": "node", "args": [str(self.fixture), mode, *flags]}
+
+    def write_config(self, name, servers):
+        path = self.work / name
+        path.write_text(json.dumps({"mcpServers": servers}, indent=2))
+        return path
+
+    # ------------------------------------------------------------------ warm-up
+
+    def warm_up(self):
+        """Creates the AppCDS archive with a measure run (it loads the most classes)."""
+        config = self.write_config("warm.json", {"warm": self.fixture_definition("stable")})
+        self.run(self.kcshare("measure", "warm", "--config", config, "--records-dir", self.fresh("rec")))
+        archives = list((self.work / "cache/kcshare").glob("*.jsa"))
+        if not archives:
+            sys.exit("bench: the launcher created no AppCDS archive")
+        self.run(self.kcshare("--version"))  # first use of the archive, untimed
+
+    # ------------------------------------------------------------------ a: one server
+
+    def bench_one_server(self, rounds):
+        for name, target in [("everything", 1.0), ("memory", 1.2)]:
+            print(f"a. one server: {name}", file=sys.stderr)
+            config = self.write_config(f"one-{name}.json", {name: self.npm_definition(name)})
+            inspector = [str(self.bin / "inspector"), "--cli"]
+            for k, v in self.npm_definition(name).get("env", {}).items():
+                inspector += ["-e", f"{k}={v}"]
+            inspector += [self.npm_definition(name)["command"], *self.npm_definition(name).get("args", [])]
+            inspector += ["--method", "tools/list"]
+            listing = json.loads(self.output(inspector))
+            if not listing.get("tools"):
+                sys.exit(f"bench: the Inspector listed no tools for {name}")
+
+            def measure():
+                records = self.fresh("rec")
+                t = self.run(self.kcshare("measure", name, "--config", config, "--records-dir", records))
+                row = self.rows(records).get(name)
+                if not row or not row.get("ran"):
+                    sys.exit(f"bench: kcshare stored no measured row for {name}")
+                return t
+
+            samples = self.interleave(rounds, [
+                ("kcshare measure", measure),
+                ("inspector tools/list", lambda: self.run(inspector)),
+            ])
+            self.record(f"a. {name}", samples, "kcshare measure", "inspector tools/list", target)
+
+    # ------------------------------------------------------------------ b: fleet
+
+    def bench_fleet(self, rounds):
+        print("b. fleet of 12", file=sys.stderr)
+        servers = {name: self.npm_definition(name) for name in NPM_SERVERS}
+        for i in range(8):
+            servers[f"fixture-{i}"] = self.fixture_definition(
+                "stable", "--delay-ms", "300", "--name", f"fixture-{i}")
+        config = self.write_config("fleet.json", servers)
+
+        def measure_all(*extra):
+            def fn():
+                records = self.fresh("rec")
+                t = self.run(self.kcshare("measure", "--all", *extra, "--config", config,
+                                          "--records-dir", records))
+                rows = self.rows(records)
+                if sorted(rows) != sorted(servers) or not all(r["ran"] for r in rows.values()):
+                    sys.exit(f"bench: fleet pass stored {sorted(rows)}")
+                return t
+            return fn
+
+        samples = self.interleave(rounds, [
+            ("measure --all", measure_all()),
+            ("measure --all --jobs 1", measure_all("--jobs", "1")),
+        ])
+        self.record("b. fleet (12)", samples, "measure --all", "measure --all --jobs 1", 0.6)
+
+    # ------------------------------------------------------------------ c: assess 200
+
+    def bench_assess(self, rounds):
+        print("c. assess --all over 200 servers", file=sys.stderr)
+        servers = {}
+        for i in range(200):
+            flags = ["--name", f"server-{i}"]
+            if i % 7 == 0:
+                flags += ["--declare", "1"]
+            if i % 5 == 0:
+                flags += ["--read-only", "1"]
+            mode = "sensitive-tools" if i % 25 == 0 else "stable"
+            servers[f"server-{i:03d}"] = self.fixture_definition(mode, *flags)
+        config = self.write_config("fleet200.json", servers)
+        records = self.work / "records-200"
+        print("  set-up: measuring the 200 servers once (untimed)", file=sys.stderr, flush=True)
+        self.run(self.kcshare("measure", "--all", "--config", config, "--records-dir", records))
+        rows = self.rows(records)
+        if len(rows) != 200:
+            sys.exit(f"bench: the set-up pass stored {len(rows)} rows, not 200")
+        self.write_ledger(records / "observed-hazards.json", [n for i, n in enumerate(servers) if i % 10 == 3])
+
+        verdicts = json.loads(self.output(self.kcshare("assess", "--all", "--json", "--config", config,
+                                                       "--records-dir", records)))
+        tiers = {}
+        for v in verdicts:
+            tiers[v["strength"]] = tiers.get(v["strength"], 0) + 1
+        print(f"  {len(verdicts)} verdicts: {tiers}", file=sys.stderr)
+        if len(verdicts) != 200:
+            sys.exit("bench: assess did not return 200 verdicts")
+        self.assess_tiers = tiers
+
+        assess = self.kcshare("assess", "--all", "--json", "--config", config, "--records-dir", records)
+        version = self.kcshare("--version")
+        samples = self.interleave(rounds, [
+            ("assess --all (200)", lambda: self.run(assess)),
+            ("--version", lambda: self.run(version)),
+        ])
+        self.record("c. assess 200", samples, "assess --all (200)", "--version", 1.5)
+        self.record_absolute("c. --version", samples["--version"], 0.250)
+
+    @staticmethod
+    def write_ledger(path, names):
+        """A hazard ledger per records.md §4.1 with one or two identities for each name."""
+        servers = {}
+        for n, name in enumerate(sorted(names)):
+            identities = {}
+            for k in range(1 + n % 2):
+                ident = f"{n:064x}\u0000{k:064x}\u0000{'0' * 24}"
+                code = "unroutable_server_request" if k == 0 else "unattributable_notification"
+                identities[ident] = {"codes": [code], "count": 3 + k, "lastSeen": 1796000000.5 + k}
+            servers[name] = {
+                "identities": identities,
+                "codes": sorted({c for r in identities.values() for c in r["codes"]}),
+                "count": sum(r["count"] for r in identities.values()),
+                "lastSeen": max(r["lastSeen"] for r in identities.values()),
+            }
+        path.write_text(json.dumps({"schema": 1, "servers": servers}, indent=2))
+
+    # ------------------------------------------------------------------ statistics
+
+    @staticmethod
+    def summary(xs):
+        q1, med, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+        return {"n": len(xs), "median": statistics.median(xs), "q1": q1, "q3": q3,
+                "min": min(xs), "max": max(xs)}
+
+    def record(self, name, samples, subject, baseline, target):
+        s, b = self.summary(samples[subject]), self.summary(samples[baseline])
+        paired = [x / y for x, y in zip(samples[subject], samples[baseline])]
+        self.results.append({
+            "benchmark": name, "subject": subject, "baseline": baseline,
+            "subjectStats": s, "baselineStats": b,
+            "ratio": s["median"] / b["median"], "pairedRatio": self.summary(paired),
+            "target": target, "samples": samples,
+        })
+
+    def record_absolute(self, name, xs, target_seconds):
+        self.results.append({"benchmark": name, "subject": name, "subjectStats": self.summary(xs),
+                             "targetSeconds": target_seconds, "samples": {name: xs}})
+
+    def report(self):
+        def ms(x):
+            return f"{x * 1000:7.0f}"
+
+        lines = []
+        lines.append(f"{'benchmark':<16} {'process':<24} {'n':>3} {'median ms':>9} {'IQR ms':>15}")
+        verdicts = []
+        for r in self.results:
+            rows = [(r["subject"], r["subjectStats"])]
+            if "baseline" in r:
+                rows.append((r["baseline"], r["baselineStats"]))
+            for label, st in rows:
+                lines.append(f"{r['benchmark']:<16} {label:<24} {st['n']:>3} {ms(st['median']):>9} "
+                             f"{ms(st['q1']).strip():>7}-{ms(st['q3']).strip():<7}")
+            if "ratio" in r:
+                p = r["pairedRatio"]
+                ok = r["ratio"] <= r["target"]
+                verdicts.append(
+                    f"{r['benchmark']:<16} ratio of medians {r['ratio']:.2f} (paired per-round ratio median "
+                    f"{p['median']:.2f}, IQR {p['q1']:.2f}-{p['q3']:.2f}); target <= {r['target']:.1f}: "
+                    f"{'met' if ok else 'MISSED'}")
+            else:
+                ok = r["subjectStats"]["median"] <= r["targetSeconds"]
+                verdicts.append(f"{r['benchmark']:<16} median {ms(r['subjectStats']['median']).strip()} ms; "
+                                f"target <= {r['targetSeconds'] * 1000:.0f} ms: {'met' if ok else 'MISSED'}")
+        return "\n".join(lines + [""] + verdicts)
+
+
+def versions(bench):
+    def out(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, env=bench.env).stdout.strip()
+        except OSError:
+            return "?"
+
+    pkgs = []
+    for name in NPM_SERVERS + ["inspector"]:
+        pkg = "inspector" if name == "inspector" else f"server-{name}"
+        try:
+            v = json.loads((bench.servers / f"node_modules/@modelcontextprotocol/{pkg}/package.json").read_text())["version"]
+        except OSError:
+            v = "missing"
+        pkgs.append(f"{pkg} {v}")
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
+    return [
+        f"host: {platform.node()} {platform.machine()}, {os.cpu_count()} CPUs, load average "
+        + " ".join(f"{x:.2f}" for x in os.getloadavg()),
+        f"{out([str(bench.launcher), '--version'])}; java: {java[0] if java else '?'}; node {out(['node', '--version'])}",
+        "npm: " + ", ".join(pkgs),
+    ]
+
+
+def main():
+    args = parse_args()
+    bench = Bench(args)
+    bench.assess_tiers = None
+    try:
+        header = versions(bench)
+        for line in header:
+            print(line, file=sys.stderr)
+        bench.warm_up()
+        if "a" in args.only:
+            bench.bench_one_server(args.rounds)
+        if "b" in args.only:
+            bench.bench_fleet(args.fleet_rounds)
+        if "c" in args.only:
+            bench.bench_assess(args.rounds)
+        header.append("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+        print("\n".join(header))
+        print()
+        print(bench.report())
+        if args.json_out:
+            Path(args.json_out).write_text(json.dumps(
+                {"environment": header, "assessTiers": bench.assess_tiers, "results": bench.results},
+                indent=2))
+    finally:
+        if not bench.keep_work:
+            shutil.rmtree(bench.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
