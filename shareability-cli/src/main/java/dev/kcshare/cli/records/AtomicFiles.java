@@ -20,7 +20,7 @@ import java.util.Set;
  * new one, never a torn one. Files are created 0600 and directories kcshare creates are 0700; on
  * file systems without POSIX modes the modes are best effort.
  */
-public final class AtomicFiles {
+final class AtomicFiles {
   private static final boolean POSIX =
       FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
   private static final Set<PosixFilePermission> FILE_MODE =
