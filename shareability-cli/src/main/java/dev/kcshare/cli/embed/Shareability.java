@@ -162,8 +162,7 @@ public final class Shareability {
    * the command resolved on the configured {@code PATH} to an absolute path (kept as given when the
    * lookup fails) with its arguments, the declared env hashed WITH the identity keys, and the
    * fingerprint of the command only. Blocking: hashes the command's binary. Compute it once when
-   * the backend is spawned and keep it with the backend, so the routing path stamps it without
-   * I/O.
+   * the backend is spawned and keep it with the backend, so the routing path stamps it without I/O.
    *
    * <pre>{@code
    * String identity = kc.launchIdentity(definition);   // at spawn, on a worker thread
@@ -256,8 +255,8 @@ public final class Shareability {
    * As {@link #startUncappedPass(List)}, also reporting each progress step to {@code listener}.
    *
    * @param servers the configured servers, in config order (copied)
-   * @param listener called on the pass's thread after each completed server and once at the end;
-   *     it must not block, and a failing listener is ignored
+   * @param listener called on the pass's thread after each completed server and once at the end; it
+   *     must not block, and a failing listener is ignored
    * @return the handle: progress, cancel, await
    */
   public BackgroundPass startUncappedPass(
@@ -375,8 +374,7 @@ public final class Shareability {
     }
 
     /**
-     * Most live server processes across a pass (default 8); each measured server needs two at
-     * once.
+     * Most live server processes across a pass (default 8); each measured server needs two at once.
      *
      * @param processCeiling at least 1
      * @return this builder

@@ -55,8 +55,7 @@ public final class VerdictReport {
    * As {@link #load(RecordsDirectory)}, reading each file exactly once through {@code reader} (an
    * instrumentation seam: the default is {@link RecordFile#read}).
    */
-  public static VerdictReport load(
-      RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+  public static VerdictReport load(RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
     return of(
         HazardLedger.of(LedgerCodec.decode(reader.apply(dir.ledgerFile()).root())),
         readCache(dir, reader));

@@ -68,9 +68,7 @@ final class BackgroundPassTest {
     assertThat(pass.isDone()).isTrue();
     assertThat(pass.progress()).isEqualTo(end);
     assertThat(reports).hasSize(4).last().isEqualTo(end);
-    assertThat(reports.subList(0, 3))
-        .extracting(PassProgress::done)
-        .containsExactly(1, 2, 3);
+    assertThat(reports.subList(0, 3)).extracting(PassProgress::done).containsExactly(1, 2, 3);
     assertThat(reports.subList(0, 3)).allSatisfy(p -> assertThat(p.running()).isTrue());
     assertThat(reports)
         .extracting(PassProgress::measured)

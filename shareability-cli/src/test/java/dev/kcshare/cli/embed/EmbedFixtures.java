@@ -105,10 +105,6 @@ final class EmbedFixtures {
         "1.2.3",
         Era.LEGACY,
         new StoredHandshake(
-            Map.of("tools", Map.of()),
-            "2024-11-05",
-            Map.of("name", "fixture"),
-            List.of(),
-            true));
+            Map.of("tools", Map.of()), "2024-11-05", Map.of("name", "fixture"), List.of(), true));
   }
 }
