@@ -19,8 +19,13 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
-/** Uncapped passes on their own thread, with the Node.js fixture servers. */
+/**
+ * Uncapped passes on their own thread, with the Node.js fixture servers. Isolated: the prober tests
+ * check that no process of this JVM outlives them, and these processes must not be counted there.
+ */
+@Isolated
 final class BackgroundPassTest {
   @BeforeAll
   static void requireNode() {
