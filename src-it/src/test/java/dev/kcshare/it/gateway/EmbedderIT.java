@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 import picocli.CommandLine;
 
@@ -76,9 +75,14 @@ final class EmbedderIT {
       NodeList all = doc.getElementsByTagName("dependency");
       for (int i = 0; i < all.getLength(); i++) {
         Element d = (Element) all.item(i);
-        Node parent = d.getParentNode().getParentNode();
-        boolean inManagement = "dependencyManagement".equals(parent.getNodeName());
-        if (inManagement == managed && !"exclusion".equals(d.getParentNode().getNodeName())) {
+        // project/dependencies, profile/dependencies or dependencyManagement/dependencies; not
+        // a plugin's own dependencies, which never reach a consumer
+        String owner = d.getParentNode().getParentNode().getNodeName();
+        boolean wanted =
+            managed
+                ? owner.equals("dependencyManagement")
+                : owner.equals("project") || owner.equals("profile");
+        if (wanted) {
           dependencies.put(text(d, "groupId") + ":" + text(d, "artifactId"), d);
         }
       }
