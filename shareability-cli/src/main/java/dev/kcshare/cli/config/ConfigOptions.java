@@ -41,7 +41,7 @@ public final class ConfigOptions {
   public ConfigOptions() {}
 
   /** What the options ask for. */
-  public ConfigRequest request() {
+  ConfigRequest request() {
     return new ConfigRequest(configFiles, discover, profile);
   }
 

@@ -32,6 +32,7 @@ public record ConfiguredDefinition(
     @Nullable String identity,
     List<UnresolvedVariable> unresolved) {
 
+  /** Validates and copies. */
   public ConfiguredDefinition {
     Objects.requireNonNull(definition, "definition");
     Objects.requireNonNull(file, "file");

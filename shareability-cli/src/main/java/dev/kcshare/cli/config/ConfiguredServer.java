@@ -16,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  * @param definitions at least one
  */
 public record ConfiguredServer(String name, List<ConfiguredDefinition> definitions) {
+  /**
+   * Copies the definitions.
+   *
+   * @throws IllegalArgumentException if there is no definition
+   */
   public ConfiguredServer {
     Objects.requireNonNull(name, "name");
     definitions = List.copyOf(definitions);

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The host's MCP configuration as loaded once per command: every file looked at, every server name
  * with all its definitions in config order, the Kiro Crew gateway settings and the host profile.
- * Built by {@link HostConfigLoader}.
+ * Built by {@link ConfigOptions#load}.
  *
  * @param files every file looked at, in source order
  * @param servers server names in order of first appearance

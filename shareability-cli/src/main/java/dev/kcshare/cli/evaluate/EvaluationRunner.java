@@ -16,6 +16,7 @@ import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -211,7 +212,17 @@ public final class EvaluationRunner {
     } finally {
       pool.shutdownNow();
     }
-    session.flush();
+    try {
+      session.flush();
+    } catch (ClosedByInterruptException e) {
+      // Cancelled during the final write: the interrupt closed the file channel. Clear it, save
+      // what was measured, then let the cancellation pass through (engine spec §10.4).
+      Thread.interrupted();
+      flushQuietly(session);
+      InterruptedException cancelled = new InterruptedException("cancelled while saving the pass");
+      cancelled.initCause(e);
+      throw cancelled;
+    }
     PassProgress last = new PassProgress(false, done.get(), measured.get(), total);
     report(listener, last);
     return new PassResult(PassResult.Outcome.RAN, fresh, selection.stored(), last);

@@ -14,6 +14,11 @@ public record PassProgress(boolean running, int done, int measured, int total) {
   /** Receives a report after each completed server; a failing listener is ignored. */
   @FunctionalInterface
   public interface Listener {
+    /**
+     * One report, on the pass's thread; must not block for long.
+     *
+     * @param progress the counters after the latest completed server
+     */
     void onProgress(PassProgress progress);
   }
 }

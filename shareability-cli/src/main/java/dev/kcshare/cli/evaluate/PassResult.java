@@ -30,6 +30,7 @@ public record PassResult(
     BUSY
   }
 
+  /** Copies the collections (unmodifiable; {@code stored} keeps its order). */
   public PassResult {
     fresh = List.copyOf(fresh);
     stored = Collections.unmodifiableMap(new LinkedHashMap<>(stored));

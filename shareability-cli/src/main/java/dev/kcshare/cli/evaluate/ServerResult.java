@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param stderrTail the escaped stderr tail for local diagnostics; never persisted
  */
 public record ServerResult(String name, PreflightResult result, boolean stored, String stderrTail) {
+  /** Validates. */
   public ServerResult {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(result, "result");

@@ -30,6 +30,11 @@ public record ServerDefinition(
     @Nullable String url,
     @Nullable String type) {
 
+  /**
+   * Validates and copies ({@code env} keeps its order).
+   *
+   * @throws NullPointerException if {@code name}, a list, a map, or an env name or value is null
+   */
   public ServerDefinition {
     Objects.requireNonNull(name, "name");
     args = List.copyOf(args);
@@ -40,7 +45,18 @@ public record ServerDefinition(
     }
   }
 
-  /** A stdio server with the given command line and nothing else declared. */
+  /**
+   * A stdio server with the given command line and nothing else declared.
+   *
+   * <pre>{@code
+   * ServerDefinition files = ServerDefinition.stdio("files-mcp", "npx", List.of("-y", "files-mcp"));
+   * }</pre>
+   *
+   * @param name the configured name
+   * @param command the executable (looked up on PATH)
+   * @param args the arguments
+   * @return the definition
+   */
   public static ServerDefinition stdio(String name, String command, List<String> args) {
     return new ServerDefinition(name, command, args, Map.of(), null, false, null, null);
   }

@@ -17,9 +17,35 @@ import org.jspecify.annotations.Nullable;
 public final class CacheStore {
   private CacheStore() {}
 
-  /** Reads the cache file tolerantly (never throws; a bad file is "not measured"). */
+  /**
+   * Reads the cache file tolerantly, without the lock (never throws; a bad file is "not measured").
+   *
+   * @param file the cache file
+   * @return what it holds
+   */
   public static CacheLoad read(Path file) {
     return CacheCodec.decode(RecordFile.read(file).root());
+  }
+
+  /**
+   * Takes the cache lock, waiting as long as needed (another pass may hold it for minutes), and
+   * loads the cache. This is also how a gateway records seeding's applied markers, inside its own
+   * config lock.
+   *
+   * <pre>{@code
+   * try (CacheStore.Session session = CacheStore.open(records.cacheFile())) {
+   *   session.cache().markApplied("files-mcp");
+   *   session.flush();
+   * }
+   * }</pre>
+   *
+   * @param file the cache file
+   * @return the session; close it to release the lock
+   * @throws IOException if the lock file cannot be created or locked
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static Session open(Path file) throws IOException, InterruptedException {
+    return Objects.requireNonNull(open(file, null), "an unbounded wait yields a session");
   }
 
   /**

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
  * never deleted: deleting one would let two holders lock different inodes.
  */
-public final class FileLock implements AutoCloseable {
+final class FileLock implements AutoCloseable {
   private static final ConcurrentHashMap<Path, ReentrantLock> MUTEXES = new ConcurrentHashMap<>();
   private static final long POLL_MILLIS = 50;
 

@@ -26,6 +26,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #record} is cheap and never blocks, so it may run on a gateway's event loop; {@link
  * #flush} does blocking I/O and belongs on a background thread (a heartbeat, and once on shutdown).
+ * Thread-safe.
+ *
+ * <pre>{@code
+ * LedgerStore ledger = shareability.openLedger();          // loaded: a restart forgets nothing
+ * // routing path, shared backend only:
+ * ledger.record(name, HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity);
+ * heartbeat.scheduleAtFixedRate(() -> ledger.flush(), 60, 60, SECONDS); // (handle the interrupt)
+ * // shutdown: one last ledger.flush()
+ * }</pre>
  */
 public final class LedgerStore {
   private static final Logger log = LoggerFactory.getLogger(LedgerStore.class);
@@ -48,12 +57,21 @@ public final class LedgerStore {
     this.ledger = HazardLedger.create();
   }
 
-  /** The in-memory state, for reads ({@code codesForName}, {@code all}). */
+  /**
+   * The in-memory state, for reads ({@code codesFor}, {@code codesForName}, {@code all}).
+   *
+   * @return the live ledger (never copied)
+   */
   public HazardLedger ledger() {
     return ledger;
   }
 
-  /** Reads the ledger file tolerantly (never throws; a bad file is "nothing observed"). */
+  /**
+   * Reads the ledger file tolerantly (never throws; a bad file is "nothing observed").
+   *
+   * @param file the ledger file
+   * @return what it holds
+   */
   public static LedgerLoad read(Path file) {
     return LedgerCodec.decode(RecordFile.read(file).root());
   }
@@ -67,6 +85,10 @@ public final class LedgerStore {
    * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused for an
    * empty name or an unknown code, with a warning.
    *
+   * @param name the configured server name
+   * @param code a hazard code ({@link dev.kcshare.core.records.HazardCodes#ALL})
+   * @param identity the backend's launch identity ({@code Shareability.launchIdentity}), or {@code
+   *     ""} when unknown
    * @return true iff the code was new for this (name, identity)
    */
   public boolean record(String name, String code, String identity) {
@@ -95,6 +117,7 @@ public final class LedgerStore {
    * evidence is removed (an operator's decision, for example after the gateway misattributed a
    * frame).
    *
+   * @param name the configured server name
    * @return true if anything was removed
    */
   public boolean clear(String name) {
@@ -166,7 +189,12 @@ public final class LedgerStore {
    * drops its in-memory copy at its next flush. The marker is written even when the file held
    * nothing for the name.
    *
+   * @param file the ledger file
+   * @param name the configured server name (not empty)
+   * @param now epoch seconds for the marker
    * @return true if the file held observations for {@code name}
+   * @throws IOException if the file cannot be locked or written
+   * @throws InterruptedException if interrupted while waiting for the lock
    */
   public static boolean clearInFile(Path file, String name, double now)
       throws IOException, InterruptedException {

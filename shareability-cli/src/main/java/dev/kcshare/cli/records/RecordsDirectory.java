@@ -45,6 +45,11 @@ public record RecordsDirectory(Path path, Rule rule) {
     }
   }
 
+  /**
+   * Validates.
+   *
+   * @throws NullPointerException if {@code path} or {@code rule} is null
+   */
   public RecordsDirectory {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(rule, "rule");

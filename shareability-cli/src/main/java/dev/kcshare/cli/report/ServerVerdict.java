@@ -23,6 +23,11 @@ public record ServerVerdict(
     Verdict verdict,
     @Nullable CacheRow row,
     boolean identitiesAgree) {
+  /**
+   * Validates.
+   *
+   * @throws NullPointerException if {@code server}, {@code evidence} or {@code verdict} is null
+   */
   public ServerVerdict {
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(evidence, "evidence");

@@ -4,25 +4,35 @@ import dev.kcshare.cli.config.ConfiguredDefinition;
 import dev.kcshare.cli.config.ConfiguredServer;
 import dev.kcshare.cli.config.HostConfig;
 import dev.kcshare.cli.preflight.ServerDefinition;
-import dev.kcshare.cli.records.CacheStore;
-import dev.kcshare.cli.records.LedgerStore;
+import dev.kcshare.cli.records.RecordFile;
 import dev.kcshare.cli.records.RecordsDirectory;
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Both record files loaded ONCE, then every server's verdict built from them with no I/O per row,
  * so all verdicts of one report agree about the files (engine spec §8). Never spawns anything.
+ *
+ * <pre>{@code
+ * VerdictReport report = VerdictReport.load(records);   // two file reads, off the event loop
+ * for (ServerVerdict row : report.verdicts(servers, HostProfile.empty(), Set.of())) {
+ *   render(row.verdict());                               // pure: no I/O per row
+ * }
+ * }</pre>
  */
 public final class VerdictReport {
   private final HazardLedger ledger;
@@ -33,11 +43,37 @@ public final class VerdictReport {
     this.cache = cache;
   }
 
-  /** Reads both record files of a records directory (each exactly once). */
+  /**
+   * Reads both record files of a records directory, each exactly once, tolerantly (a missing or
+   * corrupt file reads as empty). Blocking file I/O.
+   */
   public static VerdictReport load(RecordsDirectory dir) {
+    return load(dir, RecordFile::read);
+  }
+
+  /**
+   * As {@link #load(RecordsDirectory)}, reading each file exactly once through {@code reader} (an
+   * instrumentation seam: the default is {@link RecordFile#read}).
+   */
+  public static VerdictReport load(RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
     return of(
-        HazardLedger.of(LedgerStore.read(dir.ledgerFile())),
-        VerdictCache.of(CacheStore.read(dir.cacheFile())));
+        HazardLedger.of(LedgerCodec.decode(reader.apply(dir.ledgerFile()).root())),
+        readCache(dir, reader));
+  }
+
+  /**
+   * A report over a live in-memory ledger (so a hazard recorded a moment ago counts before it is
+   * flushed) and the cache file, read exactly once through {@code reader}; the ledger file is not
+   * read.
+   */
+  public static VerdictReport live(
+      HazardLedger ledger, RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+    return of(ledger, readCache(dir, reader));
+  }
+
+  private static VerdictCache readCache(
+      RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+    return VerdictCache.of(CacheCodec.decode(reader.apply(dir.cacheFile()).root()));
   }
 
   /** A report over records already in memory (a gateway's live ledger, a pass's cache). */

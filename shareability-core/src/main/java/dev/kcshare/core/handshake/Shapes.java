@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Every walk uses an explicit work stack, so values nested to any depth are handled without
  * exhausting the thread stack. Inputs are never mutated.
  */
-public final class Shapes {
+final class Shapes {
   /** The presence marker that replaces strings, numbers, nulls and arrays. */
   public static final String MARKER = "*";
 

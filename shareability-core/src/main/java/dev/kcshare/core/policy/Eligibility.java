@@ -18,6 +18,12 @@ import org.jspecify.annotations.Nullable;
  * Bulk-stub eligibility (engine spec §12): decided at the point of the write, inside the same
  * config lock hold that performs it, so one config state decides both and the rule has exactly one
  * implementation.
+ *
+ * <pre>{@code
+ * // inside the gateway's config lock, with the records loaded once:
+ * Eligibility.Result r = Eligibility.resolve(requested, settings, facts, ledger::codesForName, cache);
+ * Seeding.setOverrides(section, r.stubbed(), true);   // write only what is eligible
+ * }</pre>
  */
 public final class Eligibility {
   private Eligibility() {}
@@ -39,7 +45,12 @@ public final class Eligibility {
     }
   }
 
-  /** A skipped name and why. */
+  /**
+   * A skipped name and why.
+   *
+   * @param name the requested name
+   * @param reason why it was not stubbed
+   */
   public record Skip(String name, SkipReason reason) {}
 
   /**
@@ -50,6 +61,7 @@ public final class Eligibility {
    * @param sharingOn the effective sharing switch that decided
    */
   public record Result(List<String> stubbed, List<Skip> skipped, boolean sharingOn) {
+    /** Copies the lists (unmodifiable). */
     public Result {
       stubbed = List.copyOf(stubbed);
       skipped = List.copyOf(skipped);
@@ -69,6 +81,11 @@ public final class Eligibility {
       boolean forwardDeclaredEnv,
       Set<String> identityKeys,
       HostProfile profile) {
+    /**
+     * Copies the identity keys.
+     *
+     * @throws NullPointerException if {@code profile} is null
+     */
     public Settings {
       identityKeys = Set.copyOf(identityKeys);
       Objects.requireNonNull(profile, "profile");

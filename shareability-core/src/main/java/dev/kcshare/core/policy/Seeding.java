@@ -20,11 +20,23 @@ import java.util.function.Consumer;
  * <p>Seeding writes only {@code stub_overrides}; it never writes {@code stub_servers} (the roster
  * belongs to whoever ships it) and never turns the global sharing switch {@code enabled} on: a wish
  * to share is reported in {@link SeedPlan#wantsShare()} for a separate decision.
+ *
+ * <pre>{@code
+ * // at start, inside the gateway's own config lock:
+ * Map<String, Object> section = config.mcpGatewaySection();          // mutable, in memory
+ * SeedPlan plan = Seeding.plan(cache.applied(), recommendations, Seeding.effectiveStubSet(section));
+ * if (Seeding.apply(plan, section, cache::markApplied)) config.write(); // then flush the cache
+ * }</pre>
  */
 public final class Seeding {
   private Seeding() {}
 
-  /** A server's two recommendations. */
+  /**
+   * A server's two recommendations, from its {@link dev.kcshare.core.verdict.Verdict}.
+   *
+   * @param stub {@code recommendStub}
+   * @param share {@code recommendShare}
+   */
   public record Recommendation(boolean stub, boolean share) {}
 
   /**
@@ -35,6 +47,7 @@ public final class Seeding {
    * @param wantsShare names whose verdict recommends sharing (reported, never acted on)
    */
   public record SeedPlan(List<String> addStub, List<String> markApplied, List<String> wantsShare) {
+    /** Copies the lists (unmodifiable). */
     public SeedPlan {
       addStub = List.copyOf(addStub);
       markApplied = List.copyOf(markApplied);

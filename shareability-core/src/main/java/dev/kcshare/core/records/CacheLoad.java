@@ -17,6 +17,7 @@ import java.util.TreeSet;
 public record CacheLoad(
     SortedMap<String, CacheRow> rows, SortedSet<String> applied, List<Dropped> dropped) {
 
+  /** Copies the collections. */
   public CacheLoad {
     rows = Maps.sortedCopy(rows);
     TreeSet<String> appliedCopy = new TreeSet<>(CodePoints.ORDER);

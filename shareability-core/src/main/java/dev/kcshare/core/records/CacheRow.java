@@ -30,6 +30,12 @@ public record CacheRow(
     Era era,
     @Nullable StoredHandshake handshake) {
 
+  /**
+   * Validates and copies.
+   *
+   * @throws NullPointerException if {@code identity}, {@code reportedVersion} or {@code era} is
+   *     null
+   */
   public CacheRow {
     reasons = List.copyOf(reasons);
     Objects.requireNonNull(identity, "identity");
@@ -42,6 +48,9 @@ public record CacheRow(
    * = ran}, {@code preflightCallerSensitive = callerSensitive}, then the stored handshake, or the
    * no-handshake values ({@code probeOk:false}) when there is none. Whether the row is usable is
    * the caller's decision.
+   *
+   * @param builder the evidence under construction
+   * @return {@code builder}
    */
   public Evidence.Builder applyTo(Evidence.Builder builder) {
     builder.preflightRan(ran).preflightCallerSensitive(callerSensitive);

@@ -14,7 +14,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * The in-memory observed-hazard ledger of a ledger writer (records.md §6): what the routing path
  * records, what views read, and what the flusher writes. The file, its lock and the flush mutex are
- * the caller's; this class provides the state and the pure steps of the flush protocol.
+ * the caller's; this class provides the state and the pure steps of the flush protocol. An embedder
+ * normally uses it through {@code dev.kcshare.cli.records.LedgerStore}, which adds the file.
+ *
+ * <pre>{@code
+ * HazardLedger ledger = HazardLedger.create();
+ * ledger.record("files-mcp", HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity, now);
+ * ledger.codesForName("files-mcp");   // [unroutable_server_request]
+ * }</pre>
  *
  * <h2>Design</h2>
  *

@@ -17,6 +17,7 @@ public record LedgerLoad(
     SortedMap<String, Double> cleared,
     List<Dropped> dropped) {
 
+  /** Copies the collections. */
   public LedgerLoad {
     servers = Maps.ledgerCopy(servers);
     cleared = Maps.sortedCopy(cleared);

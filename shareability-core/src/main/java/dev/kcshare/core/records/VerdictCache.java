@@ -20,6 +20,12 @@ import org.jspecify.annotations.Nullable;
  * method holds the instance monitor briefly; nothing blocks on I/O). {@link #markClean()} clears
  * dirtiness unconditionally, so the flush must run where no {@code put} can land between {@link
  * #toDocument()} and it — at the end of a pass, under the pass lock (engine.md §10.3, §10.5).
+ *
+ * <pre>{@code
+ * VerdictCache cache = VerdictCache.of(CacheCodec.decode(parsedFile));
+ * CacheLookup hit = cache.get("files-mcp", identity, "");   // identity-checked read
+ * cache.markApplied("files-mcp");                           // seeding, under the pass lock
+ * }</pre>
  */
 public final class VerdictCache {
   private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);

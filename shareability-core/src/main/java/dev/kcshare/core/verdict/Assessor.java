@@ -59,6 +59,10 @@ public final class Assessor {
   /**
    * Assesses one server.
    *
+   * <pre>{@code
+   * Verdict v = Assessor.assess(evidence, IdentityKeys.resolve(section.get("pool_identity_env")));
+   * }</pre>
+   *
    * @param evidence everything known about the server
    * @param identityKeys the resolved pool identity env names ({@link IdentityKeys#resolve}); a
    *     declared name in this set (exact, case-sensitive) raises no rotating-secret note and does

@@ -19,6 +19,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Use {@link #builder()}; unset fields take the defaults of the specification.
  *
+ * <pre>{@code
+ * Evidence e = Evidence.builder()
+ *     .name("files-mcp")
+ *     .observedHazards(ledger.codesForName("files-mcp"))
+ *     .preflightRan(true)
+ *     .build();
+ * }</pre>
+ *
  * @param name configured server name
  * @param isStdio the definition launches a process over stdio
  * @param sessionBoundByConstruction from the host profile
@@ -48,6 +56,12 @@ public record Evidence(
     @Nullable Boolean preflightRan,
     boolean preflightCallerSensitive) {
 
+  /**
+   * Validates and copies every collection (unmodifiable; {@code capabilities} keeps insertion
+   * order).
+   *
+   * @throws NullPointerException if {@code name}, {@code protocolVersion} or a list is null
+   */
   public Evidence {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(protocolVersion, "protocolVersion");
@@ -100,66 +114,145 @@ public record Evidence(
 
     private Builder() {}
 
+    /**
+     * The configured server name (default {@code ""}).
+     *
+     * @param name the value
+     * @return this builder
+     */
     public Builder name(String name) {
       this.name = Objects.requireNonNull(name, "name");
       return this;
     }
 
+    /**
+     * Whether the definition launches a stdio process (default {@code true}).
+     *
+     * @param isStdio the value
+     * @return this builder
+     */
     public Builder isStdio(boolean isStdio) {
       this.isStdio = isStdio;
       return this;
     }
 
+    /**
+     * From the host profile, {@link HostProfile#sessionBound} (default {@code false}).
+     *
+     * @param sessionBoundByConstruction the value
+     * @return this builder
+     */
     public Builder sessionBoundByConstruction(boolean sessionBoundByConstruction) {
       this.sessionBoundByConstruction = sessionBoundByConstruction;
       return this;
     }
 
+    /**
+     * Whether a handshake was observed and succeeded (default {@code false}).
+     *
+     * @param probeOk the value
+     * @return this builder
+     */
     public Builder probeOk(boolean probeOk) {
       this.probeOk = probeOk;
       return this;
     }
 
+    /**
+     * The server's {@code capabilities} as plain JSON values, or null (the default) when no
+     * handshake was observed.
+     *
+     * @param capabilities the value
+     * @return this builder
+     */
     public Builder capabilities(@Nullable Map<String, ?> capabilities) {
       this.capabilities = capabilities;
       return this;
     }
 
+    /**
+     * The protocol version the server answered (default {@code ""}).
+     *
+     * @param protocolVersion the value
+     * @return this builder
+     */
     public Builder protocolVersion(String protocolVersion) {
       this.protocolVersion = Objects.requireNonNull(protocolVersion, "protocolVersion");
       return this;
     }
 
+    /**
+     * The {@code annotations} objects of the tool listing, in listing order (default empty).
+     *
+     * @param toolAnnotations the value
+     * @return this builder
+     */
     public Builder toolAnnotations(List<?> toolAnnotations) {
       this.toolAnnotations = Objects.requireNonNull(toolAnnotations, "toolAnnotations");
       return this;
     }
 
+    /**
+     * Whether the listing produced a tool with a truthy name (default {@code false}).
+     *
+     * @param hasTools the value
+     * @return this builder
+     */
     public Builder hasTools(boolean hasTools) {
       this.hasTools = hasTools;
       return this;
     }
 
+    /**
+     * The declared env names, de-duplicated and sorted by the caller (default empty).
+     *
+     * @param declaredEnvNames the value
+     * @return this builder
+     */
     public Builder declaredEnvNames(List<String> declaredEnvNames) {
       this.declaredEnvNames = Objects.requireNonNull(declaredEnvNames, "declaredEnvNames");
       return this;
     }
 
+    /**
+     * The ledger's codes for the name, sorted by the caller (default empty); any code refutes.
+     *
+     * @param observedHazards the value
+     * @return this builder
+     */
     public Builder observedHazards(List<String> observedHazards) {
       this.observedHazards = Objects.requireNonNull(observedHazards, "observedHazards");
       return this;
     }
 
+    /**
+     * Null never measured (the default), true measured, false could not run.
+     *
+     * @param preflightRan the value
+     * @return this builder
+     */
     public Builder preflightRan(@Nullable Boolean preflightRan) {
       this.preflightRan = preflightRan;
       return this;
     }
 
+    /**
+     * Whether the two pre-flight answers diverged; read only when {@code preflightRan} is true
+     * (default {@code false}).
+     *
+     * @param preflightCallerSensitive the value
+     * @return this builder
+     */
     public Builder preflightCallerSensitive(boolean preflightCallerSensitive) {
       this.preflightCallerSensitive = preflightCallerSensitive;
       return this;
     }
 
+    /**
+     * Builds the evidence.
+     *
+     * @return the evidence with every field set so far and the defaults for the rest
+     */
     public Evidence build() {
       return new Evidence(
           name,

@@ -17,6 +17,15 @@ import java.util.Set;
  * #empty()}) claims no name either way. All four sets are stored sorted by code point and
  * unmodifiable.
  *
+ * <pre>{@code
+ * HostProfile mine = new HostProfile(
+ *     Set.of("acme-core", "acme-desktop"),   // managed
+ *     Set.of("acme-core"),                   // caller-aware: may be shared
+ *     Set.of(),                              // withheld
+ *     Set.of());                             // unstubbable
+ * mine.sessionBound("acme-desktop");        // true: managed but not caller-aware
+ * }</pre>
+ *
  * @param managed servers shipped by the host product
  * @param callerAware managed servers that consume the injected caller block and may be classified
  *     shareable

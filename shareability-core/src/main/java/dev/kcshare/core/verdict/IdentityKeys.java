@@ -33,6 +33,11 @@ public final class IdentityKeys {
    *       case-sensitive) are removed.
    * </ul>
    *
+   * <pre>{@code
+   * Set<String> keys = IdentityKeys.resolve(section.get("pool_identity_env"));
+   * }</pre>
+   *
+   * @param poolIdentityEnv the raw value of {@code pool_identity_env}, as parsed JSON
    * @return the names sorted by code point, unmodifiable; never throws
    */
   public static Set<String> resolve(@Nullable Object poolIdentityEnv) {

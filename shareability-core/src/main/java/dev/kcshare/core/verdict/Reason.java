@@ -11,17 +11,33 @@ import java.util.Objects;
  * @param detail the verbatim observation, never null
  */
 public record Reason(ReasonCode code, String detail) {
+  /**
+   * Validates.
+   *
+   * @throws NullPointerException if {@code code} or {@code detail} is null
+   */
   public Reason {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(detail, "detail");
   }
 
-  /** A reason with no detail. */
+  /**
+   * A reason with no detail.
+   *
+   * @param code the code
+   * @return {@code new Reason(code, "")}
+   */
   public static Reason of(ReasonCode code) {
     return new Reason(code, "");
   }
 
-  /** A reason with a detail. */
+  /**
+   * A reason with a detail.
+   *
+   * @param code the code
+   * @param detail the verbatim observation
+   * @return the reason
+   */
   public static Reason of(ReasonCode code, String detail) {
     return new Reason(code, detail);
   }

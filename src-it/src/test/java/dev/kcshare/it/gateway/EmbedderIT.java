@@ -1,0 +1,197 @@
+package dev.kcshare.it.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import dev.kcshare.cli.embed.Shareability;
+import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.it.ItProcesses;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+import picocli.CommandLine;
+
+/**
+ * What an embedder of {@code shareability-cli} gets: this module depends on the thin jars exactly
+ * as a gateway would, so its own test classpath is the embedder's classpath.
+ */
+final class EmbedderIT {
+  private static Path jarOf(Class<?> type) throws Exception {
+    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+  }
+
+  @Test
+  void bothThinJarsNameTheirAutomaticModule() throws Exception {
+    Map<Class<?>, String> expected = new LinkedHashMap<>();
+    expected.put(Verdict.class, "dev.kcshare.core");
+    expected.put(Shareability.class, "dev.kcshare.cli");
+    for (Map.Entry<Class<?>, String> e : expected.entrySet()) {
+      Path jar = jarOf(e.getKey());
+      assertThat(jar.getFileName().toString())
+          .as("%s comes from a packaged thin jar", e.getKey().getSimpleName())
+          .endsWith(".jar")
+          .doesNotContain("-exe");
+      try (JarFile file = new JarFile(jar.toFile())) {
+        assertThat(file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
+            .as(jar.toString())
+            .isEqualTo(e.getValue());
+      }
+    }
+  }
+
+  @Test
+  void noLoggingBackendReachesAnEmbedder() {
+    assertThat(org.slf4j.LoggerFactory.class).isNotNull();
+    for (String backend :
+        List.of("ch.qos.logback.classic.LoggerContext", "ch.qos.logback.core.Appender")) {
+      assertThatThrownBy(() -> Class.forName(backend, false, getClass().getClassLoader()))
+          .as("%s must not be on an embedder's classpath", backend)
+          .isInstanceOf(ClassNotFoundException.class);
+    }
+  }
+
+  /** The declared scopes, read from the POMs with the JDK's XML parser (no network, no Maven). */
+  private static final class Pom {
+    final Map<String, Element> dependencies = new LinkedHashMap<>();
+
+    Pom(Path file, boolean managed) throws Exception {
+      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+      Document doc = factory.newDocumentBuilder().parse(file.toFile());
+      NodeList all = doc.getElementsByTagName("dependency");
+      for (int i = 0; i < all.getLength(); i++) {
+        Element d = (Element) all.item(i);
+        // project/dependencies, profile/dependencies or dependencyManagement/dependencies; not
+        // a plugin's own dependencies, which never reach a consumer
+        String owner = d.getParentNode().getParentNode().getNodeName();
+        boolean wanted =
+            managed
+                ? owner.equals("dependencyManagement")
+                : owner.equals("project") || owner.equals("profile");
+        if (wanted) {
+          dependencies.put(text(d, "groupId") + ":" + text(d, "artifactId"), d);
+        }
+      }
+    }
+
+    static String text(Element e, String tag) {
+      NodeList children = e.getChildNodes();
+      for (int i = 0; i < children.getLength(); i++) {
+        if (children.item(i) instanceof Element c && c.getTagName().equals(tag)) {
+          return c.getTextContent().strip();
+        }
+      }
+      return "";
+    }
+  }
+
+  /** Scope as Maven resolves it: the dependency's own, else the managed one, else compile. */
+  private static String scope(Element dependency, Pom parent, String key) {
+    String own = Pom.text(dependency, "scope");
+    if (!own.isEmpty()) {
+      return own;
+    }
+    Element managed = parent.dependencies.get(key);
+    String inherited = managed == null ? "" : Pom.text(managed, "scope");
+    return inherited.isEmpty() ? "compile" : inherited;
+  }
+
+  @Test
+  void theCoreHasNoRuntimeDependencyAndTheCliForcesNoLoggingBackend() throws Exception {
+    Path repo = ItProcesses.repo();
+    Pom parent = new Pom(repo.resolve("pom.xml"), true);
+    assertThat(parent.dependencies).containsKey("ch.qos.logback:logback-classic");
+
+    Pom core = new Pom(repo.resolve("shareability-core/pom.xml"), false);
+    assertThat(core.dependencies).isNotEmpty();
+    List<String> runtime = new ArrayList<>();
+    core.dependencies.forEach(
+        (key, d) -> {
+          String scope = scope(d, parent, key);
+          if (!scope.equals("test") && !scope.equals("provided")) {
+            runtime.add(key + " (" + scope + ")");
+          }
+        });
+    assertThat(runtime).as("the core's runtime dependencies").isEmpty();
+
+    Pom cli = new Pom(repo.resolve("shareability-cli/pom.xml"), false);
+    List<String> backends = new ArrayList<>();
+    cli.dependencies.forEach(
+        (key, d) -> {
+          boolean backend =
+              key.startsWith("ch.qos.logback:")
+                  || key.startsWith("org.apache.logging.log4j:")
+                  || key.matches("org\\.slf4j:slf4j-(simple|nop|jdk14|reload4j|log4j12)");
+          boolean reaches =
+              !"true".equals(Pom.text(d, "optional"))
+                  && !List.of("test", "provided").contains(scope(d, parent, key));
+          if (backend && reaches) {
+            backends.add(key);
+          }
+        });
+    assertThat(cli.dependencies).containsKey("ch.qos.logback:logback-classic");
+    assertThat(backends).as("logging backends an embedder would inherit").isEmpty();
+  }
+
+  @Test
+  void theExampleGatewayRunsOnTheThinJarsWithoutALoggingBackend(@TempDir Path dir)
+      throws Exception {
+    ItProcesses.assumeNode();
+    List<Path> classpath =
+        List.of(
+            jarOf(ExampleGateway.class), // this module's test classes: the "gateway"
+            jarOf(Shareability.class),
+            jarOf(Verdict.class),
+            jarOf(CommandLine.class),
+            jarOf(JsonFactory.class),
+            jarOf(org.slf4j.LoggerFactory.class));
+    List<String> command = new ArrayList<>();
+    command.add(ItProcesses.javaBin());
+    command.add("-cp");
+    command.add(String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()));
+    command.add(ExampleGateway.class.getName());
+    command.add(dir.resolve("records").toString());
+    command.add(ItProcesses.fixture().toString());
+    Path out = dir.resolve("out.txt");
+    Path err = dir.resolve("err.txt");
+    Process p =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    if (!p.waitFor(3, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("the example gateway did not finish");
+    }
+    String stdout = Files.readString(out, StandardCharsets.UTF_8);
+    String stderr = Files.readString(err, StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(stdout + stderr).isZero();
+    assertThat(stdout.lines())
+        .containsExactly(
+            "before: unknown not_probed",
+            "measured: measured preflight_passed all_tools_read_only degrades_when_shared(logging_level)",
+            "one stub: roots: 1",
+            "one stub verdict: measured preflight_passed all_tools_read_only degrades_when_shared(logging_level)",
+            "shared: client error: the gateway cannot tell which session this request is for",
+            "shared verdict: refuted observed_hazard(unroutable_server_request)",
+            "cleared verdict: measured preflight_passed all_tools_read_only degrades_when_shared(logging_level)");
+    assertThat(stderr.lines().filter(line -> !line.startsWith("SLF4J")))
+        .as("stderr carries at most slf4j's no-provider notice")
+        .isEmpty();
+  }
+}
