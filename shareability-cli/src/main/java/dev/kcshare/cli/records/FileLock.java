@@ -47,13 +47,23 @@ public final class FileLock implements AutoCloseable {
    * Tries to take the lock guarding {@code recordFile} within {@code timeout} (zero = only if free
    * now; null = wait indefinitely).
    *
-   * @return the lock, or null if it could not be had in time
+   * @return the lock, or null if it could not be had in time (also when the calling thread holds it
+   *     already)
+   * @throws IllegalStateException when waiting indefinitely for a lock the calling thread holds
    */
   public static @Nullable FileLock tryAcquire(Path recordFile, @Nullable Duration timeout)
       throws IOException, InterruptedException {
     Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     ReentrantLock mutex = MUTEXES.computeIfAbsent(lockFile, k -> new ReentrantLock());
+    if (mutex.isHeldByCurrentThread()) {
+      // The OS lock is per JVM, not per thread: taking it again would throw; waiting would never
+      // end. A timed attempt finds the lock taken, as it is.
+      if (timeout == null) {
+        throw new IllegalStateException("this thread already holds the lock " + lockFile);
+      }
+      return null;
+    }
     if (timeout == null) {
       mutex.lockInterruptibly();
     } else if (!mutex.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
