@@ -117,7 +117,10 @@ final class MeasureCommand implements Callable<Integer> {
             prober, Math.max(1, jobs / 2), () -> System.currentTimeMillis() / 1000.0);
     EvaluationRunner.Options options =
         all ? EvaluationRunner.Options.uncapped(!noWait) : EvaluationRunner.Options.forced(!noWait);
-    ProgressLine progress = new ProgressLine(ctx, ctx.stderrIsTerminal() && !json);
+    // -v/-q may come before or after the subcommand: read them from the whole command line.
+    int verbosity = KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
+    boolean quiet = verbosity < 0;
+    ProgressLine progress = new ProgressLine(ctx, ctx.stderrIsTerminal() && !json && !quiet);
 
     PassResult result;
     Thread worker = Thread.currentThread();
@@ -157,9 +160,7 @@ final class MeasureCommand implements Callable<Integer> {
       }
       Output.json(ctx, out);
     }
-    boolean chatty =
-        ctx.stderrIsTerminal()
-            || KcshareCommand.verbosityOf(spec.commandLine().getParseResult()) > 0;
+    boolean chatty = !quiet && (ctx.stderrIsTerminal() || verbosity > 0);
     if (chatty && !json) {
       for (ServerResult r : fresh) {
         ctx.err().println(describe(r));

@@ -17,8 +17,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code kcshare measure} end to end, in-process against fixture servers: what each pass spawns and
@@ -39,14 +42,25 @@ final class MeasureCommandTest {
 
   @TempDir Path dir;
   private FixtureFleet fleet;
+  private ch.qos.logback.classic.Level rootLevel;
 
   @BeforeAll
   static void requireNode() {
     FixtureFleet.assumeNode();
   }
 
+  @BeforeEach
+  void rememberLogLevel() {
+    rootLevel =
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+            .getLevel();
+  }
+
   @AfterEach
   void nothingOutlivesTheTest() throws Exception {
+    // -v and -q set the process-wide log level; give the next test the configured one.
+    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+        .setLevel(rootLevel);
     if (fleet != null) {
       fleet.assertAllGone();
     }
@@ -392,6 +406,34 @@ final class MeasureCommandTest {
         .contains("b: could not run: no response")
         .contains("Measured 1 of 2 server(s); 1 could not run (not stored).");
     assertThat(fleet.storedCache().size()).isEqualTo(2);
+  }
+
+  @Test
+  void verbosityCountsWhereverItIsGivenAndQuietSilencesTheTerminal() throws Exception {
+    fleet().fixture("a", "stable");
+    fleet.write();
+    CliRun global =
+        CliRun.run(
+            dir,
+            "",
+            env(),
+            "-v",
+            "measure",
+            "--all",
+            "--config",
+            "cfg.json",
+            "--records-dir",
+            "records");
+    assertThat(global.exitCode()).as(global.stderr()).isZero();
+    assertThat(global.stderr())
+        .contains("a: handshake reproducible, stored")
+        .contains("Measured 1 of 1");
+
+    fleet.fixture("a", "stable", "--delay-ms", "1");
+    CliRun quiet = measure(env("KCSHARE_STDERR_TTY", "1"), "-q", "--all");
+    assertThat(quiet.exitCode()).isZero();
+    assertThat(quiet.stderr()).isEmpty();
+    fleet.assertSpawns(Map.of("a", 4));
   }
 
   @Test
