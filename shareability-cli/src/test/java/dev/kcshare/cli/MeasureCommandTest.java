@@ -20,14 +20,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code kcshare measure} end to end, in-process against fixture servers: what each pass spawns and
- * stores, its output on stdout and stderr, and its exit codes. Tests run one at a time so that no
- * process of this JVM may outlive any of them.
+ * stores, its output on stdout and stderr, and its exit codes. Tests run one at a time and in
+ * isolation from every other test class, so that no process of this JVM may outlive any of them.
  */
+@Isolated
 final class MeasureCommandTest {
   private static final List<String> RESULT_KEYS =
       List.of(

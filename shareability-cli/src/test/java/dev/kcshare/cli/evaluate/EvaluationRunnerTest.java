@@ -34,13 +34,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
  * Evaluation passes against real fixture servers (engine spec §10, prober spec §12): what is due,
  * what is stored, the lock, progress, the version re-check, failure isolation and cancellation.
- * Tests run one at a time so that no process of this JVM may outlive any of them.
+ * Tests run one at a time and in isolation from every other test class, so that no process of this
+ * JVM may outlive any of them.
  */
+@Isolated
 final class EvaluationRunnerTest {
   private static final double T1 = 1_800_000_000.25;
   private static final double T2 = 1_800_000_100.5;
