@@ -22,6 +22,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -115,16 +117,31 @@ final class MeasureCommand implements Callable<Integer> {
             prober, Math.max(1, jobs / 2), () -> System.currentTimeMillis() / 1000.0);
     EvaluationRunner.Options options =
         all ? EvaluationRunner.Options.uncapped(!noWait) : EvaluationRunner.Options.forced(!noWait);
-    ProgressLine progress = new ProgressLine(ctx, ctx.stderrIsTerminal() && !json);
+    // -v/-q may come before or after the subcommand: read them from the whole command line.
+    int verbosity = KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
+    boolean quiet = verbosity < 0;
+    ProgressLine progress = new ProgressLine(ctx, ctx.stderrIsTerminal() && !json && !quiet);
 
     PassResult result;
     Thread worker = Thread.currentThread();
-    Thread hook = new Thread(() -> interruptAndWait(worker), "kcshare-shutdown");
+    CountDownLatch passEnded = new CountDownLatch(1);
+    Thread hook = new Thread(() -> interruptAndAwait(worker, passEnded), "kcshare-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      result = runner.run(servers, dir.cacheFile(), options, progress);
+      try {
+        result = runner.run(servers, dir.cacheFile(), options, progress);
+      } finally {
+        progress.finish();
+      }
+    } catch (InterruptedException e) {
+      // SIGTERM or Ctrl-C (through the hook) or an embedder's interrupt: the runner has torn down
+      // every server and saved the verdicts measured before.
+      ctx.err()
+          .println("kcshare: interrupted; verdicts measured before the interruption were kept");
+      ctx.err().flush();
+      return Main.EXIT_FAILURE;
     } finally {
-      progress.finish();
+      passEnded.countDown();
       removeHook(hook);
     }
 
@@ -143,9 +160,7 @@ final class MeasureCommand implements Callable<Integer> {
       }
       Output.json(ctx, out);
     }
-    boolean chatty =
-        ctx.stderrIsTerminal()
-            || KcshareCommand.verbosityOf(spec.commandLine().getParseResult()) > 0;
+    boolean chatty = !quiet && (ctx.stderrIsTerminal() || verbosity > 0);
     if (chatty && !json) {
       for (ServerResult r : fresh) {
         ctx.err().println(describe(r));
@@ -203,15 +218,22 @@ final class MeasureCommand implements Callable<Integer> {
     }
     return name
         + (p.callerSensitive()
-            ? ": handshake differs between callers (" + p.detail() + ")"
+            ? ": handshake differs between callers ("
+                + Escaper.esc(p.detail(), Escaper.LONG_LIMIT)
+                + ")"
             : ": handshake reproducible")
         + (r.stored() ? ", stored" : "");
   }
 
-  private static void interruptAndWait(Thread worker) {
+  /**
+   * The shutdown hook: interrupts the pass and waits until it has flushed. It waits for the pass,
+   * not for the thread to end — the thread then blocks in {@code System.exit} until every hook has
+   * returned.
+   */
+  private static void interruptAndAwait(Thread worker, CountDownLatch passEnded) {
     worker.interrupt();
     try {
-      worker.join(20_000);
+      passEnded.await(20, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

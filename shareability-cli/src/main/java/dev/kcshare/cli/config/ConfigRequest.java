@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param discover {@code --discover}: discover even though files were named
  * @param profile {@code --profile}, or null for automatic selection
  */
-record ConfigRequest(List<String> configFiles, boolean discover, @Nullable String profile) {
+public record ConfigRequest(List<String> configFiles, boolean discover, @Nullable String profile) {
   public ConfigRequest {
     configFiles = List.copyOf(configFiles);
   }

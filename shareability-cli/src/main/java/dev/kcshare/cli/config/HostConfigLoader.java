@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Loading never throws for a bad file: the file is reported with status {@code error} and {@link
  * HostConfig#requireValid()} refuses to go on.
  */
-final class HostConfigLoader {
+public final class HostConfigLoader {
   private HostConfigLoader() {}
 
   /** Loads on the platform kcshare runs on. */

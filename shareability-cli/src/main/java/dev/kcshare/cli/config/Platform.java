@@ -6,7 +6,7 @@ import java.util.Locale;
  * The operating system, which decides where per-user application configuration lives (Claude
  * Desktop's file). A parameter rather than a lookup so tests can exercise every layout.
  */
-enum Platform {
+public enum Platform {
   LINUX,
   MACOS,
   WINDOWS;

@@ -7,6 +7,7 @@ import dev.kcshare.cli.preflight.ServerDefinition;
 import dev.kcshare.cli.preflight.StdioProber;
 import dev.kcshare.cli.records.CacheStore;
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.policy.RuntimeResolved;
 import dev.kcshare.core.policy.Selection;
@@ -31,9 +32,10 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class EvaluationRunner {
   private static final Logger log = LoggerFactory.getLogger(EvaluationRunner.class);
+
+  /** How long a stopped pass waits for its pre-flights' teardown before giving up on them. */
+  private static final long STOP_WAIT_SECONDS = 30;
 
   private final StdioProber prober;
   private final int workers;
@@ -73,7 +78,10 @@ public final class EvaluationRunner {
     UNCAPPED,
     /** Measure at most a budget; never wait: serve stored rows when another pass runs. */
     BUDGETED,
-    /** Measure exactly the given servers now, whatever the cache holds; waits like UNCAPPED. */
+    /**
+     * Measure exactly the given servers now, whatever the cache holds; waits like UNCAPPED. A
+     * disabled or command-less server is reported as could-not-run and never spawned.
+     */
     FORCED
   }
 
@@ -154,8 +162,14 @@ public final class EvaluationRunner {
       byName.putIfAbsent(s.name(), s);
     }
 
-    Map<String, String> versions =
-        options.mode() == Mode.UNCAPPED ? recheckVersions(servers, cache) : Map.of();
+    Map<String, String> versions;
+    try {
+      versions =
+          options.mode() == Mode.UNCAPPED ? recheckVersions(byName.values(), cache) : Map.of();
+    } catch (InterruptedException | RuntimeException | Error e) {
+      flushQuietly(session); // handshakes refreshed so far
+      throw e;
+    }
     List<Selection.Candidate> candidates = new ArrayList<>();
     for (ConfiguredServer s : byName.values()) {
       candidates.add(candidate(s, versions.getOrDefault(s.name(), "")));
@@ -174,39 +188,41 @@ public final class EvaluationRunner {
     }
 
     List<ServerResult> fresh = new ArrayList<>();
-    AtomicInteger done = new AtomicInteger();
-    AtomicInteger measured = new AtomicInteger();
     int total = due.size();
+    int done = 0;
+    int measured = 0;
     ExecutorService pool =
         Executors.newFixedThreadPool(
-            Math.max(1, Math.min(workers, total)),
-            task -> {
-              Thread t = new Thread(task, "kcshare-pass");
-              t.setDaemon(true);
-              return t;
-            });
+            Math.max(1, Math.min(workers, total)), daemonThreads("kcshare-pass"));
+    CompletionService<Measured> completions = new ExecutorCompletionService<>(pool);
+    int pending = 0;
     try {
-      CompletionService<Measured> completions = new ExecutorCompletionService<>(pool);
       for (String name : due) {
-        ServerDefinition def = byName.get(name).first().definition();
-        completions.submit(() -> measure(def));
+        ConfiguredServer server = byName.get(name);
+        completions.submit(() -> measure(server));
+        pending++;
       }
-      for (int i = 0; i < total; i++) {
+      while (pending > 0) {
         Measured m = take(completions);
-        boolean stored = false;
-        if (m.outcome().result().ran()) {
-          cache.put(m.name(), row(m, byName.get(m.name())));
-          stored = true;
-          measured.incrementAndGet();
+        pending--;
+        ServerResult r = store(cache, m);
+        fresh.add(r);
+        done++;
+        if (r.stored()) {
+          measured++;
         }
-        fresh.add(
-            new ServerResult(m.name(), m.outcome().result(), stored, m.outcome().lastStderrTail()));
-        done.incrementAndGet();
-        report(listener, new PassProgress(true, done.get(), measured.get(), total));
+        report(listener, new PassProgress(true, done, measured, total));
       }
-    } catch (InterruptedException e) {
-      pool.shutdownNow();
-      pool.awaitTermination(15, TimeUnit.SECONDS);
+    } catch (InterruptedException | RuntimeException | Error e) {
+      // Cancellation, or kcshare's own failure: stop every pre-flight, wait for their teardown,
+      // keep whatever completed meanwhile, and save what was paid for before giving up.
+      stopAndAwait(pool);
+      for (Future<Measured> f; pending > 0 && (f = completions.poll()) != null; pending--) {
+        Measured m = completedOrNull(f);
+        if (m != null) {
+          store(cache, m);
+        }
+      }
       flushQuietly(session);
       throw e;
     } finally {
@@ -223,28 +239,68 @@ public final class EvaluationRunner {
       cancelled.initCause(e);
       throw cancelled;
     }
-    PassProgress last = new PassProgress(false, done.get(), measured.get(), total);
+    PassProgress last = new PassProgress(false, done, measured, total);
     report(listener, last);
     return new PassResult(PassResult.Outcome.RAN, fresh, selection.stored(), last);
   }
 
-  private record Measured(String name, ProbeOutcome outcome) {}
+  /**
+   * One server measured: its result and, when it ran, the row to store. Built in the task, so a
+   * failure building the row is isolated to that server like any other (engine spec §10.4).
+   */
+  private record Measured(
+      String name, PreflightResult result, String stderrTail, @Nullable CacheRow row) {}
 
-  private Measured measure(ServerDefinition def) throws InterruptedException {
+  private Measured measure(ConfiguredServer server) throws InterruptedException {
+    String name = server.name();
     try {
-      return new Measured(def.name(), prober.probe(def, false));
+      ConfiguredDefinition first = server.first();
+      ServerDefinition def = first.definition();
+      String refusal = refusal(first);
+      if (refusal != null) {
+        // Consent withheld or nothing to spawn (a url server may carry a command): never spawned.
+        return new Measured(
+            name, PreflightResult.couldNotRun(refusal, null, null), "", /* row= */ null);
+      }
+      ProbeOutcome outcome = prober.probe(def, false);
+      PreflightResult r = outcome.result();
+      return new Measured(
+          name, r, outcome.lastStderrTail(), r.ran() ? row(r, first) : /* row= */ null);
     } catch (InterruptedException e) {
       throw e;
-    } catch (RuntimeException | StackOverflowError e) {
-      // engine spec §10.4: one server's failure never ends the pass
-      log.debug("measuring {} failed", def.name(), e);
+    } catch (Throwable t) { // engine spec §10.4: one server's failure never ends the pass
+      if (!isolatable(t)) {
+        throw t;
+      }
+      log.debug("measuring {} failed", Escaper.quoted(name, Escaper.SHORT_LIMIT), t);
       return new Measured(
-          def.name(),
-          new ProbeOutcome(
-              PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null),
-              List.of(),
-              Map.of()));
+          name,
+          PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null),
+          "",
+          /* row= */ null);
     }
+  }
+
+  /** Stores a ran result; returns what the pass reports for it. */
+  private static ServerResult store(VerdictCache cache, Measured m) {
+    boolean stored = false;
+    if (m.row() != null) {
+      cache.put(m.name(), m.row());
+      stored = true;
+    }
+    return new ServerResult(m.name(), m.result(), stored, m.stderrTail());
+  }
+
+  /** Why a definition is never spawned ({@code prober.md} §0, §2), or null when it may be. */
+  private static @Nullable String refusal(ConfiguredDefinition d) {
+    if (d.definition().disabled()) {
+      return "disabled";
+    }
+    String command = d.definition().command();
+    if (!d.stdio() || command == null || command.isEmpty() || d.identity() == null) {
+      return "no command";
+    }
+    return null;
   }
 
   private static Measured take(CompletionService<Measured> completions)
@@ -257,13 +313,58 @@ public final class EvaluationRunner {
       if (cause instanceof InterruptedException ie) {
         throw ie;
       }
+      if (cause instanceof Error error) {
+        throw error; // not isolatable: a JVM failure
+      }
       throw new IllegalStateException("pre-flight task failed", cause);
     }
   }
 
-  private CacheRow row(Measured m, ConfiguredServer server) {
-    PreflightResult r = m.outcome().result();
-    ConfiguredDefinition first = server.first();
+  private static @Nullable Measured completedOrNull(Future<Measured> f) {
+    try {
+      return f.isDone() && !f.isCancelled() ? f.get() : null;
+    } catch (ExecutionException | InterruptedException | RuntimeException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Interrupts every task and waits (bounded) until their processes are torn down, deferring an
+   * interrupt that arrives meanwhile: the caller is already on its way out.
+   */
+  private static void stopAndAwait(ExecutorService pool) {
+    pool.shutdownNow();
+    boolean interrupted = Thread.interrupted();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WAIT_SECONDS);
+    while (true) {
+      try {
+        if (pool.awaitTermination(
+            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          break;
+        }
+        log.warn("pre-flights still running {} s after the pass was stopped", STOP_WAIT_SECONDS);
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static ThreadFactory daemonThreads(String name) {
+    return task -> {
+      Thread t = new Thread(task, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private CacheRow row(PreflightResult r, ConfiguredDefinition first) {
     Answer a = r.answerA();
     return new CacheRow(
         true,
@@ -272,37 +373,36 @@ public final class EvaluationRunner {
         clock.getAsDouble(),
         Objects.requireNonNull(first.identity(), "a measured server has an identity"),
         r.reportedVersion(),
-        r.era() == null ? dev.kcshare.core.handshake.Era.LEGACY : r.era(),
+        r.era() == null ? Era.LEGACY : r.era(),
         a == null ? null : StoredHandshake.of(a));
+  }
+
+  /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */
+  private static boolean isolatable(Throwable t) {
+    return !(t instanceof VirtualMachineError)
+        || t instanceof StackOverflowError
+        || t instanceof OutOfMemoryError;
   }
 
   private static Selection.Candidate candidate(ConfiguredServer s, String version) {
     ConfiguredDefinition first = s.first();
-    ServerDefinition def = first.definition();
-    boolean spawnable =
-        first.stdio()
-            && def.command() != null
-            && !def.command().isEmpty()
-            && !def.disabled()
-            && first.identity() != null;
-    return new Selection.Candidate(s.name(), first.identity(), version, spawnable);
+    return new Selection.Candidate(s.name(), first.identity(), version, refusal(first) == null);
   }
 
   /**
    * The version re-check of prober spec §12: for every runtime-resolved server with a stored hit,
-   * one identity-A exchange; its reported version becomes the current version. Its failure changes
-   * nothing.
+   * one identity-A exchange; its reported version becomes the current version, and its answer
+   * refreshes the handshake of a row it does not invalidate. Its failure changes nothing.
    */
-  private Map<String, String> recheckVersions(List<ConfiguredServer> servers, VerdictCache cache)
-      throws InterruptedException {
+  private Map<String, String> recheckVersions(
+      Iterable<ConfiguredServer> servers, VerdictCache cache) throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       ConfiguredDefinition first = s.first();
       ServerDefinition def = first.definition();
-      Selection.Candidate c = candidate(s, "");
-      if (c.spawnable()
-          && RuntimeResolved.isRuntimeResolved(def.command(), def.args())
-          && cache.get(s.name(), first.identity(), "").isHit()) {
+      if (refusal(first) == null
+          && RuntimeResolved.isRuntimeResolved(Objects.requireNonNull(def.command()), def.args())
+          && cache.get(s.name(), Objects.requireNonNull(first.identity()), "").isHit()) {
         due.add(s);
       }
     }
@@ -310,7 +410,9 @@ public final class EvaluationRunner {
     if (due.isEmpty()) {
       return versions;
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(workers, due.size())));
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            Math.max(1, Math.min(workers, due.size())), daemonThreads("kcshare-recheck"));
     try {
       Map<String, Future<Optional<Answer>>> futures = new LinkedHashMap<>();
       for (ConfiguredServer s : due) {
@@ -322,27 +424,41 @@ public final class EvaluationRunner {
         try {
           answer = f.getValue().get();
         } catch (ExecutionException e) {
-          log.debug("version re-check of {} failed", f.getKey(), e.getCause());
+          log.debug(
+              "version re-check of {} failed",
+              Escaper.quoted(f.getKey(), Escaper.SHORT_LIMIT),
+              e.getCause());
           continue;
         }
-        if (answer.isEmpty() || answer.get().reportedVersion().isEmpty()) {
+        if (answer.isEmpty()) {
           continue;
         }
         String version = answer.get().reportedVersion();
-        versions.put(f.getKey(), version);
+        if (!version.isEmpty()) {
+          versions.put(f.getKey(), version);
+        }
         refreshHandshake(cache, f.getKey(), version, answer.get());
       }
+    } catch (InterruptedException | RuntimeException | Error e) {
+      stopAndAwait(pool);
+      throw e;
     } finally {
       pool.shutdownNow();
     }
     return versions;
   }
 
-  /** An unchanged version keeps the row; its handshake is refreshed from the new answer. */
+  /**
+   * A row the fresh answer does not invalidate (same version, or either side unknown) keeps its
+   * measurement; its handshake is refreshed from the answer.
+   */
   private static void refreshHandshake(
       VerdictCache cache, String name, String version, Answer answer) {
     CacheRow row = cache.getByName(name);
-    if (row == null || !row.reportedVersion().equals(version)) {
+    if (row == null
+        || (!row.reportedVersion().isEmpty()
+            && !version.isEmpty()
+            && !row.reportedVersion().equals(version))) {
       return;
     }
     StoredHandshake fresh = StoredHandshake.of(answer);
@@ -370,13 +486,22 @@ public final class EvaluationRunner {
     }
   }
 
+  /**
+   * The best-effort flush of a pass that is being abandoned. A pending interrupt is set aside for
+   * the write (an interrupted thread cannot use a file channel) and restored afterwards.
+   */
   private static void flushQuietly(CacheStore.Session session) {
+    boolean interrupted = Thread.interrupted();
     try {
       session.flush();
     } catch (IOException | RuntimeException e) {
       log.warn(
           "could not save the verdicts measured before the interruption: {}",
           Escaper.esc(String.valueOf(e), Escaper.LONG_LIMIT));
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

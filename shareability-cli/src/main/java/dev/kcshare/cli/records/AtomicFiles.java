@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * leftover of the most recently killed writer survives. Every kcshare writer of a record file holds
  * that file's lock, so a temporary file older than the lock holder's own can only be a leftover.
  */
-final class AtomicFiles {
+public final class AtomicFiles {
   private static final boolean POSIX =
       FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
   private static final Set<PosixFilePermission> FILE_MODE =

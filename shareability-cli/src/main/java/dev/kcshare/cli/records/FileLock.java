@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
  * never deleted: deleting one would let two holders lock different inodes.
  */
-final class FileLock implements AutoCloseable {
+public final class FileLock implements AutoCloseable {
   private static final ConcurrentHashMap<Path, ReentrantLock> MUTEXES = new ConcurrentHashMap<>();
   private static final long POLL_MILLIS = 50;
 
@@ -47,13 +47,23 @@ final class FileLock implements AutoCloseable {
    * Tries to take the lock guarding {@code recordFile} within {@code timeout} (zero = only if free
    * now; null = wait indefinitely).
    *
-   * @return the lock, or null if it could not be had in time
+   * @return the lock, or null if it could not be had in time (also when the calling thread holds it
+   *     already)
+   * @throws IllegalStateException when waiting indefinitely for a lock the calling thread holds
    */
   public static @Nullable FileLock tryAcquire(Path recordFile, @Nullable Duration timeout)
       throws IOException, InterruptedException {
     Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     ReentrantLock mutex = MUTEXES.computeIfAbsent(lockFile, k -> new ReentrantLock());
+    if (mutex.isHeldByCurrentThread()) {
+      // The OS lock is per JVM, not per thread: taking it again would throw; waiting would never
+      // end. A timed attempt finds the lock taken, as it is.
+      if (timeout == null) {
+        throw new IllegalStateException("this thread already holds the lock " + lockFile);
+      }
+      return null;
+    }
     if (timeout == null) {
       mutex.lockInterruptibly();
     } else if (!mutex.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {

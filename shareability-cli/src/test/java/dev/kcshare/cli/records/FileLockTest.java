@@ -75,4 +75,19 @@ final class FileLockTest {
     waiter.join(10_000);
     assertThat(acquired).isTrue();
   }
+
+  @Test
+  void theHoldingThreadFindsTheLockTakenInsteadOfFailingOrDeadlocking() throws Exception {
+    Path record = dir.resolve("r.json");
+    try (FileLock held = FileLock.acquire(record)) {
+      assertThat(FileLock.tryAcquire(record, Duration.ZERO)).isNull();
+      assertThat(FileLock.tryAcquire(record, Duration.ofMillis(50))).isNull();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> FileLock.acquire(record))
+          .isInstanceOf(IllegalStateException.class);
+    }
+    // Every failed attempt left the lock as it was: released once, it is free.
+    try (FileLock again = FileLock.tryAcquire(record, Duration.ZERO)) {
+      assertThat(again).isNotNull();
+    }
+  }
 }

@@ -1,0 +1,465 @@
+package dev.kcshare.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kcshare.cli.config.ConfiguredServer;
+import dev.kcshare.cli.config.HostConfig;
+import dev.kcshare.cli.evaluate.FixtureFleet;
+import dev.kcshare.cli.json.JsonReader;
+import dev.kcshare.cli.records.CacheStore;
+import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.StoredHandshake;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kcshare assess SERVER…|--all} from the host config and the record files: table, detail,
+ * JSON, colour, escaping, {@code --fail-on}, one read of the records, and never a spawn.
+ */
+final class AssessHostTest {
+  private static final double MEASURED_AT = 1_790_000_000.5;
+  private static final String EVIL = "evil\u001b[2J\nname";
+
+  @TempDir Path dir;
+  private FixtureFleet fleet;
+
+  @BeforeEach
+  void fleetWithRecords() throws Exception {
+    fleet = new FixtureFleet(dir);
+    fleet
+        .fixture("files", "stable")
+        .fixture("search", "sensitive-tools")
+        .fixture("fresh", "stable");
+    Map<String, Object> remote = new LinkedHashMap<>();
+    remote.put("type", "http");
+    remote.put("url", "https://docs.example.invalid/mcp");
+    fleet.entry("docs", remote);
+    fleet.write();
+    seed(fleet.write(), Map.of("files", false, "search", true));
+  }
+
+  @AfterEach
+  void assessNeverSpawns() throws Exception {
+    fleet.assertSpawns(Map.of("files", 0, "search", 0, "fresh", 0));
+  }
+
+  private static Map<String, String> env(String... pairs) {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.remove("KCSHARE_STDOUT_TTY");
+    env.remove("KCSHARE_STDERR_TTY");
+    env.remove("NO_COLOR");
+    env.remove("KCSHARE_RECORDS_DIR");
+    for (int i = 0; i < pairs.length; i += 2) {
+      env.put(pairs[i], pairs[i + 1]);
+    }
+    return env;
+  }
+
+  /** Rows for the named servers under the identities {@code config} gives them. */
+  private void seed(Path config, Map<String, Boolean> sensitive) throws Exception {
+    HostConfig host = FixtureFleet.load(config, env());
+    try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
+      for (Map.Entry<String, Boolean> e : sensitive.entrySet()) {
+        ConfiguredServer server = host.server(e.getKey());
+        s.cache().put(e.getKey(), row(server.first().identity(), e.getValue()));
+      }
+      s.flush();
+    }
+  }
+
+  private static CacheRow row(String identity, boolean sensitive) {
+    StoredHandshake handshake =
+        new StoredHandshake(
+            Map.of("tools", Map.of()),
+            "2024-11-05",
+            Map.of("name", "x", "version", "1.0"),
+            List.of(Map.of("readOnlyHint", true)),
+            true);
+    return new CacheRow(
+        true,
+        sensitive,
+        sensitive ? List.of("handshake_not_reproducible") : List.of(),
+        MEASURED_AT,
+        identity,
+        "1.0",
+        Era.LEGACY,
+        handshake);
+  }
+
+  private CliRun assess(Map<String, String> env, String... args) {
+    List<String> all = new ArrayList<>(List.of("assess"));
+    all.addAll(List.of(args));
+    if (!all.contains("--config")) {
+      all.addAll(List.of("--config", "cfg.json"));
+    }
+    all.addAll(List.of("--records-dir", "records"));
+    return CliRun.run(dir, "", env, all.toArray(String[]::new));
+  }
+
+  private CliRun assess(String... args) {
+    return assess(env(), args);
+  }
+
+  private static List<Map<String, Object>> verdicts(CliRun r) throws Exception {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Object o : (List<?>) JsonReader.withDepthLimit(100).parse(r.stdout())) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      ((Map<?, ?>) o).forEach((k, v) -> m.put((String) k, v));
+      out.add(m);
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ output forms
+
+  @Test
+  void tableHasOneRowPerServerInConfigOrderWithTheHeadlineReason() {
+    CliRun r = assess("--all");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr()).isEmpty();
+    List<List<String>> rows = new ArrayList<>();
+    for (String line : r.stdout().split("\n")) {
+      rows.add(List.of(line.strip().split(" {2,}")));
+    }
+    assertThat(rows)
+        .containsExactly(
+            List.of("SERVER", "VERDICT", "STUB", "SHARE", "REASON"),
+            List.of("files", "measured", "yes", "no", "preflight_passed"),
+            List.of("search", "no_objection", "yes", "no", "no_objection_found"),
+            List.of("fresh", "unknown", "no", "no", "not_probed"),
+            List.of("docs", "disqualified", "no", "no", "not_stdio"));
+    assertThat(r.stdout()).doesNotContain("\u001b");
+  }
+
+  @Test
+  void singleServerDetailExplainsEveryReasonAndWhatWouldChangeIt() {
+    CliRun r = assess("search");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout())
+        .startsWith("search: no_objection (nothing disqualifying was found)\n")
+        .contains("  stub: recommended   share: not recommended\n")
+        .contains("    handshake_not_reproducible: two callers received different handshakes\n")
+        .contains(
+            "      what would change it: run `kcshare measure search` again; divergent servers"
+                + " are re-measured\n")
+        .contains("  measured: " + HumanTime.format(MEASURED_AT) + "\n")
+        .contains("  defined in: cfg.json /mcpServers/search\n");
+
+    CliRun fresh = assess("fresh");
+    assertThat(fresh.stdout())
+        .startsWith("fresh: unknown (nothing observed yet)\n")
+        .contains("    not_probed: no handshake with this server has been observed\n")
+        .contains("      what would change it: run `kcshare measure fresh`\n")
+        .doesNotContain("measured:");
+  }
+
+  @Test
+  void jsonIsAnArrayInConfigOrderWithTheVerdictMembersFirst() throws Exception {
+    CliRun r = assess(env("KCSHARE_STDOUT_TTY", "1"), "--all", "--json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).doesNotContain("\u001b");
+    List<Map<String, Object>> verdicts = verdicts(r);
+    assertThat(verdicts)
+        .extracting(v -> v.get("name"))
+        .containsExactly("files", "search", "fresh", "docs");
+    for (Map<String, Object> v : verdicts) {
+      assertThat(new ArrayList<>(v.keySet()))
+          .containsExactly(
+              "name",
+              "strength",
+              "recommendStub",
+              "recommendShare",
+              "reasons",
+              "sources",
+              "identity",
+              "identitiesAgree",
+              "measuredAt");
+    }
+    Map<String, Object> files = verdicts.get(0);
+    assertThat(files.get("strength")).isEqualTo("measured");
+    assertThat(files.get("measuredAt")).isEqualTo(MEASURED_AT);
+    assertThat(files.get("identitiesAgree")).isEqualTo(true);
+    assertThat(files.get("identity"))
+        .isEqualTo(
+            FixtureFleet.load(dir.resolve("cfg.json"), env()).server("files").first().identity());
+    assertThat(files.get("sources"))
+        .isEqualTo(List.of(Map.of("file", "cfg.json", "pointer", "/mcpServers/files")));
+    assertThat(verdicts.get(2).get("measuredAt")).isNull();
+    assertThat(verdicts.get(3).get("identity")).isNull();
+  }
+
+  @Test
+  void colourOnlyOnATerminalAndNeverWithNoColor() {
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1"), "--all").stdout())
+        .contains("\u001b[36mmeasured")
+        .contains("\u001b[31mdisqualified");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1"), "files").stdout())
+        .startsWith("files: \u001b[36mmeasured\u001b[0m");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "NO_COLOR", ""), "--all").stdout())
+        .as("an empty NO_COLOR does not count")
+        .contains("\u001b[");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "NO_COLOR", "1"), "--all").stdout())
+        .doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "NO_COLOR", "1"), "files").stdout())
+        .doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDERR_TTY", "1"), "--all").stdout()).doesNotContain("\u001b");
+  }
+
+  @Test
+  void serverNamesFromTheConfigAreEscaped() throws Exception {
+    fleet.fixture(EVIL, "stable");
+    fleet.write();
+    CliRun table = assess(env("KCSHARE_STDOUT_TTY", "1"), "--all");
+    assertThat(table.exitCode()).as(table.stderr()).isZero();
+    String escaped = "evil\\x1b[2J\\nname";
+    assertThat(table.stdout().lines().toList()).hasSize(6);
+    assertThat(table.stdout().lines().filter(l -> l.startsWith(escaped + " ")).toList())
+        .singleElement()
+        .satisfies(l -> assertThat(l).contains("not_probed"));
+    assertThat(table.stdout().replaceAll("\u001b\\[(\\d+)?m", "")).doesNotContain("\u001b");
+
+    CliRun detail = assess(env("KCSHARE_STDOUT_TTY", "1"), EVIL);
+    String plain = detail.stdout().replaceAll("\u001b\\[(\\d+)?m", "");
+    assertThat(plain).doesNotContain("\u001b").startsWith(escaped + ": unknown");
+    assertThat(plain).contains("run `kcshare measure " + escaped + "`");
+    assertThat(plain).contains("defined in: cfg.json /mcpServers/" + escaped);
+    assertThat(plain.lines().filter(l -> l.startsWith("name")).toList())
+        .as("no line forged by the newline")
+        .isEmpty();
+
+    CliRun unknown = assess("no\u001bsuch");
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    assertThat(unknown.stderr()).contains("no\\x1bsuch").doesNotContain("\u001b");
+
+    // JSON carries the name itself (JSON-escaped), not a display form.
+    CliRun json = assess("--all", "--json");
+    assertThat(verdicts(json)).extracting(v -> v.get("name")).contains(EVIL);
+    assertThat(json.stdout()).doesNotContain("\u001b").contains("\\u001b");
+    fleet.assertSpawns(Map.of(EVIL, 0));
+  }
+
+  // ------------------------------------------------------------------ exit codes
+
+  @Test
+  void failOnExitsThreeOnlyWhenAStrengthMatches() {
+    CliRun all = assess("--all", "--fail-on", "refuted,disqualified");
+    assertThat(all.exitCode()).isEqualTo(AssessCommand.EXIT_FAIL_ON);
+    assertThat(all.stdout()).contains("docs");
+    assertThat(assess("files", "search", "fresh", "--fail-on", "refuted,disqualified").exitCode())
+        .isZero();
+    assertThat(assess("--all", "--fail-on", "unknown", "--json").exitCode()).isEqualTo(3);
+    assertThat(assess("files", "--fail-on", "measured").exitCode()).isEqualTo(3);
+    assertThat(assess("files", "--fail-on", "declared").exitCode()).isZero();
+  }
+
+  @Test
+  void badFailOnValueIsAUsageErrorBeforeAnyOutput() {
+    for (String bad : List.of("nope", "REFUTED", "refuted,nope", "")) {
+      CliRun r = assess("--all", "--fail-on", bad);
+      assertThat(r.exitCode()).as("--fail-on '%s': %s", bad, r.stderr()).isEqualTo(2);
+      assertThat(r.stdout()).isEmpty();
+    }
+  }
+
+  @Test
+  void usageErrors() {
+    assertThat(assess().exitCode()).isEqualTo(2);
+    assertThat(assess("--all", "files").exitCode()).isEqualTo(2);
+    assertThat(assess("--all", "--evidence", "e.json").exitCode()).isEqualTo(2);
+    CliRun unknown = assess("nope");
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    assertThat(unknown.stdout()).isEmpty();
+    assertThat(unknown.stderr()).contains("unknown server \"nope\"");
+  }
+
+  // ------------------------------------------------------------------ evidence rules (§8)
+
+  @Test
+  void definitionsThatDisagreeOnIdentityGetNoPreflightEvidence() throws Exception {
+    // The same name in a second file, with different args: another execution identity.
+    FixtureFleet other = new FixtureFleet(dir);
+    other.fixture("files", "stable", "--delay-ms", "5");
+    other.write("other.json");
+    fleet.write();
+
+    CliRun alone = assess("files", "--json");
+    assertThat(verdicts(alone).get(0).get("strength")).isEqualTo("measured");
+
+    CliRun both = assess("files", "--config", "cfg.json", "--config", "other.json", "--json");
+    assertThat(both.exitCode()).as(both.stderr()).isZero();
+    Map<String, Object> v = verdicts(both).get(0);
+    assertThat(v.get("identitiesAgree")).isEqualTo(false);
+    assertThat(v.get("measuredAt")).isNull();
+    assertThat(v.get("strength")).isEqualTo("unknown");
+    assertThat(v.get("reasons")).isEqualTo(List.of(Map.of("code", "not_probed", "detail", "")));
+    assertThat((List<?>) v.get("sources")).hasSize(2);
+
+    CliRun detail = assess("files", "--config", "cfg.json", "--config", "other.json");
+    assertThat(detail.stdout())
+        .contains("pre-flight evidence ignored: its definitions resolve to different identities")
+        .contains("defined in: cfg.json /mcpServers/files")
+        .contains("defined in: other.json /mcpServers/files");
+  }
+
+  @Test
+  void recordFilesAreReadOncePerRun() throws Exception {
+    Path cache = fleet.cacheFile();
+    Path ledger = fleet.records().resolve("observed-hazards.json");
+    byte[] firstCache = Files.readAllBytes(cache);
+    // A second read would see search as clean: every verdict must come from the first.
+    seed(dir.resolve("cfg.json"), Map.of("files", false, "search", false));
+    byte[] secondCache = Files.readAllBytes(cache);
+    byte[] firstLedger =
+        "{\"schema\":1,\"servers\":{\"fresh\":{\"codes\":[\"unroutable_server_request\"],\"count\":1,\"lastSeen\":1.0}}}"
+            .getBytes(StandardCharsets.UTF_8);
+    byte[] secondLedger = "{\"schema\":1,\"servers\":{}}".getBytes(StandardCharsets.UTF_8);
+    Files.delete(cache);
+    assumeFifo(cache);
+    assumeFifo(ledger);
+    FifoServer cacheServer = new FifoServer(cache, firstCache, secondCache);
+    FifoServer ledgerServer = new FifoServer(ledger, firstLedger, secondLedger);
+    CliRun r;
+    try {
+      r = assess("--all", "--json");
+    } finally {
+      cacheServer.stop();
+      ledgerServer.stop();
+    }
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(cacheServer.servedBeforeStop).as("reads of the cache").isEqualTo(1);
+    assertThat(ledgerServer.servedBeforeStop).as("reads of the ledger").isEqualTo(1);
+    Map<Object, Object> strengths = new LinkedHashMap<>();
+    for (Map<String, Object> v : verdicts(r)) {
+      strengths.put(v.get("name"), v.get("strength"));
+    }
+    assertThat(strengths)
+        .containsExactly(
+            Map.entry("files", "measured"),
+            Map.entry("search", "no_objection"),
+            Map.entry("fresh", "refuted"),
+            Map.entry("docs", "disqualified"));
+  }
+
+  private static void assumeFifo(Path path) throws Exception {
+    Process p;
+    try {
+      p = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
+    } catch (IOException e) {
+      Assumptions.abort("mkfifo is not available");
+      return;
+    }
+    Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo failed");
+  }
+
+  /**
+   * Serves a named pipe: each reader that opens it gets the next content (the last one repeated).
+   * The count is taken as soon as a reader has opened the pipe, before anything is written, so it
+   * is current by the time that reader sees end of file. The writer only ever ends when released by
+   * {@link #stop()}'s own reader, so that reader can never wait for a writer that left.
+   */
+  private static final class FifoServer {
+    private final Path fifo;
+    private final AtomicInteger served = new AtomicInteger();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final Thread thread;
+    private volatile @org.jspecify.annotations.Nullable IOException failure;
+    int servedBeforeStop;
+
+    FifoServer(Path fifo, byte[]... contents) {
+      this.fifo = fifo;
+      this.thread =
+          new Thread(
+              () -> {
+                while (true) {
+                  try (OutputStream out = new FileOutputStream(fifo.toFile())) {
+                    int n = served.getAndIncrement();
+                    if (stopping.get()) {
+                      return;
+                    }
+                    out.write(contents[Math.min(n, contents.length - 1)]);
+                  } catch (IOException e) {
+                    failure = e;
+                    return;
+                  }
+                  // A writer opening while the last reader still holds the pipe would not wait
+                  // for a new reader: it would append to that reader's stream.
+                  if (!awaitReaderClosed(fifo)) {
+                    failure = new IOException("the reader never closed " + fifo);
+                    return;
+                  }
+                }
+              },
+              "fifo-" + fifo.getFileName());
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    /** Waits until no descriptor of this process (the in-process kcshare) refers to the pipe. */
+    private static boolean awaitReaderClosed(Path fifo) {
+      String target = fifo.toAbsolutePath().toString();
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (System.nanoTime() < deadline) {
+        boolean open = false;
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+          for (Path fd : fds.toList()) {
+            try {
+              open |= Files.readSymbolicLink(fd).toString().equals(target);
+            } catch (IOException e) {
+              // closed meanwhile
+            }
+          }
+        } catch (IOException e) {
+          return false;
+        }
+        if (!open) {
+          return true;
+        }
+        try {
+          Thread.sleep(2);
+        } catch (InterruptedException e) {
+          return false;
+        }
+      }
+      return false;
+    }
+
+    /** Records how many readers were served, then releases the writer with a reader of our own. */
+    void stop() throws Exception {
+      servedBeforeStop = served.get();
+      stopping.set(true);
+      Thread releaser =
+          new Thread(
+              () -> {
+                try {
+                  Files.readAllBytes(fifo);
+                } catch (IOException e) {
+                  // the writer is gone already
+                }
+              });
+      releaser.setDaemon(true);
+      if (thread.isAlive()) {
+        releaser.start();
+      }
+      thread.join(10_000);
+      assertThat(thread.isAlive()).as("writer of %s", fifo).isFalse();
+      assertThat(failure).as("writer of %s", fifo).isNull();
+    }
+  }
+}

@@ -1,0 +1,517 @@
+package dev.kcshare.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kcshare.cli.evaluate.FixtureFleet;
+import dev.kcshare.cli.json.JsonReader;
+import dev.kcshare.cli.records.CacheStore;
+import dev.kcshare.core.records.CacheRow;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code kcshare measure} end to end, in-process against fixture servers: what each pass spawns and
+ * stores, its output on stdout and stderr, and its exit codes. Tests run one at a time and in
+ * isolation from every other test class, so that no process of this JVM may outlive any of them.
+ */
+@Isolated
+final class MeasureCommandTest {
+  private static final List<String> RESULT_KEYS =
+      List.of(
+          "name",
+          "ran",
+          "callerSensitive",
+          "reasons",
+          "detail",
+          "era",
+          "reportedVersion",
+          "stored");
+
+  @TempDir Path dir;
+  private FixtureFleet fleet;
+  private ch.qos.logback.classic.Level rootLevel;
+
+  @BeforeAll
+  static void requireNode() {
+    FixtureFleet.assumeNode();
+  }
+
+  @BeforeEach
+  void rememberLogLevel() {
+    rootLevel =
+        ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+            .getLevel();
+  }
+
+  @AfterEach
+  void nothingOutlivesTheTest() throws Exception {
+    // -v and -q set the process-wide log level; give the next test the configured one.
+    ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+        .setLevel(rootLevel);
+    if (fleet != null) {
+      fleet.assertAllGone();
+    }
+    FixtureFleet.assertNoDescendantRuns();
+  }
+
+  private FixtureFleet fleet() {
+    fleet = new FixtureFleet(dir);
+    return fleet;
+  }
+
+  private static Map<String, String> env(String... pairs) {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    env.remove("KCSHARE_STDERR_TTY");
+    env.remove("KCSHARE_STDOUT_TTY");
+    env.remove("KCSHARE_RECORDS_DIR");
+    env.remove("FIXTURE_TOKEN");
+    for (int i = 0; i < pairs.length; i += 2) {
+      env.put(pairs[i], pairs[i + 1]);
+    }
+    return env;
+  }
+
+  private CliRun measure(Map<String, String> env, String... args) throws Exception {
+    fleet.write();
+    List<String> all = new ArrayList<>(List.of("measure"));
+    all.addAll(List.of(args));
+    all.addAll(List.of("--config", "cfg.json", "--records-dir", "records"));
+    return CliRun.run(dir, "", env, all.toArray(String[]::new));
+  }
+
+  private CliRun measure(String... args) throws Exception {
+    return measure(env(), args);
+  }
+
+  /** Parses stdout, which must be exactly one JSON array of result objects. */
+  private static List<Map<String, Object>> results(CliRun r) throws Exception {
+    Object parsed = JsonReader.withDepthLimit(100).parse(r.stdout());
+    assertThat(parsed).as("stdout: %s", r.stdout()).isInstanceOf(List.class);
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Object o : (List<?>) parsed) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      ((Map<?, ?>) o).forEach((k, v) -> m.put((String) k, v));
+      assertThat(new ArrayList<Object>(m.keySet())).isEqualTo(RESULT_KEYS);
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static List<Object> names(List<Map<String, Object>> results) {
+    return results.stream().map(m -> m.get("name")).toList();
+  }
+
+  private static Map<String, Object> result(List<Map<String, Object>> results, String name) {
+    return results.stream()
+        .filter(m -> name.equals(m.get("name")))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no result for " + name + ": " + results));
+  }
+
+  private void disabledAndRemote() {
+    Map<String, Object> disabled = new LinkedHashMap<>();
+    disabled.put("command", "node");
+    disabled.put("args", fleet.args("off", "stable"));
+    disabled.put("disabled", true);
+    fleet.entry("off", disabled);
+    Map<String, Object> remote = new LinkedHashMap<>();
+    remote.put("type", "http");
+    remote.put("url", "https://remote.example.invalid/mcp");
+    fleet.entry("remote", remote);
+  }
+
+  // ------------------------------------------------------------------ selection end to end
+
+  @Test
+  void measureAllStoresNeverMeasuredServersThenSkipsCleanHitsAndRepeatsDivergentOnes()
+      throws Exception {
+    fleet()
+        .fixture("clean", "stable", "--version", "4.5.6")
+        .fixture("divergent", "sensitive-tools");
+    disabledAndRemote();
+    fleet.fixture("broken", "exit-early");
+
+    double before = System.currentTimeMillis() / 1000.0;
+    CliRun first = measure("--all", "--json");
+    double after = System.currentTimeMillis() / 1000.0;
+    assertThat(first.exitCode()).as(first.stderr()).isZero();
+    assertThat(first.stderr()).isEmpty();
+    List<Map<String, Object>> results = results(first);
+    assertThat(names(results)).containsExactly("clean", "divergent", "broken");
+    assertThat(result(results, "clean"))
+        .containsEntry("ran", true)
+        .containsEntry("callerSensitive", false)
+        .containsEntry("era", "legacy")
+        .containsEntry("reportedVersion", "4.5.6")
+        .containsEntry("stored", true);
+    assertThat(result(results, "divergent"))
+        .containsEntry("callerSensitive", true)
+        .containsEntry("detail", "tools_shape_differs")
+        .containsEntry("stored", true);
+    assertThat(result(results, "broken"))
+        .containsEntry("ran", false)
+        .containsEntry("detail", "no response")
+        .containsEntry("stored", false);
+    fleet.assertSpawns(Map.of("clean", 2, "divergent", 2, "off", 0, "remote", 0, "broken", 2));
+
+    CacheRow clean = fleet.storedRow("clean");
+    assertThat(clean.ran()).isTrue();
+    assertThat(clean.evaluatedAt()).isBetween(before - 1, after + 1);
+    assertThat(clean.identity())
+        .isEqualTo(
+            FixtureFleet.load(dir.resolve("cfg.json"), env()).server("clean").first().identity());
+    assertThat(clean.reportedVersion()).isEqualTo("4.5.6");
+    assertThat(clean.handshake()).isNotNull();
+    assertThat(fleet.storedCache().serverNames()).containsExactly("clean", "divergent");
+
+    CliRun second = measure("--all", "--json");
+    assertThat(second.exitCode()).as(second.stderr()).isZero();
+    assertThat(names(results(second))).containsExactly("divergent", "broken");
+    fleet.assertSpawns(Map.of("clean", 2, "divergent", 4, "off", 0, "remote", 0, "broken", 4));
+    assertThat(fleet.storedRow("clean")).isEqualTo(clean);
+  }
+
+  @Test
+  void identityChangeMakesAServerDueAndItsOldRowStaysUntilOverwritten() throws Exception {
+    fleet().fixture("a", "stable");
+    assertThat(measure("--all").exitCode()).isZero();
+    CacheRow original = fleet.storedRow("a");
+    assertThat(original).isNotNull();
+
+    // Edited args: a new identity, so due again; this measurement fails, and the old row stays.
+    fleet.fixture("a", "exit-early");
+    CliRun failed = measure("--all", "--json");
+    assertThat(results(failed))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.get("ran")).isEqualTo(false);
+              assertThat(m.get("stored")).isEqualTo(false);
+            });
+    assertThat(fleet.storedRow("a")).isEqualTo(original);
+    fleet.assertSpawns(Map.of("a", 4));
+
+    // Edited again and measurable: the row is overwritten under the new identity.
+    fleet.fixture("a", "stable", "--delay-ms", "1");
+    CliRun measured = measure("--all", "--json");
+    assertThat(names(results(measured))).containsExactly("a");
+    CacheRow replaced = fleet.storedRow("a");
+    assertThat(replaced.identity()).isNotEqualTo(original.identity());
+    assertThat(replaced.identity())
+        .isEqualTo(
+            FixtureFleet.load(dir.resolve("cfg.json"), env()).server("a").first().identity());
+    fleet.assertSpawns(Map.of("a", 6));
+
+    assertThat(results(measure("--all", "--json"))).isEmpty();
+    fleet.assertSpawns(Map.of("a", 6));
+  }
+
+  @Test
+  void namedServerIsMeasuredDespiteACleanHitAndAFailedMeasurementKeepsItsRow() throws Exception {
+    fleet().fixture("billing", "needs-env").fixture("other", "stable");
+    CliRun first = measure(env("FIXTURE_TOKEN", "t"), "billing", "--json");
+    assertThat(first.exitCode()).as(first.stderr()).isZero();
+    assertThat(names(results(first))).containsExactly("billing");
+    CacheRow row = fleet.storedRow("billing");
+    assertThat(row).isNotNull();
+    fleet.assertSpawns(Map.of("billing", 2, "other", 0));
+
+    // Same identity (the token is inherited, not declared), now failing: reported, not stored.
+    CliRun again = measure(env(), "billing", "--json");
+    assertThat(again.exitCode()).as(again.stderr()).isZero();
+    assertThat(results(again))
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.get("ran")).isEqualTo(false);
+              assertThat(m.get("stored")).isEqualTo(false);
+              assertThat(m.get("reasons")).isEqualTo(List.of("preflight_unavailable"));
+            });
+    assertThat(fleet.storedRow("billing")).isEqualTo(row);
+    fleet.assertSpawns(Map.of("billing", 4, "other", 0));
+
+    // The clean hit is not due for --all; only the never-measured server is.
+    assertThat(names(results(measure(env(), "--all", "--json")))).containsExactly("other");
+    fleet.assertSpawns(Map.of("billing", 4, "other", 2));
+  }
+
+  @Test
+  void namedDisabledOrRemoteServerIsReportedAndNeverSpawned() throws Exception {
+    fleet();
+    disabledAndRemote();
+    CliRun r = measure("off", "remote", "--json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    List<Map<String, Object>> results = results(r);
+    assertThat(names(results)).containsExactly("off", "remote");
+    assertThat(result(results, "off"))
+        .containsEntry("detail", "disabled")
+        .containsEntry("stored", false);
+    assertThat(result(results, "remote"))
+        .containsEntry("detail", "no command")
+        .containsEntry("stored", false);
+    fleet.assertSpawns(Map.of("off", 0, "remote", 0));
+    assertThat(fleet.cacheFile()).doesNotExist();
+  }
+
+  @Test
+  void usageErrorsExitTwoWithNothingOnStdout() throws Exception {
+    fleet().fixture("a", "stable");
+    for (String[] args :
+        List.of(
+            new String[] {"nope"},
+            new String[] {"--all", "a"},
+            new String[] {},
+            new String[] {"--all", "--jobs", "0"},
+            new String[] {"--all", "--timeout", "4"},
+            new String[] {"--all", "--timeout", "121"})) {
+      CliRun r = measure(args);
+      assertThat(r.exitCode()).as("%s: %s", List.of(args), r.stderr()).isEqualTo(2);
+      assertThat(r.stdout()).isEmpty();
+      assertThat(r.stderr()).startsWith("kcshare: ");
+    }
+    assertThat(measure("nope").stderr()).contains("unknown server \"nope\"");
+    fleet.assertSpawns(Map.of("a", 0));
+  }
+
+  // ------------------------------------------------------------------ the lock
+
+  @Test
+  void noWaitExitsZeroWhileAnotherPassRuns() throws Exception {
+    fleet().fixture("a", "stable");
+    fleet.write();
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
+                held.countDown();
+                release.await();
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
+    holder.start();
+    try {
+      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+      CliRun json = measure("--all", "--no-wait", "--json");
+      assertThat(json.exitCode()).isZero();
+      assertThat(json.stdout().strip()).isEqualTo("[]");
+      assertThat(json.stderr()).contains("another measure pass is running");
+      CliRun human = measure("--all", "--no-wait");
+      assertThat(human.exitCode()).isZero();
+      assertThat(human.stdout()).isEmpty();
+      assertThat(human.stderr()).contains("another measure pass is running");
+    } finally {
+      release.countDown();
+      holder.join(10_000);
+    }
+    fleet.assertSpawns(Map.of("a", 0));
+  }
+
+  @Test
+  void secondMeasureAllWaitsForTheFirstAndBothPassesRowsSurvive() throws Exception {
+    fleet().fixture("slow", "stable", "--delay-ms", "400");
+    fleet.write("first.json");
+    fleet.remove("slow").fixture("quick", "stable");
+    fleet.write("second.json");
+    CliRun[] runs = new CliRun[2];
+    Thread one =
+        new Thread(
+            () ->
+                runs[0] =
+                    CliRun.run(
+                        dir,
+                        "",
+                        env(),
+                        "measure",
+                        "--all",
+                        "--config",
+                        "first.json",
+                        "--records-dir",
+                        "records",
+                        "--json"));
+    one.start();
+    // The first pass holds the lock once its server was spawned.
+    Path pids = fleet.pidDir("slow").resolve("pids");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!Files.exists(pids) && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    CliRun second =
+        CliRun.run(
+            dir,
+            "",
+            env(),
+            "measure",
+            "--all",
+            "--config",
+            "second.json",
+            "--records-dir",
+            "records",
+            "--json");
+    one.join(30_000);
+    assertThat(runs[0].exitCode()).as(runs[0].stderr()).isZero();
+    assertThat(second.exitCode()).as(second.stderr()).isZero();
+    assertThat(names(results(runs[0]))).containsExactly("slow");
+    assertThat(names(results(second))).containsExactly("quick");
+    // The waiting pass read the cache after the first flushed, so neither dropped the other's row.
+    assertThat(fleet.storedCache().serverNames()).containsExactly("quick", "slow");
+    assertThat(fleet.storedRow("quick").evaluatedAt())
+        .isGreaterThanOrEqualTo(fleet.storedRow("slow").evaluatedAt());
+  }
+
+  // ------------------------------------------------------------------ progress and chattiness
+
+  @Test
+  void progressLineAndSummaryOnlyOnATerminalAndNeverWithJson() throws Exception {
+    fleet().fixture("a", "stable").fixture("b", "stable");
+    CliRun tty = measure(env("KCSHARE_STDERR_TTY", "1"), "--all");
+    assertThat(tty.exitCode()).isZero();
+    assertThat(tty.stdout()).isEmpty();
+    assertThat(tty.stderr())
+        .contains("measuring: 1/2 done, 1 measured")
+        .contains("measuring: 2/2 done, 2 measured")
+        .contains("a: handshake reproducible, stored")
+        .contains("Measured 2 of 2 server(s).");
+
+    fleet.fixture("a", "stable", "--delay-ms", "1").fixture("b", "stable", "--delay-ms", "1");
+    CliRun json = measure(env("KCSHARE_STDERR_TTY", "1"), "--all", "--json");
+    assertThat(json.stderr()).doesNotContain("measuring:").doesNotContain("\u001b");
+    assertThat(names(results(json))).containsExactly("a", "b");
+
+    fleet.fixture("a", "stable", "--delay-ms", "2").fixture("b", "stable", "--delay-ms", "2");
+    CliRun quiet = measure(env("KCSHARE_STDERR_TTY", "0"), "--all");
+    assertThat(quiet.exitCode()).isZero();
+    assertThat(quiet.stdout()).isEmpty();
+    assertThat(quiet.stderr()).as("cron-quiet").isEmpty();
+
+    fleet.fixture("a", "stable", "--delay-ms", "3").fixture("b", "exit-early");
+    CliRun verbose = measure(env(), "-v", "--all");
+    assertThat(verbose.stderr())
+        .doesNotContain("measuring:")
+        .contains("b: could not run: no response")
+        .contains("Measured 1 of 2 server(s); 1 could not run (not stored).");
+    assertThat(fleet.storedCache().size()).isEqualTo(2);
+  }
+
+  @Test
+  void verbosityCountsWhereverItIsGivenAndQuietSilencesTheTerminal() throws Exception {
+    fleet().fixture("a", "stable");
+    fleet.write();
+    CliRun global =
+        CliRun.run(
+            dir,
+            "",
+            env(),
+            "-v",
+            "measure",
+            "--all",
+            "--config",
+            "cfg.json",
+            "--records-dir",
+            "records");
+    assertThat(global.exitCode()).as(global.stderr()).isZero();
+    assertThat(global.stderr())
+        .contains("a: handshake reproducible, stored")
+        .contains("Measured 1 of 1");
+
+    fleet.fixture("a", "stable", "--delay-ms", "1");
+    CliRun quiet = measure(env("KCSHARE_STDERR_TTY", "1"), "-q", "--all");
+    assertThat(quiet.exitCode()).isZero();
+    assertThat(quiet.stderr()).isEmpty();
+    fleet.assertSpawns(Map.of("a", 4));
+  }
+
+  @Test
+  void summaryIsWithheldWhenNothingWasMeasured() throws Exception {
+    fleet().fixture("a", "exit-early").fixture("b", "exit-early");
+    CliRun r = measure(env("KCSHARE_STDERR_TTY", "1"), "--all");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stderr())
+        .contains("measuring: 2/2 done, 0 measured")
+        .contains("a: could not run: no response")
+        .doesNotContain("Measured");
+    assertThat(fleet.cacheFile()).doesNotExist();
+  }
+
+  @Test
+  void serverProvidedStringsAreEscapedOnTheTerminal() throws Exception {
+    fleet().fixture("evil\u001b[31m\nname", "exit-early");
+    CliRun r = measure(env("KCSHARE_STDERR_TTY", "1"), "--all");
+    assertThat(r.exitCode()).isZero();
+    String withoutProgress = r.stderr().replace("\r\u001b[K", "");
+    assertThat(withoutProgress)
+        .doesNotContain("\u001b")
+        .contains("evil\\x1b[31m\\nname: could not run");
+    // The fixture's stderr (ANSI colours) is shown escaped too.
+    assertThat(withoutProgress).contains("\\x1b[31mfixture: BRAVE_API_KEY is not set");
+  }
+
+  // ------------------------------------------------------------------ the shipped example
+
+  @Test
+  void theExampleFleetIsMeasuredAndAssessed() throws Exception {
+    fleet = null; // the example's fixtures carry no tag; the descendant check still runs
+    Path repo = FixtureFleet.SCRIPT.getParent().getParent().getParent();
+    Path records = dir.resolve("records");
+    CliRun m =
+        CliRun.run(
+            repo,
+            "",
+            env(),
+            "measure",
+            "--all",
+            "--config",
+            "examples/fleet.json",
+            "--records-dir",
+            records.toString(),
+            "--json");
+    assertThat(m.exitCode()).as(m.stderr()).isZero();
+    List<Map<String, Object>> results = results(m);
+    assertThat(names(results)).containsExactly("notes", "calendar", "tickets", "search", "billing");
+    assertThat(result(results, "billing")).containsEntry("stored", false);
+
+    CliRun a =
+        CliRun.run(
+            repo,
+            "",
+            env(),
+            "assess",
+            "--all",
+            "--config",
+            "examples/fleet.json",
+            "--records-dir",
+            records.toString(),
+            "--json");
+    assertThat(a.exitCode()).as(a.stderr()).isZero();
+    Map<Object, Object> strengths = new LinkedHashMap<>();
+    for (Object o : (List<?>) JsonReader.withDepthLimit(100).parse(a.stdout())) {
+      strengths.put(((Map<?, ?>) o).get("name"), ((Map<?, ?>) o).get("strength"));
+    }
+    assertThat(strengths)
+        .containsExactly(
+            Map.entry("notes", "measured"),
+            Map.entry("calendar", "declared"),
+            Map.entry("tickets", "measured"),
+            Map.entry("search", "no_objection"),
+            Map.entry("billing", "unknown"),
+            Map.entry("docs", "disqualified"),
+            Map.entry("archive", "unknown"));
+  }
+}
