@@ -15,10 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every fixture mode's outcome, with the process tree checked gone after each probe. */
+/**
+ * Every fixture mode's outcome, with the process tree checked gone after each probe. Isolated from
+ * other test classes (its methods still run concurrently) so that the JVM-wide check after all
+ * tests sees only this class's processes.
+ */
+@Isolated
 @Execution(ExecutionMode.CONCURRENT)
 final class StdioProberFixtureTest {
   private static final StdioProber PROBER = FixtureServers.prober(15);
