@@ -24,7 +24,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -156,21 +155,7 @@ final class AssessCommand implements Callable<Integer> {
 
   private List<Verdict> fromHost() {
     HostConfig host = config.load(ctx).requireValid();
-    List<ConfiguredServer> servers = new ArrayList<>();
-    if (all) {
-      servers.addAll(host.servers());
-    } else {
-      for (String name : new LinkedHashSet<>(names)) {
-        ConfiguredServer s = host.server(name);
-        if (s == null) {
-          throw new BadInputException(
-              "unknown server "
-                  + Escaper.quoted(name, Escaper.SHORT_LIMIT)
-                  + " (see kcshare config)");
-        }
-        servers.add(s);
-      }
-    }
+    List<ConfiguredServer> servers = all ? host.servers() : host.require(names);
     RecordsDirectory dir = records.resolve(ctx);
     List<ServerVerdict> rows =
         VerdictReport.load(dir).verdicts(servers, host.hostProfile(), host.identityKeys());

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -181,21 +180,7 @@ final class MeasureCommand implements Callable<Integer> {
   }
 
   private List<ConfiguredServer> select(HostConfig host) {
-    if (all) {
-      return host.servers();
-    }
-    List<ConfiguredServer> out = new ArrayList<>();
-    for (String name : new LinkedHashSet<>(names)) {
-      ConfiguredServer s = host.server(name);
-      if (s == null) {
-        throw new BadInputException(
-            "unknown server "
-                + Escaper.quoted(name, Escaper.SHORT_LIMIT)
-                + " (see kcshare config)");
-      }
-      out.add(s);
-    }
-    return out;
+    return all ? host.servers() : host.require(names);
   }
 
   private static List<ServerResult> inConfigOrder(

@@ -1,7 +1,6 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.cli.config.ConfigOptions;
-import dev.kcshare.cli.config.ConfiguredServer;
 import dev.kcshare.cli.config.HostConfig;
 import dev.kcshare.cli.preflight.CaptureFiles;
 import dev.kcshare.cli.preflight.ProbeOptions;
@@ -13,7 +12,6 @@ import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonInputException;
-import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,12 +119,7 @@ final class PreflightCommand implements Callable<Integer> {
 
   private ServerDefinition find(String name) {
     HostConfig host = config.load(ctx).requireValid();
-    ConfiguredServer found = host.server(name);
-    if (found == null) {
-      throw new BadInputException(
-          "unknown server " + Escaper.quoted(name, Escaper.SHORT_LIMIT) + " (see kcshare config)");
-    }
-    return found.first().definition();
+    return host.require(List.of(name)).get(0).first().definition();
   }
 
   private CommandLine.ParameterException usage(String message) {

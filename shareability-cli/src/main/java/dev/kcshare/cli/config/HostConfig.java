@@ -4,7 +4,9 @@ import dev.kcshare.cli.BadInputException;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,6 +44,26 @@ public record HostConfig(
       }
     }
     return null;
+  }
+
+  /**
+   * The servers named on a command line, in the order given (a repeated name counts once).
+   *
+   * @throws BadInputException naming the first name no file defines
+   */
+  public List<ConfiguredServer> require(Collection<String> names) {
+    List<ConfiguredServer> out = new ArrayList<>();
+    for (String name : new LinkedHashSet<>(names)) {
+      ConfiguredServer s = server(name);
+      if (s == null) {
+        throw new BadInputException(
+            "unknown server "
+                + Escaper.quoted(name, Escaper.SHORT_LIMIT)
+                + " (see kcshare config)");
+      }
+      out.add(s);
+    }
+    return out;
   }
 
   /** The names whose definitions disagree, in config order. */
