@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -21,11 +23,19 @@ public final class Main {
   public static final int EXIT_FAILURE = 1;
   public static final int EXIT_USAGE = 2;
 
-  private static final Logger log = LoggerFactory.getLogger(Main.class);
-
   private Main() {}
 
+  /**
+   * Built-in picocli converters that kcshare's options never use. picocli registers these through
+   * reflection ({@code Class.forName}, {@code getDeclaredMethod}) for every command of the tree on
+   * every run; excluding them is a measurable part of start-up.
+   */
+  static final String UNUSED_CONVERTERS = "java\\.(sql|time|nio\\.file)\\..*";
+
   public static void main(String[] args) {
+    if (System.getProperty("picocli.converters.excludes") == null) {
+      System.setProperty("picocli.converters.excludes", UNUSED_CONVERTERS);
+    }
     PrintWriter out = new PrintWriter(System.out, false, StandardCharsets.UTF_8);
     PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
     CliContext ctx =
@@ -38,7 +48,8 @@ public final class Main {
 
   /** Runs one command line and returns its exit code; never calls {@link System#exit}. */
   public static int run(CliContext ctx, String... args) {
-    CommandLine cli = commandLine(ctx);
+    String only = KcshareCommand.plainlyNamedSubcommand(args);
+    CommandLine cli = only == null ? commandLine(ctx) : commandLine(ctx, Set.of(only));
     try {
       return cli.execute(args);
     } finally {
@@ -49,7 +60,21 @@ public final class Main {
 
   /** The configured picocli command tree, for in-process use and documentation generators. */
   public static CommandLine commandLine(CliContext ctx) {
-    CommandLine cli = new CommandLine(new KcshareCommand(), new ContextFactory(ctx));
+    return commandLine(ctx, KcshareCommand.SUBCOMMANDS.keySet());
+  }
+
+  /**
+   * The root command with only the named subcommands. Building a subcommand's model reflects over
+   * every option of it and its mixins; a run that names one subcommand needs no other's.
+   */
+  static CommandLine commandLine(CliContext ctx, Set<String> subcommands) {
+    ContextFactory factory = new ContextFactory(ctx);
+    CommandLine cli = new CommandLine(new KcshareCommand(), factory);
+    for (Map.Entry<String, Class<?>> e : KcshareCommand.SUBCOMMANDS.entrySet()) {
+      if (subcommands.contains(e.getKey())) {
+        cli.addSubcommand(e.getKey(), new CommandLine(e.getValue(), factory));
+      }
+    }
     cli.setOut(ctx.out());
     cli.setErr(ctx.err());
     cli.setExecutionStrategy(
@@ -75,6 +100,8 @@ public final class Main {
             commandLine.getErr().println("kcshare: " + ex.getMessage());
             return EXIT_USAGE;
           }
+          // Looked up here, not in a static field: a run that logs nothing never starts logback.
+          Logger log = LoggerFactory.getLogger(Main.class);
           log.debug("command failed", ex);
           commandLine.getErr().println("kcshare: internal error: " + ex);
           return EXIT_FAILURE;

@@ -52,7 +52,6 @@ import picocli.CommandLine.Option;
       ""
     })
 final class SeedCommand implements Callable<Integer> {
-  private static final Logger log = LoggerFactory.getLogger(SeedCommand.class);
 
   private final CliContext ctx;
 
@@ -196,6 +195,8 @@ final class SeedCommand implements Callable<Integer> {
       throws IOException, InterruptedException {
     CacheStore.Session session = CacheStore.open(cacheFile, Duration.ZERO);
     if (session == null) {
+      // Looked up here: building the command tree (every kcshare run) must not start logback.
+      Logger log = LoggerFactory.getLogger(SeedCommand.class);
       log.info("waiting for the verdict cache lock (an evaluation pass is running)");
       session = CacheStore.open(cacheFile, null);
     }

@@ -19,7 +19,14 @@ import org.slf4j.LoggerFactory;
  * warning. The codecs then apply the per-file tolerance rules to whatever parsed.
  */
 public final class RecordFile {
-  private static final Logger log = LoggerFactory.getLogger(RecordFile.class);
+  /**
+   * Looked up when there is something to report, so that reading healthy record files never starts
+   * the logging backend (tens of milliseconds of every {@code kcshare assess}).
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(RecordFile.class);
+  }
+
   private static final JsonReader READER = JsonReader.withDepthLimit(JsonReader.RECORD_DEPTH_LIMIT);
 
   /**
@@ -51,10 +58,11 @@ public final class RecordFile {
   }
 
   private static Read problem(Path file, String problem) {
-    log.warn(
-        "reading {} as empty: {}",
-        Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
-        Escaper.esc(problem, Escaper.LONG_LIMIT));
+    log()
+        .warn(
+            "reading {} as empty: {}",
+            Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
+            Escaper.esc(problem, Escaper.LONG_LIMIT));
     return new Read(null, true, problem);
   }
 
