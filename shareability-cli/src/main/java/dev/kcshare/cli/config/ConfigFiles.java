@@ -83,9 +83,15 @@ final class ConfigFiles {
       return Read.ofProblem("not valid JSON: not valid UTF-8");
     }
     try {
-      return new Read(false, null, READER.parse(Jsonc.strip(text)));
-    } catch (JsonSyntaxException e) {
-      return Read.ofProblem("not valid JSON: " + redact(e.describe()));
+      // Plain JSON is its own JSONC form (it has no comments and no trailing commas outside
+      // strings), so most files parse as they are and skip the blanking pass.
+      return new Read(false, null, READER.parseText(text));
+    } catch (JsonSyntaxException strict) {
+      try {
+        return new Read(false, null, READER.parseText(Jsonc.strip(text)));
+      } catch (JsonSyntaxException e) {
+        return Read.ofProblem("not valid JSON: " + redact(e.describe()));
+      }
     }
   }
 

@@ -76,7 +76,7 @@ public final class HostConfigLoader {
       this.platform = platform;
       this.home = KiroCrewConfig.userHome(ctx.env()).toAbsolutePath().normalize();
       this.cwd = ctx.cwd().toAbsolutePath().normalize();
-      this.fingerprints = new Fingerprints(ctx.env().get("PATH"), ctx.cwd());
+      this.fingerprints = Fingerprints.snapshot(ctx.env().get("PATH"), ctx.cwd());
     }
 
     List<ConfiguredServer> servers() {

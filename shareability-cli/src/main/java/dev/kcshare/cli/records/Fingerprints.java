@@ -33,13 +33,38 @@ public final class Fingerprints {
    */
   private final Map<String, String> contentFingerprints = new ConcurrentHashMap<>();
 
+  /** For a snapshot: the answers already given, per string; null for live fingerprints. */
+  private final @Nullable Map<String, String> fingerprintOf;
+
+  private final @Nullable Map<String, Boolean> regularFile;
+
   /**
+   * Live fingerprints: every call looks at the file system again, so a file replaced between two
+   * calls is seen (the evaluation runner's version re-check depends on that).
+   *
    * @param pathEnv the {@code PATH} used for command lookup (kcshare's own), or null when unset
    * @param cwd the directory relative names resolve against
    */
   public Fingerprints(@Nullable String pathEnv, Path cwd) {
+    this(pathEnv, cwd, false);
+  }
+
+  private Fingerprints(@Nullable String pathEnv, Path cwd, boolean snapshot) {
     this.pathEnv = pathEnv;
     this.cwd = Objects.requireNonNull(cwd, "cwd");
+    this.fingerprintOf = snapshot ? new ConcurrentHashMap<>() : null;
+    this.regularFile = snapshot ? new ConcurrentHashMap<>() : null;
+  }
+
+  /**
+   * Fingerprints that look each distinct command or argument up once and then repeat the answer:
+   * the file system as of one moment, for one load of a configuration. Two hundred servers started
+   * by the same {@code node} and the same script cost two lookups, not two hundred (it keeps {@code
+   * kcshare assess --all} close to a bare start). Not for anything that must notice a file changing
+   * while the instance lives.
+   */
+  public static Fingerprints snapshot(@Nullable String pathEnv, Path cwd) {
+    return new Fingerprints(pathEnv, cwd, true);
   }
 
   /**
@@ -48,6 +73,19 @@ public final class Fingerprints {
    * unknown}.
    */
   public String fingerprint(String s) {
+    Map<String, String> memo = fingerprintOf;
+    if (memo == null) {
+      return fingerprintNow(s);
+    }
+    String known = memo.get(s);
+    if (known == null) {
+      known = fingerprintNow(s);
+      memo.put(s, known);
+    }
+    return known;
+  }
+
+  private String fingerprintNow(String s) {
     try {
       Path file = lookup(s);
       if (file == null) {
@@ -130,6 +168,19 @@ public final class Fingerprints {
   }
 
   private boolean isRegularFile(String arg) {
+    Map<String, Boolean> memo = regularFile;
+    if (memo == null) {
+      return isRegularFileNow(arg);
+    }
+    Boolean known = memo.get(arg);
+    if (known == null) {
+      known = isRegularFileNow(arg);
+      memo.put(arg, known);
+    }
+    return known;
+  }
+
+  private boolean isRegularFileNow(String arg) {
     try {
       return Files.isRegularFile(cwd.resolve(arg));
     } catch (InvalidPathException | SecurityException e) {

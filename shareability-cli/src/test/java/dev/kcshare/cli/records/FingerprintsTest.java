@@ -56,6 +56,25 @@ final class FingerprintsTest {
   }
 
   @Test
+  void aSnapshotAnswersEachStringOnceAndALiveInstanceLooksAgain() throws Exception {
+    Path p = file("script.sh", "#!/bin/sh\necho v1\n", true);
+    Fingerprints snapshot = Fingerprints.snapshot(null, dir);
+    Fingerprints live = new Fingerprints(null, dir);
+    String before = snapshot.binaryVersion("./script.sh", List.of("data.txt", "-x"));
+    assertThat(before).isEqualTo(live.binaryVersion("./script.sh", List.of("data.txt", "-x")));
+    Files.writeString(p, "#!/bin/sh\necho v22\n", StandardCharsets.UTF_8);
+    file("data.txt", "now a file\n", false);
+    // The snapshot keeps the file system as it first saw it; a live instance sees both changes.
+    assertThat(snapshot.binaryVersion("./script.sh", List.of("data.txt", "-x"))).isEqualTo(before);
+    String after = live.binaryVersion("./script.sh", List.of("data.txt", "-x"));
+    assertThat(after).isNotEqualTo(before);
+    assertThat(
+            Fingerprints.snapshot(null, dir)
+                .binaryVersion("./script.sh", List.of("data.txt", "-x")))
+        .isEqualTo(after);
+  }
+
+  @Test
   void commandsAreLookedUpOnPathAndLinksFollowed() throws Exception {
     file("bin1/tool", "#!/bin/sh\necho v1\n", true);
     file("bin2/tool", "other", true);

@@ -9,9 +9,11 @@ public enum Era {
   /** MCP 2026-07-28: no {@code initialize}; {@code server/discover}, then {@code tools/list}. */
   MODERN;
 
+  private final String json = name().toLowerCase(Locale.ROOT);
+
   /** {@code "legacy"} or {@code "modern"}. */
   public String json() {
-    return name().toLowerCase(Locale.ROOT);
+    return json;
   }
 
   /** Parses a stored era; absent or any unrecognised value reads as {@link #LEGACY}. */

@@ -36,6 +36,9 @@ public final class JsonInputException extends RuntimeException {
 
   /** Appends one reference token to a pointer, escaping {@code ~} and {@code /} per RFC 6901. */
   public static String child(String pointer, String token) {
+    if (token.indexOf('~') < 0 && token.indexOf('/') < 0) {
+      return pointer + "/" + token;
+    }
     return pointer + "/" + token.replace("~", "~0").replace("/", "~1");
   }
 

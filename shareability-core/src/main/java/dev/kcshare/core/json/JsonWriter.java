@@ -199,6 +199,19 @@ public final class JsonWriter {
    */
   static BigDecimal shortestDigits(double d) {
     BigDecimal jdk = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    if (jdk.precision() <= 15 && Math.abs(d) >= Double.MIN_NORMAL) {
+      // Decimals of at most 15 significant digits lie at least 1e-15 * |d| apart, more than the
+      // width of a normal double's rounding interval (2^-52 * |d|): at most one of them reads back
+      // as d, so an answer this short is already the shortest and the closest. Timestamps such as
+      // 1796019386.626 take this path and skip the BigDecimal search below (the slow part of
+      // writing a few hundred of them in a cold JVM).
+      return jdk;
+    }
+    return searchShortest(d, jdk);
+  }
+
+  /** The search itself, from Java's answer {@code jdk} (package-private for a test). */
+  static BigDecimal searchShortest(double d, BigDecimal jdk) {
     BigDecimal value = new BigDecimal(d);
     int digits = jdk.precision();
     // If any decimal of k digits reads back as d, the nearest k-digit decimal below or above d

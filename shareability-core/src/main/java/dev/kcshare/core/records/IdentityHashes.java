@@ -109,7 +109,22 @@ public final class IdentityHashes {
     return hex(sha256().digest(bytes));
   }
 
+  /**
+   * Never updated; copies of it are the digests. Cloning skips the provider lookup and the
+   * reflective construction of {@code getInstance}, which a start-up hashing two identities per
+   * configured server pays hundreds of times.
+   */
+  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
+
   private static MessageDigest sha256() {
+    try {
+      return (MessageDigest) SHA256_PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newSha256(); // a provider whose digest cannot be copied
+    }
+  }
+
+  private static MessageDigest newSha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

@@ -39,9 +39,11 @@ public enum ReasonCode {
   /** The two pre-flight identities received different handshakes. */
   HANDSHAKE_NOT_REPRODUCIBLE;
 
+  private final String json = name().toLowerCase(Locale.ROOT);
+
   /** The stable JSON spelling, for example {@code "observed_hazard"}. */
   public String code() {
-    return name().toLowerCase(Locale.ROOT);
+    return json;
   }
 
   /**

@@ -23,9 +23,11 @@ public enum Strength {
   /** The hazard ledger saw this server misbehave while shared. */
   REFUTED;
 
+  private final String json = name().toLowerCase(Locale.ROOT);
+
   /** The JSON value of this tier, for example {@code "no_objection"}. */
   public String json() {
-    return name().toLowerCase(Locale.ROOT);
+    return json;
   }
 
   /** True for exactly {@code refuted} and {@code disqualified}. */

@@ -94,6 +94,35 @@ final class JsonWriterTest {
 
   @ParameterizedTest(name = "seed={0}")
   @MethodSource("seeds")
+  void theShortcutForShortDecimalsAgreesWithTheFullSearch(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    int shortcut = 0;
+    for (int i = 0; i < 2000; i++) {
+      // Timestamps with milliseconds, short decimals of every magnitude, and random bit patterns.
+      double d =
+          switch (i % 3) {
+            case 0 -> random.nextLong(1_000_000_000_000L, 2_000_000_000_000L) / 1000.0;
+            case 1 ->
+                Double.parseDouble(
+                    random.nextLong(1, 1_000_000_000_000_000L) + "e" + random.nextInt(-320, 300));
+            default -> Double.longBitsToDouble(random.nextLong());
+          };
+      if (!Double.isFinite(d) || d == 0) {
+        continue;
+      }
+      java.math.BigDecimal jdk = new java.math.BigDecimal(Double.toString(d)).stripTrailingZeros();
+      if (jdk.precision() <= 15 && Math.abs(d) >= Double.MIN_NORMAL) {
+        shortcut++;
+      }
+      assertThat(JsonWriter.shortestDigits(d))
+          .as("seed=%d bits=%x", seed, Double.doubleToRawLongBits(d))
+          .isEqualTo(JsonWriter.searchShortest(d, jdk));
+    }
+    assertThat(shortcut).as("cases that took the shortcut").isGreaterThan(1000);
+  }
+
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("seeds")
   void everyFloatReadsBackExactlyAndIsNoLongerThanJava(long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     for (int i = 0; i < 500; i++) {
