@@ -2,9 +2,14 @@ package dev.kcshare.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,13 +71,137 @@ final class LauncherIT {
     String[] args = {"assess", "--evidence", "examples/evidence.json"};
     Kcshare.Result plain = Kcshare.run(Kcshare.repo(), Map.of(), "", args);
     Kcshare.Result creating = Kcshare.run(Kcshare.repo(), env, "", args);
-    try (var files = Files.list(cache.resolve("kcshare"))) {
-      assertThat(files.filter(f -> f.toString().endsWith(".jsa"))).hasSize(1);
-    }
+    assertThat(filesIn(cache.resolve("kcshare"))).hasSize(1).allMatch(f -> f.endsWith(".jsa"));
     Kcshare.Result using = Kcshare.run(Kcshare.repo(), env, "", args);
     assertThat(creating.exitCode()).isZero();
     assertThat(using.exitCode()).isZero();
     assertThat(creating.stdout()).isEqualTo(plain.stdout());
     assertThat(using.stdout()).isEqualTo(plain.stdout());
+    assertThat(creating.stderr()).isEqualTo(plain.stderr());
+    assertThat(using.stderr()).isEqualTo(plain.stderr());
+  }
+
+  @Test
+  void theArchiveHoldsPicocliAndIsUsed(@TempDir Path cache, @TempDir Path logs) throws Exception {
+    Map<String, String> env = Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", cache.toString());
+    assertThat(Kcshare.run(Kcshare.repo(), env, "", "--version").exitCode()).isZero();
+    Path log = logs.resolve("classes.log");
+    Kcshare.Result r =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(env, "-Xlog:class+load=info:file=" + log),
+            "",
+            "assess",
+            "--evidence",
+            "examples/evidence.json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    List<String> loaded = Files.readAllLines(log);
+    assertThat(loaded)
+        .filteredOn(l -> l.contains(" picocli.CommandLine "))
+        .singleElement()
+        .asString()
+        .contains("shared objects file");
+    assertThat(loaded)
+        .filteredOn(l -> l.contains(" dev.kcshare.cli.Main "))
+        .singleElement()
+        .asString()
+        .contains("shared objects file");
+  }
+
+  @Test
+  void aDamagedArchiveOrAnUnwritableCacheMeansANormalStart(@TempDir Path cache) throws Exception {
+    Map<String, String> env = Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", cache.toString());
+    String[] args = {"assess", "--evidence", "examples/evidence.json"};
+    Kcshare.Result plain = Kcshare.run(Kcshare.repo(), Map.of(), "", args);
+    assertThat(Kcshare.run(Kcshare.repo(), env, "", args).exitCode()).isZero();
+    Path archive = cache.resolve("kcshare").resolve(filesIn(cache.resolve("kcshare")).get(0));
+    Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-------"));
+    Files.write(archive, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+    Kcshare.Result damaged = Kcshare.run(Kcshare.repo(), env, "", args);
+    assertThat(damaged.exitCode()).isZero();
+    assertThat(damaged.stdout()).isEqualTo(plain.stdout());
+    assertThat(damaged.stderr()).isEqualTo(plain.stderr());
+
+    Path notADirectory = cache.resolve("plain-file");
+    Files.writeString(notADirectory, "x");
+    Kcshare.Result noCache =
+        Kcshare.run(
+            Kcshare.repo(),
+            Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", notADirectory.toString()),
+            "",
+            args);
+    assertThat(noCache.exitCode()).isZero();
+    assertThat(noCache.stdout()).isEqualTo(plain.stdout());
+    assertThat(noCache.stderr()).isEqualTo(plain.stderr());
+  }
+
+  /**
+   * Start-up work that does not show in a timing: a run that logs nothing never starts logback, and
+   * a run naming one subcommand builds no other subcommand's model (their option and mixin classes
+   * stay unloaded). Guards the {@code docs/performance.md} start-up numbers.
+   */
+  @Test
+  void aQuietRunStartsNoLoggingAndBuildsOnlyTheNamedCommand(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("fleet.json");
+    Files.copy(Kcshare.repo().resolve("examples/fleet.json"), config);
+    Path versionLog = dir.resolve("version.log");
+    Kcshare.Result version =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(Map.of(), "-Xlog:class+load=info:file=" + versionLog),
+            "",
+            "--version");
+    assertThat(version.exitCode()).isZero();
+    assertThat(Files.readAllLines(versionLog)).noneMatch(l -> l.contains("ch.qos.logback"));
+
+    Path assessLog = dir.resolve("assess.log");
+    Kcshare.Result assess =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(Map.of(), "-Xlog:class+load=info:file=" + assessLog),
+            "",
+            "assess",
+            "--all",
+            "--config",
+            config.toString(),
+            "--records-dir",
+            dir.resolve("records").toString());
+    assertThat(assess.exitCode()).as(assess.stderr()).isZero();
+    List<String> loaded = Files.readAllLines(assessLog);
+    assertThat(loaded).anyMatch(l -> l.contains(" dev.kcshare.cli.config.HostConfigLoader "));
+    assertThat(loaded)
+        .noneMatch(l -> l.contains("ch.qos.logback"))
+        .noneMatch(l -> l.contains(" dev.kcshare.cli.preflight.ProbeOptions "))
+        .noneMatch(l -> l.contains(" dev.kcshare.cli.HazardsCommand$ListHazards "))
+        .noneMatch(l -> l.contains(" dev.kcshare.cli.PreflightCommand$Compare "));
+
+    // With -v the same run logs, so logback starts.
+    Path verboseLog = dir.resolve("verbose.log");
+    Kcshare.Result verbose =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(Map.of(), "-Xlog:class+load=info:file=" + verboseLog),
+            "",
+            "-vv",
+            "assess",
+            "--all",
+            "--config",
+            config.toString(),
+            "--records-dir",
+            dir.resolve("records").toString());
+    assertThat(verbose.exitCode()).isZero();
+    assertThat(Files.readAllLines(verboseLog)).anyMatch(l -> l.contains("ch.qos.logback"));
+  }
+
+  private static Map<String, String> withOpts(Map<String, String> env, String extra) {
+    Map<String, String> out = new HashMap<>(env);
+    out.put("KCSHARE_JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m " + extra);
+    return out;
+  }
+
+  private static List<String> filesIn(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
   }
 }

@@ -1,0 +1,136 @@
+package dev.kcshare.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes {@code kcshare.classlist}, the class list the launcher turns into an AppCDS archive on its
+ * first run ({@code -Xshare:dump}), at build time ({@code package} phase, {@code exec:java} in the
+ * CLI pom, after the runnable jar exists).
+ *
+ * <p>It runs the packaged jar on a few representative command lines, each in its own JVM with
+ * {@code -XX:DumpLoadedClassList}, and merges the lists in first-seen order without repeats (the
+ * JDK 17 dump aborts on a repeated line). The command lines read a shipped example config and small
+ * record files, never spawn a server and never touch the operator's home: each child gets an empty
+ * {@code HOME}. A static archive, unlike the dynamic one, can hold picocli's Java 5 class files.
+ */
+public final class ClassListTraining {
+  private ClassListTraining() {}
+
+  /**
+   * @param args the runnable jar, the class list to write, the repository's {@code examples}
+   *     directory
+   */
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3) {
+      throw new IllegalArgumentException("usage: ClassListTraining JAR OUTPUT EXAMPLES_DIRECTORY");
+    }
+    Path jar = Path.of(args[0]).toAbsolutePath();
+    Path output = Path.of(args[1]).toAbsolutePath();
+    Path examples = Path.of(args[2]).toAbsolutePath();
+    Path work = Files.createTempDirectory("kcshare-classlist");
+    try {
+      Files.writeString(output, train(jar, examples, work), StandardCharsets.UTF_8);
+    } finally {
+      deleteTree(work);
+    }
+  }
+
+  /** The merged class list of every training command line. */
+  static String train(Path jar, Path examples, Path work) throws IOException, InterruptedException {
+    Path home = Files.createDirectories(work.resolve("home"));
+    Path records = Files.createDirectories(work.resolve("records"));
+    copyResource("observed-hazards.json", records);
+    copyResource("shareability-verdicts.json", records);
+    String fleet = examples.resolve("fleet.json").toString();
+    String recordsDir = records.toString();
+    List<List<String>> commandLines =
+        List.of(
+            List.of("--version"),
+            List.of("--help"),
+            List.of("assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
+            List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
+            List.of("assess", "--evidence", examples.resolve("evidence.json").toString()),
+            List.of(
+                "preflight",
+                "compare",
+                examples.resolve("captures/a.json").toString(),
+                examples.resolve("captures/b.json").toString()));
+    Set<String> lines = new LinkedHashSet<>();
+    int n = 0;
+    for (List<String> commandLine : commandLines) {
+      Path part = work.resolve("part-" + n++ + ".classlist");
+      run(jar, part, home, commandLine);
+      for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          lines.add(line);
+        }
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    out.append("# kcshare.classlist: the classes kcshare loads on typical command lines, for\n");
+    out.append("# the launcher's AppCDS archive (java -Xshare:dump -XX:SharedClassListFile).\n");
+    for (String line : lines) {
+      out.append(line).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static void run(Path jar, Path classList, Path home, List<String> commandLine)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // The launcher's flags, so the same classes load.
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
+    command.add("-Xss4m");
+    command.add("-XX:DumpLoadedClassList=" + classList);
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(commandLine);
+    ProcessBuilder pb = new ProcessBuilder(command);
+    Map<String, String> env = pb.environment();
+    env.keySet().removeIf(k -> k.startsWith("KCSHARE_") || k.startsWith("KIROCREW_"));
+    env.put("HOME", home.toString());
+    env.put("NO_COLOR", "1");
+    pb.directory(home.toFile());
+    pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+    Process p = pb.start();
+    p.getOutputStream().close();
+    if (!p.waitFor(2, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IllegalStateException("training run did not finish: " + commandLine);
+    }
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException(
+          "training run exited with " + p.exitValue() + ": kcshare " + commandLine);
+    }
+  }
+
+  private static void copyResource(String name, Path dir) throws IOException {
+    try (InputStream in =
+        Objects.requireNonNull(
+            ClassListTraining.class.getResourceAsStream("training/" + name), name)) {
+      Files.copy(in, dir.resolve(name));
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
