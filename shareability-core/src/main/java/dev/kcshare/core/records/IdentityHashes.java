@@ -4,8 +4,6 @@ import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.json.JsonWriter;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +27,7 @@ public final class IdentityHashes {
    * over argument boundaries; nothing is normalised.
    */
   public static String commandArgsHash(String command, List<String> args) {
-    MessageDigest digest = sha256();
+    Sha256 digest = new Sha256();
     digest.update(command.getBytes(StandardCharsets.UTF_8));
     digest.update(NUL);
     for (String arg : args) {
@@ -48,7 +46,7 @@ public final class IdentityHashes {
    *     resolved {@code pool_identity_env} for the ledger launch identity
    */
   public static String envHash(@Nullable Object env, Set<String> identityKeys) {
-    MessageDigest digest = sha256();
+    Sha256 digest = new Sha256();
     if (env instanceof Map<?, ?> map) {
       List<Map.Entry<String, @Nullable Object>> kept = new ArrayList<>(map.size());
       for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -106,31 +104,7 @@ public final class IdentityHashes {
 
   /** SHA-256 of the bytes as 64 lowercase hex characters. */
   static String sha256Hex(byte[] bytes) {
-    return hex(sha256().digest(bytes));
-  }
-
-  /**
-   * Never updated; copies of it are the digests. Cloning skips the provider lookup and the
-   * reflective construction of {@code getInstance}, which a start-up hashing two identities per
-   * configured server pays hundreds of times.
-   */
-  private static final MessageDigest SHA256_PROTOTYPE = newSha256();
-
-  private static MessageDigest sha256() {
-    try {
-      return (MessageDigest) SHA256_PROTOTYPE.clone();
-    } catch (CloneNotSupportedException e) {
-      return newSha256(); // a provider whose digest cannot be copied
-    }
-  }
-
-  private static MessageDigest newSha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      // Every Java platform is required to provide SHA-256.
-      throw new IllegalStateException("SHA-256 is not available", e);
-    }
+    return hex(Sha256.of(bytes));
   }
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
