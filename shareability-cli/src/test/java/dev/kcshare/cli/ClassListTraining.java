@@ -70,7 +70,7 @@ public final class ClassListTraining {
     int n = 0;
     for (List<String> commandLine : commandLines) {
       Path part = work.resolve("part-" + n++ + ".classlist");
-      run(jar, part, home, commandLine);
+      run(jar, part, home, examples, commandLine);
       for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
         if (!line.isBlank() && !line.startsWith("#")) {
           lines.add(line);
@@ -86,7 +86,8 @@ public final class ClassListTraining {
     return out.toString();
   }
 
-  private static void run(Path jar, Path classList, Path home, List<String> commandLine)
+  private static void run(
+      Path jar, Path classList, Path home, Path examples, List<String> commandLine)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -103,7 +104,9 @@ public final class ClassListTraining {
     env.keySet().removeIf(k -> k.startsWith("KCSHARE_") || k.startsWith("KIROCREW_"));
     env.put("HOME", home.toString());
     env.put("NO_COLOR", "1");
-    pb.directory(home.toFile());
+    // The repository root, where the example fleet's relative paths resolve (so the launch
+    // fingerprints hash a real file, as they do on a host).
+    pb.directory(examples.getParent().toFile());
     pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process p = pb.start();

@@ -123,7 +123,9 @@ final class MainTest {
 
   @Test
   void noOptionNeedsAConverterThatStartUpLeavesOut() {
-    Pattern unused = Pattern.compile(Main.UNUSED_CONVERTERS);
+    assertThat(Main.UNUSED_CONVERTERS).isEqualTo(".*");
+    // The types picocli 4.7 registers converters for by reflection, all left out at start-up.
+    Pattern unused = Pattern.compile("java\\.(sql|time)\\..*|java\\.nio\\.file\\.Path");
     List<String> offenders = new ArrayList<>();
     List<CommandLine> pending = new ArrayList<>(List.of(Main.commandLine(context())));
     while (!pending.isEmpty()) {

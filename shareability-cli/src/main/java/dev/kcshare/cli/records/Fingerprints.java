@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -105,7 +106,7 @@ public final class Fingerprints {
               + "\u0000"
               + attrs.size()
               + "\u0000"
-              + attrs.lastModifiedTime()
+              + attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS)
               + "\u0000"
               + attrs.fileKey();
       String known = contentFingerprints.get(state);
