@@ -74,7 +74,9 @@ public final class Main {
     CommandLine cli = new CommandLine(new KcshareCommand(), factory);
     for (Map.Entry<String, Class<?>> e : KcshareCommand.SUBCOMMANDS.entrySet()) {
       if (subcommands.contains(e.getKey())) {
-        cli.addSubcommand(e.getKey(), new CommandLine(e.getValue(), factory));
+        CommandLine sub = new CommandLine(e.getValue(), factory);
+        cli.addSubcommand(e.getKey(), sub);
+        sameVersion(sub, cli.getCommandSpec().versionProvider());
       }
     }
     cli.setOut(ctx.out());
@@ -109,6 +111,17 @@ public final class Main {
           return EXIT_FAILURE;
         });
     return cli;
+  }
+
+  /**
+   * Every command's {@code -V} (from picocli's help mixin) prints kcshare's version; without a
+   * provider of its own a subcommand would print nothing.
+   */
+  private static void sameVersion(CommandLine cli, CommandLine.IVersionProvider version) {
+    cli.getCommandSpec().versionProvider(version);
+    for (CommandLine sub : cli.getSubcommands().values()) {
+      sameVersion(sub, version);
+    }
   }
 
   /** Creates commands, handing the {@link CliContext} to those whose constructor takes one. */

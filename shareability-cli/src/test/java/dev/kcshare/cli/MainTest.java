@@ -121,6 +121,31 @@ final class MainTest {
         .containsExactly("assess");
   }
 
+  @ParameterizedTest(name = "kcshare {0} -V")
+  @CsvSource({
+    "assess",
+    "measure",
+    "preflight",
+    "preflight compare",
+    "hazards",
+    "hazards list",
+    "hazards clear",
+    "records",
+    "identity",
+    "config",
+    "seed",
+    "stub",
+    "unstub",
+    "completion"
+  })
+  void everyCommandPrintsTheVersionOnDashCapitalV(String command) {
+    List<String> args = new ArrayList<>(List.of(command.split(" ")));
+    args.add("-V");
+    CliRun r = CliRun.run(dir, args.toArray(new String[0]));
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout()).startsWith("kcshare ").isEqualTo(CliRun.run(dir, "--version").stdout());
+  }
+
   @Test
   void noOptionNeedsAConverterThatStartUpLeavesOut() {
     assertThat(Main.UNUSED_CONVERTERS).isEqualTo(".*");
