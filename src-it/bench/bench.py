@@ -134,7 +134,7 @@ class Bench:
     # ------------------------------------------------------------------ warm-up
 
     def warm_up(self):
-        """Creates the AppCDS archive with a measure run (it loads the most classes)."""
+        """Has the launcher create its AppCDS archive (from the shipped class list), untimed."""
         config = self.write_config("warm.json", {"warm": self.fixture_definition("stable")})
         self.run(self.kcshare("measure", "warm", "--config", config, "--records-dir", self.fresh("rec")))
         archives = list((self.work / "cache/kcshare").glob("*.jsa"))
