@@ -135,6 +135,27 @@ final class LauncherIT {
     assertThat(noCache.stderr()).isEqualTo(plain.stderr());
   }
 
+  @Test
+  void withoutAHomeThereIsNoArchive(@TempDir Path logs) throws Exception {
+    // Not /tmp/.cache: a class-data archive is code, and /tmp is everyone's.
+    Path log = logs.resolve("classes.log");
+    Kcshare.Result r =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(
+                Map.of("KCSHARE_CDS", "1", "HOME", "", "XDG_CACHE_HOME", ""),
+                "-Xlog:class+load=info:file=" + log),
+            "",
+            "--version");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout()).startsWith("kcshare ");
+    assertThat(Files.readAllLines(log))
+        .filteredOn(l -> l.contains(" dev.kcshare.cli.Main "))
+        .singleElement()
+        .asString()
+        .doesNotContain("shared objects file");
+  }
+
   /**
    * Start-up work that does not show in a timing: a run that logs nothing never starts logback, and
    * a run naming one subcommand builds no other subcommand's model (their option and mixin classes
