@@ -7,63 +7,17 @@ Standard library only. The documents are built from the spec (records.md §4, §
 shapes the gateway's writers produce: json.dump with indent=2 and the default allow_nan=True, so a
 non-finite lastSeen comes out as the bare token NaN, exactly as the gateway can emit it.
 
-SCRIPT is an existing executable file; its execution identity is computed here per records.md §7
-and printed on stdout as JSON, so the caller can compare it byte for byte with kcshare's.
+SCRIPT is an existing executable file; its execution identity is computed per records.md §7
+(identity.py) and printed on stdout as JSON, so the caller can compare it byte for byte with
+kcshare's.
 """
 
-import hashlib
 import json
 import os
 import shutil
 import sys
 
-SECRET_PREFIXES = ("AWS_SECRET", "AWS_SESSION", "OAUTH")
-SCHEMA = 2
-LARGE = 4 * 1024 * 1024
-
-
-def command_args_hash(command, args):
-    h = hashlib.sha256()
-    h.update(command.encode("utf-8") + b"\0")
-    for a in args:
-        h.update(a.encode("utf-8") + b"\0")
-    return h.hexdigest()
-
-
-def env_hash(env, identity_keys=()):
-    kept = {k: v for k, v in env.items()
-            if not k.startswith(SECRET_PREFIXES) or k in identity_keys}
-    h = hashlib.sha256()
-    for k in sorted(kept):  # Python sorts str by code point
-        h.update(k.encode("utf-8") + b"=" + str(kept[k]).encode("utf-8") + b"\0")
-    return h.hexdigest()
-
-
-def fp(s):
-    try:
-        found = shutil.which(s)
-        path = os.path.realpath(found if found else s)
-        if not os.path.isfile(path):
-            return "unknown"
-        st = os.stat(path)
-        if st.st_size > LARGE:
-            return "sz%d-mt%d" % (st.st_size, int(st.st_mtime))
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()[:24]
-    except OSError:
-        return "unknown"
-
-
-def binary_version(command, args):
-    parts = [fp(command)]
-    for a in args:
-        if a and not a.startswith("-"):
-            try:
-                if os.path.isfile(a):
-                    parts.append(fp(a))
-            except OSError:
-                pass
-    return "\0".join(parts)
+from identity import SCHEMA, binary_version, command_args_hash, env_hash, fp
 
 
 def main():

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,12 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Interop of the record files with a Python writer and reader (records spec §4, §5, §7, §12): a
  * stdlib-only script writes both files as the Kiro Crew gateway would, and kcshare must read them
- * as the spec says; kcshare rewrites the ledger, and Python's {@code json} module must read it back
- * with the same values. Comparisons go through Python's canonical JSON (the IT classpath has no
- * JSON library). Skipped where {@code python3} is not available.
- *
- * <p>The kcshare-to-Python direction covers the ledger only: no kcshare command writes the verdict
- * cache yet.
+ * as the spec says; kcshare rewrites the ledger and writes the verdict cache ({@code measure}), and
+ * Python's {@code json} module must read both back with the values kcshare reads, and recompute the
+ * cache rows' identities byte for byte. Comparisons go through Python's canonical JSON. Skipped
+ * where {@code python3} is not available (the cache test also where {@code node} is not).
  */
 final class RecordsInteropIT {
   private static final Path PYTHON = Kcshare.repo().resolve("src-it/src/test/python");
@@ -56,6 +55,8 @@ final class RecordsInteropIT {
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("PYTHONIOENCODING", "utf-8");
+    // The scripts import identity.py: no __pycache__ in the source tree.
+    pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
     Path out = Files.createTempFile(dir, "py-out", ".txt");
     Path err = Files.createTempFile(dir, "py-err", ".txt");
     Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -213,5 +214,107 @@ final class RecordsInteropIT {
     assertThat(canon(summary, "sortedAgrees"))
         .isEqualTo("{\"identityRecords\":true,\"serverEntries\":false,\"topLevel\":false}");
     assertThat(canon(summary, "namesSorted")).isEqualTo("true");
+  }
+
+  /** Python's canonical form of member {@code field} of the object named {@code name} in array. */
+  private String canonOf(String array, String name, String field) throws Exception {
+    List<Object> items = Json.array(Json.parse(array));
+    for (int i = 0; i < items.size(); i++) {
+      if (name.equals(Json.object(items.get(i)).get("name"))) {
+        return canon(array, Integer.toString(i), field);
+      }
+    }
+    throw new AssertionError(name + " is not in " + array);
+  }
+
+  @Test
+  void pythonReadsTheCacheKcshareWrote() throws Exception {
+    ItProcesses.assumeNode();
+    String fixture = ItProcesses.fixture().toString();
+    Map<String, Object> servers = new LinkedHashMap<>();
+    servers.put(
+        "alpha", Map.of("command", "node", "args", List.of(fixture, "stable", "--name", "alpha")));
+    // File arguments count in the identity: the script in the working directory (its fingerprint
+    // is a spec test vector), not the missing file. The fixture ignores both.
+    Map<String, Object> env = new LinkedHashMap<>();
+    env.put("REGION", "eu-west-1");
+    env.put("MODE", "fast");
+    env.put("AWS_SESSION_TOKEN", "abc");
+    servers.put(
+        "beta",
+        Map.of(
+            "command",
+            "node",
+            "args",
+            List.of(fixture, "stable", "server.sh", "missing.txt", "--name", "beta"),
+            "env",
+            env));
+    Path config = dir.resolve("cfg.json");
+    Files.writeString(config, Json.write(Map.of("mcpServers", servers)), StandardCharsets.UTF_8);
+
+    String measured =
+        kcshare("measure", "--all", "--config", "cfg.json", "--records-dir", "records", "--json")
+            .stdout();
+    Path cache = records.resolve("shareability-verdicts.json");
+    assertThat(Files.readString(cache)).endsWith("}\n");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(cache)))
+        .isEqualTo("rw-------");
+
+    Py read = python("", "read_cache.py", cache.toString(), config.toString());
+    assertThat(read.exitCode()).as(read.stderr()).isZero();
+    String summary = read.stdout();
+    // Formatting (§8): dumping what Python read, in file order, reproduces the file byte for byte.
+    assertThat(canon(summary, "roundTrip")).isEqualTo("true");
+    assertThat(canon(summary, "topLevel")).isEqualTo("[\"entries\",\"applied\"]");
+    assertThat(canon(summary, "names")).isEqualTo("[\"alpha\",\"beta\"]");
+    assertThat(canon(summary, "applied")).isEqualTo("[]");
+
+    String assessed =
+        kcshare("assess", "--all", "--json", "--config", "cfg.json", "--records-dir", "records")
+            .stdout();
+    for (String name : List.of("alpha", "beta")) {
+      // The §5 row, in the §8 member order, with the types the gateway's reader expects.
+      assertThat(canon(summary, "members", name))
+          .as(name)
+          .isEqualTo(
+              "[\"ran\",\"callerSensitive\",\"reasons\",\"evaluatedAt\",\"identity\","
+                  + "\"reportedVersion\",\"era\",\"handshake\"]");
+      assertThat(canon(summary, "types", name))
+          .as(name)
+          .isEqualTo(
+              "{\"callerSensitive\":\"bool\",\"era\":\"str\",\"evaluatedAt\":\"float\","
+                  + "\"handshake\":\"dict\",\"identity\":\"str\",\"ran\":\"bool\","
+                  + "\"reasons\":\"list\",\"reportedVersion\":\"str\"}");
+      assertThat(canon(summary, "rows", name, "ran")).as(name).isEqualTo("true");
+      assertThat(canon(summary, "rows", name, "handshake", "serverInfo", "name"))
+          .isEqualTo('"' + name + '"');
+      // The identity Python computes from the definition, byte for byte (§7.4, §12).
+      String identity = canon(summary, "rows", name, "identity");
+      assertThat(identity).as(name).isEqualTo(canon(summary, "identities", name));
+      // Python's view equals kcshare's own: what measure stored, and what assess reads back.
+      for (String field : List.of("ran", "callerSensitive", "reasons", "era", "reportedVersion")) {
+        assertThat(canon(summary, "rows", name, field))
+            .as("%s %s", name, field)
+            .isEqualTo(canonOf(measured, name, field));
+      }
+      assertThat(canonOf(measured, name, "stored")).isEqualTo("true");
+      assertThat(canonOf(assessed, name, "identity")).as(name).isEqualTo(identity);
+      assertThat(canonOf(assessed, name, "identitiesAgree")).as(name).isEqualTo("true");
+      assertThat(canonOf(assessed, name, "measuredAt"))
+          .as(name)
+          .isEqualTo(canon(summary, "rows", name, "evaluatedAt"));
+    }
+    // Spec test vectors (§7.6) inside the identities, independent of both implementations: the
+    // empty env; the env without its secret-prefixed key; the fingerprint of server.sh.
+    assertThat(canon(summary, "identities", "alpha"))
+        .contains("\\u0000e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\\u0000");
+    assertThat(canon(summary, "identities", "beta"))
+        .contains("\\u0000c4c29c3c2ba7159ad670d31b1cd883dc961d8b8430b7aa0d715404d6ea7720a1\\u0000")
+        .endsWith("\\u0000667f61a069b75f1f57fc5616\\u00002\"");
+
+    String view = kcshare("records", "--json", "--records-dir", "records").stdout();
+    assertThat(canon(view, "cache", "rows")).isEqualTo(canon(summary, "names"));
+    assertThat(canon(view, "cache", "applied")).isEqualTo(canon(summary, "applied"));
+    assertThat(canon(view, "cache", "dropped")).isEqualTo("[]");
   }
 }
