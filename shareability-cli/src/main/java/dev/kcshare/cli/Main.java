@@ -81,35 +81,10 @@ public final class Main {
     }
     cli.setOut(ctx.out());
     cli.setErr(ctx.err());
-    cli.setExecutionStrategy(
-        parseResult -> {
-          Verbosity.apply(KcshareCommand.verbosityOf(parseResult));
-          return new CommandLine.RunLast().execute(parseResult);
-        });
-    cli.setParameterExceptionHandler(
-        (ex, args) -> {
-          CommandLine failed = ex.getCommandLine();
-          failed.getErr().println("kcshare: " + ex.getMessage());
-          failed
-              .getErr()
-              .println(
-                  "Try '"
-                      + failed.getCommandSpec().qualifiedName()
-                      + " --help' for more information.");
-          return EXIT_USAGE;
-        });
-    cli.setExecutionExceptionHandler(
-        (ex, commandLine, parseResult) -> {
-          if (ex instanceof BadInputException) {
-            commandLine.getErr().println("kcshare: " + ex.getMessage());
-            return EXIT_USAGE;
-          }
-          // Looked up here, not in a static field: a run that logs nothing never starts logback.
-          Logger log = LoggerFactory.getLogger(Main.class);
-          log.debug("command failed", ex);
-          commandLine.getErr().println("kcshare: internal error: " + ex);
-          return EXIT_FAILURE;
-        });
+    Handlers handlers = new Handlers();
+    cli.setExecutionStrategy(handlers);
+    cli.setParameterExceptionHandler(handlers);
+    cli.setExecutionExceptionHandler(handlers);
     return cli;
   }
 
@@ -121,6 +96,47 @@ public final class Main {
     cli.getCommandSpec().versionProvider(version);
     for (CommandLine sub : cli.getSubcommands().values()) {
       sameVersion(sub, version);
+    }
+  }
+
+  /**
+   * kcshare's execution strategy and error handlers. One named class rather than three lambdas: a
+   * lambda implementing one of picocli's interfaces (Java 5 class files) would be spun on every
+   * start, and would keep those interfaces out of the class-data archive.
+   */
+  private static final class Handlers
+      implements CommandLine.IExecutionStrategy,
+          CommandLine.IParameterExceptionHandler,
+          CommandLine.IExecutionExceptionHandler {
+    @Override
+    public int execute(CommandLine.ParseResult parseResult) {
+      Verbosity.apply(KcshareCommand.verbosityOf(parseResult));
+      return new CommandLine.RunLast().execute(parseResult);
+    }
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+      CommandLine failed = ex.getCommandLine();
+      failed.getErr().println("kcshare: " + ex.getMessage());
+      failed
+          .getErr()
+          .println(
+              "Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more information.");
+      return EXIT_USAGE;
+    }
+
+    @Override
+    public int handleExecutionException(
+        Exception ex, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+      if (ex instanceof BadInputException) {
+        commandLine.getErr().println("kcshare: " + ex.getMessage());
+        return EXIT_USAGE;
+      }
+      // Looked up here, not in a static field: a run that logs nothing never starts logback.
+      Logger log = LoggerFactory.getLogger(Main.class);
+      log.debug("command failed", ex);
+      commandLine.getErr().println("kcshare: internal error: " + ex);
+      return EXIT_FAILURE;
     }
   }
 
