@@ -54,12 +54,17 @@ public final class ClassListTraining {
     copyResource("shareability-verdicts.json", records);
     String fleet = examples.resolve("fleet.json").toString();
     String recordsDir = records.toString();
+    String empty = Files.createDirectories(work.resolve("no-records")).toString();
     List<List<String>> commandLines =
         List.of(
             List.of("--version"),
             List.of("--help"),
             List.of("assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
             List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
+            List.of("assess", "--all", "--config", fleet, "--records-dir", empty),
+            List.of("config", "--config", fleet),
+            List.of("records", "--records-dir", recordsDir),
+            List.of("hazards", "list", "--records-dir", recordsDir),
             List.of("assess", "--evidence", examples.resolve("evidence.json").toString()),
             List.of(
                 "preflight",
