@@ -20,9 +20,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>It runs the packaged jar on a few representative command lines, each in its own JVM with
  * {@code -XX:DumpLoadedClassList}, and merges the lists in first-seen order without repeats (the
- * JDK 17 dump aborts on a repeated line). The command lines read a shipped example config and small
- * record files, never spawn a server and never touch the operator's home: each child gets an empty
- * {@code HOME}. A static archive, unlike the dynamic one, can hold picocli's Java 5 class files.
+ * JDK 17 dump aborts on a repeated line). The command lines read the shipped example config and
+ * small record files and never touch the operator's home (each child gets an empty {@code HOME});
+ * the only server spawned is the repository's Node.js fixture, for one {@code measure}, and only
+ * when {@code node} is on the PATH. A static archive, unlike the dynamic one, can hold picocli's
+ * Java 5 class files.
  */
 public final class ClassListTraining {
   private ClassListTraining() {}
@@ -56,21 +58,30 @@ public final class ClassListTraining {
     String recordsDir = records.toString();
     String empty = Files.createDirectories(work.resolve("no-records")).toString();
     List<List<String>> commandLines =
-        List.of(
-            List.of("--version"),
-            List.of("--help"),
-            List.of("assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
-            List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
-            List.of("assess", "--all", "--config", fleet, "--records-dir", empty),
-            List.of("config", "--config", fleet),
-            List.of("records", "--records-dir", recordsDir),
-            List.of("hazards", "list", "--records-dir", recordsDir),
-            List.of("assess", "--evidence", examples.resolve("evidence.json").toString()),
+        new ArrayList<>(
             List.of(
-                "preflight",
-                "compare",
-                examples.resolve("captures/a.json").toString(),
-                examples.resolve("captures/b.json").toString()));
+                List.of("--version"),
+                List.of("--help"),
+                List.of(
+                    "assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
+                List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
+                List.of("assess", "--all", "--config", fleet, "--records-dir", empty),
+                List.of("config", "--config", fleet),
+                List.of("records", "--records-dir", recordsDir),
+                List.of("hazards", "list", "--records-dir", recordsDir),
+                List.of("assess", "--evidence", examples.resolve("evidence.json").toString()),
+                List.of(
+                    "preflight",
+                    "compare",
+                    examples.resolve("captures/a.json").toString(),
+                    examples.resolve("captures/b.json").toString())));
+    if (nodeAvailable()) {
+      // One pre-flight of the repository's fixture server (the example fleet's "notes").
+      String measured = work.resolve("measured").toString();
+      commandLines.add(List.of("measure", "notes", "--config", fleet, "--records-dir", measured));
+    } else {
+      System.err.println("ClassListTraining: no node on PATH; measure is left out of the list");
+    }
     Set<String> lines = new LinkedHashSet<>();
     int n = 0;
     for (List<String> commandLine : commandLines) {
@@ -123,6 +134,22 @@ public final class ClassListTraining {
     if (p.exitValue() != 0) {
       throw new IllegalStateException(
           "training run exited with " + p.exitValue() + ": kcshare " + commandLine);
+    }
+  }
+
+  private static boolean nodeAvailable() {
+    try {
+      Process p =
+          new ProcessBuilder("node", "--version")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
