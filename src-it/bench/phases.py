@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
-"""Where a kcshare start goes: the median JVM uptime at which marker classes load.
+"""Where a kcshare run's time goes: stages bounded by the loading of marker classes.
 
 Usage: phases.py [--rounds N] [--cache DIR] -- KCSHARE_ARGS...
 
 Runs the packaged launcher N times (default 11) with its usual JVM flags plus
--Xlog:class+load (uptime-stamped, to a file), and prints, for each marker class, the median
-uptime at which it was loaded and the median gap to the previous marker. A marker that never
-loads is left out. The class-load log itself costs a few milliseconds, so the totals run a
-little above the benchmark's.
+-Xlog:class+load (uptime-stamped, to a file). Each stage runs from the median uptime at which its
+marker class loads to the next one's; a marker that does not load in every run is left out (its
+time goes to the stage before). The class-load log itself costs a few milliseconds.
 
 The markers follow one command through its stages: JVM start, picocli's command model, the
 command itself (config load, identities, records, verdicts, output), exit.
@@ -25,16 +24,17 @@ REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = REPO / "shareability-cli/target/kcshare"
 FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m"
 
+# (class whose loading marks the start of a stage, the stage it starts)
 MARKERS = [
-    ("JVM started, Main loaded", "dev.kcshare.cli.Main"),
-    ("picocli: command model built", "picocli.CommandLine$ParseResult$Builder"),
-    ("command running", "dev.kcshare.cli.log.Verbosity"),
-    ("config: loader started", "dev.kcshare.cli.config.HostConfigLoader"),
-    ("config: first identity", "dev.kcshare.cli.records.ServerIdentity"),
-    ("records: read started", "dev.kcshare.cli.records.RecordFile"),
-    ("verdicts: assembled", "dev.kcshare.core.policy.EvidenceAssembly"),
-    ("output: started", "dev.kcshare.cli.Output"),
-    ("exit", "java.lang.Shutdown"),
+    ("dev.kcshare.cli.Main", "picocli: build the command model"),
+    ("picocli.CommandLine$ParseResult$Builder", "picocli: parse the command line"),
+    ("dev.kcshare.cli.log.Verbosity", "the command (up to any config load)"),
+    ("dev.kcshare.cli.config.HostConfigLoader", "config: read, parse, entries"),
+    ("dev.kcshare.cli.records.ServerIdentity", "config: execution identities"),
+    ("dev.kcshare.cli.records.RecordFile", "records: read, parse, decode"),
+    ("dev.kcshare.core.policy.EvidenceAssembly", "verdicts"),
+    ("dev.kcshare.cli.Output", "output"),
+    ("java.lang.Shutdown", "exit"),
 ]
 
 
@@ -65,16 +65,17 @@ def main():
         log = Path(tmp) / "classes.log"
         run_once(["--version"], cache, log)  # creates the AppCDS archive, untimed
         samples = [run_once(args, cache, log) for _ in range(a.rounds)]
-    print(f"kcshare {' '.join(args)}: median over {a.rounds} runs (ms of JVM uptime)")
-    previous = 0.0
-    for label, cls in MARKERS:
-        times = [s[cls] for s in samples if cls in s]
-        if len(times) < len(samples):
-            continue
-        at = statistics.median(times)
-        print(f"  {at:6.0f}  (+{at - previous:4.0f})  {label}")
-        previous = at
-
+    print(f"kcshare {' '.join(args)}: median ms over {a.rounds} runs, per stage")
+    stages = []
+    for cls, stage in MARKERS:
+        times = [r[cls] for r in samples if cls in r]
+        if len(times) == len(samples):
+            stages.append((statistics.median(times), stage))
+    previous, label = 0.0, "JVM start, up to Main"
+    for at, stage in stages:
+        print(f"  {at - previous:5.0f}  {label}")
+        previous, label = at, stage
+    print(f"  {previous:5.0f}  total, up to exit (uptime when Shutdown loads)")
 
 if __name__ == "__main__":
     sys.exit(main())

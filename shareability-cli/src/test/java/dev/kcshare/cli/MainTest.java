@@ -146,6 +146,49 @@ final class MainTest {
     assertThat(r.stdout()).startsWith("kcshare ").isEqualTo(CliRun.run(dir, "--version").stdout());
   }
 
+  @ParameterizedTest(name = "kcshare {0}")
+  @CsvSource({
+    "assess --help",
+    "measure --help",
+    "preflight --help",
+    "preflight compare --help",
+    "hazards --help",
+    "hazards list --help",
+    "hazards clear --help",
+    "records --help",
+    "identity --help",
+    "config --help",
+    "seed --help",
+    "stub --help",
+    "unstub --help",
+    "assess --no-such-option",
+    "hazards frobnicate",
+    "measure --jobs x",
+    "seed --plan --apply"
+  })
+  void aCommandReadsTheSameFromItsOwnTreeAndFromTheFullOne(String line) {
+    String[] args = line.split(" ");
+    assertThat(KcshareCommand.plainlyNamedSubcommand(args)).isNotNull();
+    CliRun lazy = CliRun.run(dir, args);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CliContext ctx =
+        new CliContext(
+            new ByteArrayInputStream(new byte[0]),
+            new PrintWriter(out),
+            new PrintWriter(err),
+            Map.of(),
+            dir);
+    CommandLine full = Main.commandLine(ctx);
+    int code = full.execute(args);
+    full.getOut().flush();
+    full.getErr().flush();
+    assertThat(lazy.exitCode()).isEqualTo(code);
+    assertThat(lazy.stdout()).isEqualTo(out.toString());
+    assertThat(lazy.stderr()).isEqualTo(err.toString());
+    assertThat(lazy.stdout() + lazy.stderr()).isNotEmpty();
+  }
+
   @Test
   void noOptionNeedsAConverterThatStartUpLeavesOut() {
     assertThat(Main.UNUSED_CONVERTERS).isEqualTo(".*");
