@@ -173,30 +173,12 @@ final class LauncherIT {
   void aQuietRunStartsNoLoggingAndBuildsOnlyTheNamedCommand(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("fleet.json");
     Files.copy(Kcshare.repo().resolve("examples/fleet.json"), config);
-    Path versionLog = dir.resolve("version.log");
-    Kcshare.Result version =
-        Kcshare.run(
-            Kcshare.repo(),
-            withOpts(Map.of(), "-Xlog:class+load=info:file=" + versionLog),
-            "",
-            "--version");
-    assertThat(version.exitCode()).isZero();
-    assertThat(Files.readAllLines(versionLog)).noneMatch(l -> l.contains("ch.qos.logback"));
+    assertThat(loadedClasses(dir, "--version")).noneMatch(l -> l.contains("ch.qos.logback"));
 
-    Path assessLog = dir.resolve("assess.log");
-    Kcshare.Result assess =
-        Kcshare.run(
-            Kcshare.repo(),
-            withOpts(Map.of(), "-Xlog:class+load=info:file=" + assessLog),
-            "",
-            "assess",
-            "--all",
-            "--config",
-            config.toString(),
-            "--records-dir",
-            dir.resolve("records").toString());
-    assertThat(assess.exitCode()).as(assess.stderr()).isZero();
-    List<String> loaded = Files.readAllLines(assessLog);
+    String[] assess = {
+      "assess", "--all", "--config", config.toString(), "--records-dir", dir.resolve("r").toString()
+    };
+    List<String> loaded = loadedClasses(dir, assess);
     assertThat(loaded).anyMatch(l -> l.contains(" dev.kcshare.cli.config.HostConfigLoader "));
     assertThat(loaded)
         .noneMatch(l -> l.contains("ch.qos.logback"))
@@ -205,21 +187,20 @@ final class LauncherIT {
         .noneMatch(l -> l.contains(" dev.kcshare.cli.PreflightCommand$Compare "));
 
     // With -v the same run logs, so logback starts.
-    Path verboseLog = dir.resolve("verbose.log");
-    Kcshare.Result verbose =
+    List<String> verbose = new ArrayList<>(List.of("-vv"));
+    verbose.addAll(List.of(assess));
+    assertThat(loadedClasses(dir, verbose.toArray(new String[0])))
+        .anyMatch(l -> l.contains("ch.qos.logback"));
+  }
+
+  /** The class-load log of one successful run (archive off, as in the other ITs). */
+  private static List<String> loadedClasses(Path dir, String... args) throws Exception {
+    Path log = Files.createTempFile(dir, "classes", ".log");
+    Kcshare.Result r =
         Kcshare.run(
-            Kcshare.repo(),
-            withOpts(Map.of(), "-Xlog:class+load=info:file=" + verboseLog),
-            "",
-            "-vv",
-            "assess",
-            "--all",
-            "--config",
-            config.toString(),
-            "--records-dir",
-            dir.resolve("records").toString());
-    assertThat(verbose.exitCode()).isZero();
-    assertThat(Files.readAllLines(verboseLog)).anyMatch(l -> l.contains("ch.qos.logback"));
+            Kcshare.repo(), withOpts(Map.of(), "-Xlog:class+load=info:file=" + log), "", args);
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    return Files.readAllLines(log);
   }
 
   private static Map<String, String> withOpts(Map<String, String> env, String extra) {

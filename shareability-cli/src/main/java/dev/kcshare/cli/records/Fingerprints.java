@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -74,14 +75,19 @@ public final class Fingerprints {
    * unknown}.
    */
   public String fingerprint(String s) {
-    Map<String, String> memo = fingerprintOf;
+    return remembered(fingerprintOf, s, this::fingerprintNow);
+  }
+
+  /** A snapshot's earlier answer for {@code key}, else {@code compute}'s (then remembered). */
+  private static <V> V remembered(
+      @Nullable Map<String, V> memo, String key, Function<String, V> compute) {
     if (memo == null) {
-      return fingerprintNow(s);
+      return compute.apply(key);
     }
-    String known = memo.get(s);
+    V known = memo.get(key);
     if (known == null) {
-      known = fingerprintNow(s);
-      memo.put(s, known);
+      known = compute.apply(key);
+      memo.put(key, known);
     }
     return known;
   }
@@ -169,16 +175,7 @@ public final class Fingerprints {
   }
 
   private boolean isRegularFile(String arg) {
-    Map<String, Boolean> memo = regularFile;
-    if (memo == null) {
-      return isRegularFileNow(arg);
-    }
-    Boolean known = memo.get(arg);
-    if (known == null) {
-      known = isRegularFileNow(arg);
-      memo.put(arg, known);
-    }
-    return known;
+    return remembered(regularFile, arg, this::isRegularFileNow);
   }
 
   private boolean isRegularFileNow(String arg) {
