@@ -28,11 +28,18 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code kcshare assess SERVER…|--all} from the host config and the record files: table, detail,
  * JSON, colour, escaping, {@code --fail-on}, one read of the records, and never a spawn.
+ *
+ * <p>Isolated from the test classes that spawn processes concurrently: a child forked while the
+ * one-read test serves its named pipes inherits the pipe's descriptors until it execs, and a writer
+ * opening the pipe then meets that child instead of kcshare (seen once under a full build as a
+ * ledger read "8 times" with trailing content).
  */
+@Isolated
 final class AssessHostTest {
   private static final double MEASURED_AT = 1_790_000_000.5;
   private static final String EVIL = "evil\u001b[2J\nname";
