@@ -21,25 +21,21 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code kcshare assess SERVER…|--all} from the host config and the record files: table, detail,
  * JSON, colour, escaping, {@code --fail-on}, one read of the records, and never a spawn.
- *
- * <p>Isolated from the test classes that spawn processes concurrently: a child forked while the
- * one-read test serves its named pipes inherits the pipe's descriptors until it execs, and a writer
- * opening the pipe then meets that child instead of kcshare (seen once under a full build as a
- * ledger read "8 times" with trailing content).
  */
-@Isolated
 final class AssessHostTest {
   private static final double MEASURED_AT = 1_790_000_000.5;
   private static final String EVIL = "evil\u001b[2J\nname";
@@ -325,33 +321,43 @@ final class AssessHostTest {
         .contains("defined in: other.json /mcpServers/files");
   }
 
+  /**
+   * Each record file is a named pipe that serves one document to one reader and then has no writer
+   * any more: a second open by kcshare would block, so the run would not finish. (A pipe that
+   * served again and counted its readers was racy: Linux wakes a blocked writer before the reader's
+   * descriptor shows in /proc, so a writer could feed the same reader twice.)
+   */
   @Test
   void recordFilesAreReadOncePerRun() throws Exception {
     Path cache = fleet.cacheFile();
     Path ledger = fleet.records().resolve("observed-hazards.json");
-    byte[] firstCache = Files.readAllBytes(cache);
-    // A second read would see search as clean: every verdict must come from the first.
-    seed(dir.resolve("cfg.json"), Map.of("files", false, "search", false));
-    byte[] secondCache = Files.readAllBytes(cache);
-    byte[] firstLedger =
+    byte[] cacheDocument = Files.readAllBytes(cache);
+    byte[] ledgerDocument =
         "{\"schema\":1,\"servers\":{\"fresh\":{\"codes\":[\"unroutable_server_request\"],\"count\":1,\"lastSeen\":1.0}}}"
             .getBytes(StandardCharsets.UTF_8);
-    byte[] secondLedger = "{\"schema\":1,\"servers\":{}}".getBytes(StandardCharsets.UTF_8);
     Files.delete(cache);
     assumeFifo(cache);
     assumeFifo(ledger);
-    FifoServer cacheServer = new FifoServer(cache, firstCache, secondCache);
-    FifoServer ledgerServer = new FifoServer(ledger, firstLedger, secondLedger);
+    OneShotPipe cachePipe = new OneShotPipe(cache, cacheDocument);
+    OneShotPipe ledgerPipe = new OneShotPipe(ledger, ledgerDocument);
+    ExecutorService runner = Executors.newSingleThreadExecutor();
+    Future<CliRun> run = runner.submit(() -> assess("--all", "--json"));
     CliRun r;
     try {
-      r = assess("--all", "--json");
+      r = run.get(60, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      // Release a reader blocked on a second open, so the thread ends.
+      cachePipe.releaseReaders();
+      ledgerPipe.releaseReaders();
+      throw new AssertionError("assess did not finish: it opened a record file a second time", e);
     } finally {
-      cacheServer.stop();
-      ledgerServer.stop();
+      runner.shutdown();
+      cachePipe.stop();
+      ledgerPipe.stop();
     }
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    assertThat(cacheServer.servedBeforeStop).as("reads of the cache").isEqualTo(1);
-    assertThat(ledgerServer.servedBeforeStop).as("reads of the ledger").isEqualTo(1);
+    assertThat(cachePipe.served).as("the cache was read").isTrue();
+    assertThat(ledgerPipe.served).as("the ledger was read").isTrue();
     Map<Object, Object> strengths = new LinkedHashMap<>();
     for (Map<String, Object> v : verdicts(r)) {
       strengths.put(v.get("name"), v.get("strength"));
@@ -375,97 +381,62 @@ final class AssessHostTest {
     Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo failed");
   }
 
-  /**
-   * Serves a named pipe: each reader that opens it gets the next content (the last one repeated).
-   * The count is taken as soon as a reader has opened the pipe, before anything is written, so it
-   * is current by the time that reader sees end of file. The writer only ever ends when released by
-   * {@link #stop()}'s own reader, so that reader can never wait for a writer that left.
-   */
-  private static final class FifoServer {
+  /** Writes one document to the first reader of a named pipe, then never opens it again. */
+  private static final class OneShotPipe {
     private final Path fifo;
-    private final AtomicInteger served = new AtomicInteger();
-    private final AtomicBoolean stopping = new AtomicBoolean();
-    private final Thread thread;
+    private final Thread writer;
     private volatile @org.jspecify.annotations.Nullable IOException failure;
-    int servedBeforeStop;
+    volatile boolean served;
 
-    FifoServer(Path fifo, byte[]... contents) {
+    OneShotPipe(Path fifo, byte[] document) {
       this.fifo = fifo;
-      this.thread =
+      this.writer =
           new Thread(
               () -> {
-                while (true) {
-                  try (OutputStream out = new FileOutputStream(fifo.toFile())) {
-                    int n = served.getAndIncrement();
-                    if (stopping.get()) {
-                      return;
-                    }
-                    out.write(contents[Math.min(n, contents.length - 1)]);
-                  } catch (IOException e) {
-                    failure = e;
-                    return;
-                  }
-                  // A writer opening while the last reader still holds the pipe would not wait
-                  // for a new reader: it would append to that reader's stream.
-                  if (!awaitReaderClosed(fifo)) {
-                    failure = new IOException("the reader never closed " + fifo);
-                    return;
-                  }
+                try (OutputStream out = new FileOutputStream(fifo.toFile())) {
+                  served = true;
+                  out.write(document);
+                } catch (IOException e) {
+                  failure = e;
                 }
               },
               "fifo-" + fifo.getFileName());
-      thread.setDaemon(true);
-      thread.start();
+      writer.setDaemon(true);
+      writer.start();
     }
 
-    /** Waits until no descriptor of this process (the in-process kcshare) refers to the pipe. */
-    private static boolean awaitReaderClosed(Path fifo) {
-      String target = fifo.toAbsolutePath().toString();
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-      while (System.nanoTime() < deadline) {
-        boolean open = false;
-        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-          for (Path fd : fds.toList()) {
-            try {
-              open |= Files.readSymbolicLink(fd).toString().equals(target);
-            } catch (IOException e) {
-              // closed meanwhile
-            }
-          }
-        } catch (IOException e) {
-          return false;
-        }
-        if (!open) {
-          return true;
-        }
-        try {
-          Thread.sleep(2);
-        } catch (InterruptedException e) {
-          return false;
-        }
-      }
-      return false;
-    }
-
-    /** Records how many readers were served, then releases the writer with a reader of our own. */
-    void stop() throws Exception {
-      servedBeforeStop = served.get();
-      stopping.set(true);
+    /** Opens the pipe for writing and closes it: a blocked reader sees end of file. */
+    void releaseReaders() {
       Thread releaser =
           new Thread(
               () -> {
-                try {
-                  Files.readAllBytes(fifo);
+                try (OutputStream out = new FileOutputStream(fifo.toFile())) {
+                  // nothing to write
                 } catch (IOException e) {
-                  // the writer is gone already
+                  // no reader left
                 }
               });
       releaser.setDaemon(true);
-      if (thread.isAlive()) {
-        releaser.start();
+      releaser.start();
+    }
+
+    /** Ends the writer: if nobody read the pipe, a reader of our own takes the document. */
+    void stop() throws Exception {
+      if (writer.isAlive() && !served) {
+        Thread reader =
+            new Thread(
+                () -> {
+                  try {
+                    Files.readAllBytes(fifo);
+                  } catch (IOException e) {
+                    // the writer is gone already
+                  }
+                });
+        reader.setDaemon(true);
+        reader.start();
       }
-      thread.join(10_000);
-      assertThat(thread.isAlive()).as("writer of %s", fifo).isFalse();
+      writer.join(10_000);
+      assertThat(writer.isAlive()).as("writer of %s", fifo).isFalse();
       assertThat(failure).as("writer of %s", fifo).isNull();
     }
   }
