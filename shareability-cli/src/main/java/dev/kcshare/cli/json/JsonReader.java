@@ -95,24 +95,9 @@ public final class JsonReader {
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
-    try (Reader reader =
-            new InputStreamReader(
-                new ByteArrayInputStream(bytes, start, bytes.length - start), decoder);
-        JsonParser parser = factory.createParser(reader)) {
-      return read(parser);
-    } catch (CharacterCodingException | CharConversionException e) {
-      throw new JsonSyntaxException("not valid UTF-8", -1, -1);
-    } catch (StreamConstraintsException e) {
-      throw constraint(e);
-    } catch (JsonParseException e) {
-      JsonLocation at = e.getLocation();
-      throw new JsonSyntaxException(
-          e.getOriginalMessage(),
-          at == null ? -1 : at.getLineNr(),
-          at == null ? -1 : at.getColumnNr());
-    } catch (IOException e) {
-      throw new JsonSyntaxException(String.valueOf(e.getMessage()), -1, -1);
-    }
+    return readFrom(
+        new InputStreamReader(
+            new ByteArrayInputStream(bytes, start, bytes.length - start), decoder));
   }
 
   /** Parses a UTF-8 string; see {@link #parse(byte[])}. */
@@ -127,9 +112,16 @@ public final class JsonReader {
    */
   public @Nullable Object parseText(String text) throws JsonSyntaxException {
     int start = !text.isEmpty() && text.charAt(0) == '\ufeff' ? 1 : 0;
-    try (JsonParser parser =
-        factory.createParser(new StringReader(start == 0 ? text : text.substring(start)))) {
+    return readFrom(new StringReader(start == 0 ? text : text.substring(start)));
+  }
+
+  private @Nullable Object readFrom(Reader reader) throws JsonSyntaxException {
+    try (reader;
+        JsonParser parser = factory.createParser(reader)) {
       return read(parser);
+    } catch (CharacterCodingException | CharConversionException e) {
+      // Only the decoding reader of parse(byte[]) raises these.
+      throw new JsonSyntaxException("not valid UTF-8", -1, -1);
     } catch (StreamConstraintsException e) {
       throw constraint(e);
     } catch (JsonParseException e) {

@@ -27,15 +27,9 @@ public final class CacheCodec {
    * root is an empty cache. Never throws.
    */
   public static CacheLoad decode(@Nullable Object root) {
-    List<Dropped> notes = new ArrayList<>();
-    try {
-      return decode(root, notes);
-    } catch (RuntimeException e) {
-      // Unreachable for plain JSON values; a safety net so a loader can never raise.
-      notes.add(
-          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
-      return new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes);
-    }
+    return Dropped.tolerantly(
+        notes -> decode(root, notes),
+        notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
   }
 
   private static CacheLoad decode(@Nullable Object root, List<Dropped> notes) {

@@ -29,15 +29,9 @@ public final class LedgerCodec {
    * is an empty ledger. Never throws.
    */
   public static LedgerLoad decode(@Nullable Object root) {
-    List<Dropped> notes = new ArrayList<>();
-    try {
-      return decode(root, notes);
-    } catch (RuntimeException e) {
-      // Unreachable for plain JSON values; a safety net so a loader can never raise.
-      notes.add(
-          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
-      return new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes);
-    }
+    return Dropped.tolerantly(
+        notes -> decode(root, notes),
+        notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
   }
 
   private static LedgerLoad decode(@Nullable Object root, List<Dropped> notes) {
