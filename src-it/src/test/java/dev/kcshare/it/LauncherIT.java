@@ -141,6 +141,17 @@ final class LauncherIT {
     assertThat(noCache.exitCode()).isZero();
     assertThat(noCache.stdout()).isEqualTo(plain.stdout());
     assertThat(noCache.stderr()).isEqualTo(plain.stderr());
+
+    Path spaced = Files.createDirectories(cache.resolve("with space"));
+    Kcshare.Result spacedCache =
+        Kcshare.run(
+            Kcshare.repo(),
+            Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", spaced.toString()),
+            "",
+            args);
+    assertThat(spacedCache.exitCode()).isZero();
+    assertThat(spacedCache.stdout()).isEqualTo(plain.stdout());
+    assertThat(spacedCache.stderr()).isEqualTo(plain.stderr());
   }
 
   @Test
