@@ -65,7 +65,6 @@ public final class HostConfigLoader {
     private final Path home;
     private final Path cwd;
     private final Fingerprints fingerprints;
-    private final Map<List<String>, String> binaryVersions = new HashMap<>();
     private final Map<Path, String> seen = new HashMap<>();
     private final List<ConfigFile> files = new ArrayList<>();
     private final Map<String, List<ConfiguredDefinition>> byName = new LinkedHashMap<>();
@@ -397,14 +396,13 @@ public final class HostConfigLoader {
 
     /** The verdict-cache identity (records §7.4) of a stdio definition. */
     private String identity(@Nullable String command, EntryParser.Parsed parsed) {
-      String c = command == null ? "" : command;
-      List<String> args = parsed.definition().args();
-      List<String> key = new ArrayList<>(args.size() + 1);
-      key.add(c);
-      key.addAll(args);
-      String binaryVersion =
-          binaryVersions.computeIfAbsent(key, k -> fingerprints.binaryVersion(c, args));
-      return ServerIdentity.cacheIdentity(c, args, parsed.definition().env(), binaryVersion);
+      // The snapshot fingerprints answer a command or argument seen before in this load without
+      // touching the file system again.
+      return ServerIdentity.cacheIdentity(
+          command == null ? "" : command,
+          parsed.definition().args(),
+          parsed.definition().env(),
+          fingerprints);
     }
 
     /** A named file's formats, from its members (and, for the flavour, its name). */

@@ -25,15 +25,9 @@ public final class ServerIdentity {
    */
   public static String cacheIdentity(
       String command, List<String> args, Map<String, String> env, Fingerprints fingerprints) {
-    return cacheIdentity(command, args, env, fingerprints.binaryVersion(command, args));
-  }
-
-  /** As above, with the launch fingerprint already computed (callers that cache it). */
-  public static String cacheIdentity(
-      String command, List<String> args, Map<String, String> env, String binaryVersion) {
     return ExecutionIdentity.cacheIdentity(
         IdentityHashes.commandArgsHash(command, args),
         IdentityHashes.envHash(env, Set.of()),
-        binaryVersion);
+        fingerprints.binaryVersion(command, args));
   }
 }
