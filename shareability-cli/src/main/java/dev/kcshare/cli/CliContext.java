@@ -1,30 +1,50 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.host.HostContext;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a command may touch of the outside world: standard streams, the environment and the working
- * directory. Passed in explicitly so every command runs in-process under test with captured streams
- * and a controlled environment.
+ * What a command may touch of the outside world: standard streams, the environment, the working
+ * directory and the clock. Passed in explicitly so every command runs in-process under test with
+ * captured streams, a controlled environment and a fixed clock.
  *
  * @param in standard input
  * @param out standard output: data only
  * @param err standard error: diagnostics and logs
  * @param env the environment variables
  * @param cwd the working directory relative paths resolve against
+ * @param clock the wall clock for record timestamps
  */
 public record CliContext(
-    InputStream in, PrintWriter out, PrintWriter err, Map<String, String> env, Path cwd) {
+    InputStream in,
+    PrintWriter out,
+    PrintWriter err,
+    Map<String, String> env,
+    Path cwd,
+    Clock clock) {
   public CliContext {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(err, "err");
     env = Map.copyOf(env);
     Objects.requireNonNull(cwd, "cwd");
+    Objects.requireNonNull(clock, "clock");
+  }
+
+  /** A context on the system clock. */
+  public CliContext(
+      InputStream in, PrintWriter out, PrintWriter err, Map<String, String> env, Path cwd) {
+    this(in, out, err, env, cwd, Clock.systemUTC());
+  }
+
+  /** What the library packages take from this context: environment, directory and clock. */
+  public HostContext host() {
+    return new HostContext(env, cwd, clock);
   }
 
   /**

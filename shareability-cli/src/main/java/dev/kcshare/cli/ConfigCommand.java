@@ -1,16 +1,15 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigFile;
-import dev.kcshare.cli.config.ConfigFormat;
-import dev.kcshare.cli.config.ConfigOptions;
-import dev.kcshare.cli.config.ConfiguredDefinition;
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.config.Conflict;
-import dev.kcshare.cli.config.GatewaySettings;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.config.UnresolvedVariable;
-import dev.kcshare.cli.preflight.ServerDefinition;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.config.ConfigFile;
+import dev.kcshare.host.config.ConfigFormat;
+import dev.kcshare.host.config.ConfiguredDefinition;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.Conflict;
+import dev.kcshare.host.config.GatewaySettings;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.config.UnresolvedVariable;
+import dev.kcshare.host.prober.ServerDefinition;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

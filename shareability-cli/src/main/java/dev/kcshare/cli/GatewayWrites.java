@@ -1,11 +1,12 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigFile;
-import dev.kcshare.cli.config.ConfigFormat;
-import dev.kcshare.cli.config.GatewaySettings;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.config.KiroCrewConfig;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.config.ConfigFile;
+import dev.kcshare.host.config.ConfigFormat;
+import dev.kcshare.host.config.GatewaySettings;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.config.KiroCrewConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,11 +1,12 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.records.LedgerStore;
-import dev.kcshare.cli.records.RecordsDirectory;
 import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -1,10 +1,11 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.records.Fingerprints;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.IdentityKeys;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.records.Fingerprints;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,8 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.json.JsonReader;
-import dev.kcshare.cli.json.JsonSyntaxException;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

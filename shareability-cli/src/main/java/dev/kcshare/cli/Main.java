@@ -1,6 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.cli.log.Verbosity;
+import dev.kcshare.host.BadInputException;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;

@@ -1,18 +1,17 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigOptions;
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.evaluate.EvaluationRunner;
-import dev.kcshare.cli.evaluate.PassProgress;
-import dev.kcshare.cli.evaluate.PassResult;
-import dev.kcshare.cli.evaluate.ServerResult;
-import dev.kcshare.cli.preflight.ProbeOptions;
-import dev.kcshare.cli.preflight.ProcessPermits;
-import dev.kcshare.cli.preflight.StdioProber;
-import dev.kcshare.cli.records.RecordsDirectory;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.evaluation.EvaluationRunner;
+import dev.kcshare.host.evaluation.PassProgress;
+import dev.kcshare.host.evaluation.PassResult;
+import dev.kcshare.host.evaluation.ServerResult;
+import dev.kcshare.host.prober.ProbeOptions;
+import dev.kcshare.host.prober.ProcessPermits;
+import dev.kcshare.host.prober.StdioProber;
+import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,7 +109,7 @@ final class MeasureCommand implements Callable<Integer> {
 
     StdioProber prober =
         StdioProber.create(
-            ctx, ProbeOptions.defaults().withTimeout(timeout), ProcessPermits.of(jobs));
+            ctx.host(), ProbeOptions.defaults().withTimeout(timeout), ProcessPermits.of(jobs));
     EvaluationRunner runner =
         new EvaluationRunner(
             prober, Math.max(1, jobs / 2), () -> System.currentTimeMillis() / 1000.0);

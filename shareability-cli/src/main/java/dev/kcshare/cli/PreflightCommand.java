@@ -1,17 +1,17 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigOptions;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.preflight.CaptureFiles;
-import dev.kcshare.cli.preflight.ProbeOptions;
-import dev.kcshare.cli.preflight.ProbeOutcome;
-import dev.kcshare.cli.preflight.ProcessPermits;
-import dev.kcshare.cli.preflight.ServerDefinition;
-import dev.kcshare.cli.preflight.StdioProber;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.prober.CaptureFiles;
+import dev.kcshare.host.prober.ProbeOptions;
+import dev.kcshare.host.prober.ProbeOutcome;
+import dev.kcshare.host.prober.ProcessPermits;
+import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.prober.StdioProber;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,7 +92,7 @@ final class PreflightCommand implements Callable<Integer> {
     ServerDefinition definition = find(server);
     StdioProber prober =
         StdioProber.create(
-            ctx,
+            ctx.host(),
             ProbeOptions.defaults().withTimeout(Duration.ofSeconds(timeoutSeconds)),
             ProcessPermits.defaults());
     ProbeOutcome outcome = prober.probe(definition, capture != null);

@@ -1,13 +1,13 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.records.RecordFile;
-import dev.kcshare.cli.records.RecordsDirectory;
 import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordsDirectory;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

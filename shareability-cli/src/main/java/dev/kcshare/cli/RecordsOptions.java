@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.KiroCrewConfig;
-import dev.kcshare.cli.records.RecordsDirectory;
+import dev.kcshare.host.config.KiroCrewConfig;
+import dev.kcshare.host.records.RecordsDirectory;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;

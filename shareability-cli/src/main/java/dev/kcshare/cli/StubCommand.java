@@ -1,16 +1,15 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigEditor;
-import dev.kcshare.cli.config.ConfigOptions;
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.config.GatewaySettings;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.records.RecordsDirectory;
-import dev.kcshare.cli.report.VerdictReport;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.GatewaySettings;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,10 +1,9 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigEditor;
-import dev.kcshare.cli.config.ConfigOptions;
-import dev.kcshare.cli.config.HostConfig;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.HostConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

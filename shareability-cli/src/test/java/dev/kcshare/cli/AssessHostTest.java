@@ -2,14 +2,14 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.evaluate.FixtureFleet;
-import dev.kcshare.cli.json.JsonReader;
-import dev.kcshare.cli.records.CacheStore;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.evaluation.FixtureFleet;
+import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.host.records.CacheStore;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

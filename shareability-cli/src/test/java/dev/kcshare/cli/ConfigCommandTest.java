@@ -2,9 +2,9 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.cli.config.ConfigSamples;
-import dev.kcshare.cli.config.ConfigSamples.Layout;
-import dev.kcshare.cli.json.JsonReader;
+import dev.kcshare.host.config.ConfigSamples;
+import dev.kcshare.host.config.ConfigSamples.Layout;
+import dev.kcshare.host.json.JsonReader;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

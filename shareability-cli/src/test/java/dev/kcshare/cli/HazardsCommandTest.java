@@ -2,7 +2,7 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.cli.json.JsonReader;
+import dev.kcshare.host.json.JsonReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

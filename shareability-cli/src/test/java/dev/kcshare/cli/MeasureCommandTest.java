@@ -2,10 +2,10 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.cli.evaluate.FixtureFleet;
-import dev.kcshare.cli.json.JsonReader;
-import dev.kcshare.cli.records.CacheStore;
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.host.evaluation.FixtureFleet;
+import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.host.records.CacheStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

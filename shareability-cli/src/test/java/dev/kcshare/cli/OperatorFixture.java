@@ -1,14 +1,5 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.cli.config.ConfigRequest;
-import dev.kcshare.cli.config.ConfigSamples;
-import dev.kcshare.cli.config.ConfigSamples.Layout;
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.config.HostConfig;
-import dev.kcshare.cli.config.HostConfigLoader;
-import dev.kcshare.cli.config.Platform;
-import dev.kcshare.cli.json.JsonReader;
-import dev.kcshare.cli.records.RecordFile;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
@@ -16,6 +7,15 @@ import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.StoredHandshake;
+import dev.kcshare.host.config.ConfigRequest;
+import dev.kcshare.host.config.ConfigSamples;
+import dev.kcshare.host.config.ConfigSamples.Layout;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.config.HostConfigLoader;
+import dev.kcshare.host.config.Platform;
+import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.host.records.RecordFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -79,7 +79,8 @@ final class OperatorFixture {
   /** The execution identity kcshare computes for the server (every definition agrees). */
   String identity(String name) {
     HostConfig host =
-        HostConfigLoader.load(layout.context(env), ConfigRequest.discovery(), Platform.LINUX);
+        HostConfigLoader.load(
+            layout.context(env).host(), ConfigRequest.discovery(), Platform.LINUX);
     ConfiguredServer s = Objects.requireNonNull(host.server(name), name);
     return Objects.requireNonNull(s.commonIdentity(), name);
   }

@@ -190,10 +190,10 @@ final class LauncherIT {
       "assess", "--all", "--config", config.toString(), "--records-dir", dir.resolve("r").toString()
     };
     List<String> loaded = loadedClasses(dir, assess);
-    assertThat(loaded).anyMatch(l -> l.contains(" dev.kcshare.cli.config.HostConfigLoader "));
+    assertThat(loaded).anyMatch(l -> l.contains(" dev.kcshare.host.config.HostConfigLoader "));
     assertThat(loaded)
         .noneMatch(l -> l.contains("ch.qos.logback"))
-        .noneMatch(l -> l.contains(" dev.kcshare.cli.preflight.ProbeOptions "))
+        .noneMatch(l -> l.contains(" dev.kcshare.host.prober.ProbeOptions "))
         .noneMatch(l -> l.contains(" dev.kcshare.cli.HazardsCommand$ListHazards "))
         .noneMatch(l -> l.contains(" dev.kcshare.cli.PreflightCommand$Compare "));
 

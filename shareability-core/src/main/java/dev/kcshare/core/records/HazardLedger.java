@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * The in-memory observed-hazard ledger of a ledger writer (records.md §6): what the routing path
  * records, what views read, and what the flusher writes. The file, its lock and the flush mutex are
  * the caller's; this class provides the state and the pure steps of the flush protocol. An embedder
- * normally uses it through {@code dev.kcshare.cli.records.LedgerStore}, which adds the file.
+ * normally uses it through {@code dev.kcshare.host.records.LedgerStore}, which adds the file.
  *
  * <pre>{@code
  * HazardLedger ledger = HazardLedger.create();

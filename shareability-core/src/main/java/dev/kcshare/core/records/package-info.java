@@ -5,7 +5,7 @@
  * dev.kcshare.core.records.CacheCodec}) and the execution identities both are keyed by ({@link
  * dev.kcshare.core.records.ExecutionIdentity}, {@link dev.kcshare.core.records.IdentityHashes}).
  * The file formats are interop contracts with the Kiro Crew gateway. File I/O, locks and
- * fingerprints are the caller's ({@code dev.kcshare.cli.records}).
+ * fingerprints are the caller's ({@code dev.kcshare.host.records}).
  */
 @NullMarked
 package dev.kcshare.core.records;

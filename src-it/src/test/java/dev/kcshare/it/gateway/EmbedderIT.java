@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import dev.kcshare.cli.embed.Shareability;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.it.ItProcesses;
 import java.io.File;
 import java.nio.charset.StandardCharsets;

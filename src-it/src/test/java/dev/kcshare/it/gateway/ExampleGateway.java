@@ -1,16 +1,16 @@
 package dev.kcshare.it.gateway;
 
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.embed.Shareability;
-import dev.kcshare.cli.json.JsonReader;
-import dev.kcshare.cli.json.JsonSyntaxException;
-import dev.kcshare.cli.preflight.ServerDefinition;
-import dev.kcshare.cli.records.LedgerStore;
-import dev.kcshare.cli.report.ServerVerdict;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.embed.Shareability;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.host.json.JsonSyntaxException;
+import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.report.ServerVerdict;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

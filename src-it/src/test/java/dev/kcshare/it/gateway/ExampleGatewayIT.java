@@ -2,17 +2,17 @@ package dev.kcshare.it.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.cli.config.ConfiguredServer;
-import dev.kcshare.cli.embed.Shareability;
-import dev.kcshare.cli.evaluate.PassResult;
-import dev.kcshare.cli.preflight.ServerDefinition;
-import dev.kcshare.cli.records.LedgerStore;
-import dev.kcshare.cli.report.ServerVerdict;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.embed.Shareability;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.evaluation.PassResult;
+import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.it.ItProcesses;
 import java.nio.file.Path;
 import java.time.Duration;

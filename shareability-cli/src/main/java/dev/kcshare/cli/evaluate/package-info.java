@@ -1,5 +1,0 @@
-/** Evaluation passes: executes the core selection policy with the stdio prober and the cache. */
-@NullMarked
-package dev.kcshare.cli.evaluate;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,4 +1,0 @@
-@NullMarked
-package dev.kcshare.cli.json;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,0 @@
-/** Verdict reports: every configured server's verdict from config and the loaded records. */
-@NullMarked
-package dev.kcshare.cli.report;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,28 @@
+package dev.kcshare.host;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the library packages may take from the host they run on: the environment, the working
+ * directory relative paths resolve against, and the wall clock. Passed in explicitly, so a caller
+ * (the command layer, the embedding facade, a test) decides what each of them is.
+ *
+ * @param env the environment variables (copied)
+ * @param cwd the working directory (made absolute)
+ * @param clock the wall clock for record timestamps
+ */
+public record HostContext(Map<String, String> env, Path cwd, Clock clock) {
+  public HostContext {
+    env = Map.copyOf(env);
+    cwd = Objects.requireNonNull(cwd, "cwd").toAbsolutePath();
+    Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The current wall-clock time as epoch seconds, the unit of every record timestamp. */
+  public double epochSeconds() {
+    return clock.millis() / 1000.0;
+  }
+}

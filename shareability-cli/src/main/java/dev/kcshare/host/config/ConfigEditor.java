@@ -1,0 +1,278 @@
+package dev.kcshare.host.config;
+
+import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.records.AtomicFiles;
+import dev.kcshare.host.records.FileLock;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A locked edit of the Kiro Crew configuration file that changes ONLY {@code
+ * mcp_gateway.stub_overrides} (engine spec §11, §12).
+ *
+ * <p>{@link #open} takes the config lock ({@code config.json.lock}, next to the file) and reads the
+ * file under it, so the decision made from {@link #settings()} and the write see one state of the
+ * file. {@link #writeStubOverrides} replaces just that member's value text (or inserts the member,
+ * or the {@code mcp_gateway} section), so unknown keys, key order, whitespace and comments
+ * elsewhere stay byte for byte as they were; it re-parses its own result and refuses to write if
+ * anything but that member would change.
+ *
+ * <p>The write is atomic, keeps the file's previous mode (a configuration file is not a record
+ * file; a file created here is 0600) and first saves the previous bytes to {@code config.json.bak}
+ * (same mode, overwritten by each edit: one step of undo, bounded disk use). A symbolic link (a
+ * dotfiles manager's) is followed: the file it points to is replaced and the link stays.
+ */
+public final class ConfigEditor implements AutoCloseable {
+  private final Path file;
+  private @Nullable FileLock lock;
+  private byte @Nullable [] bytes;
+  private @Nullable String text;
+  private @Nullable Object root;
+  private GatewaySettings settings;
+
+  private ConfigEditor(
+      Path file,
+      @Nullable FileLock lock,
+      byte @Nullable [] bytes,
+      @Nullable String text,
+      @Nullable Object root,
+      GatewaySettings settings) {
+    this.file = file;
+    this.lock = lock;
+    this.bytes = bytes;
+    this.text = text;
+    this.root = root;
+    this.settings = settings;
+  }
+
+  /**
+   * Takes the config lock (waiting as long as it takes) and reads the file under it. A missing file
+   * reads as having no {@code mcp_gateway} section; when even its directory is missing, nothing is
+   * created unless something is written (the first write takes the lock and creates both).
+   *
+   * @throws BadInputException when the file cannot be read or parsed, or the section has the wrong
+   *     type (the lock is released and nothing is written)
+   */
+  public static ConfigEditor open(Path file) throws IOException, InterruptedException {
+    Path target = realTarget(file.toAbsolutePath().normalize());
+    Path parent = target.getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      // No directory, so no file to protect yet. Creating the directory just to hold a lock file
+      // would leave ~/.kiro/crew behind even when nothing is written (and its existence selects
+      // the kirocrew host profile); the lock is taken by the first write instead.
+      return new ConfigEditor(target, null, null, null, null, GatewaySettings.absent());
+    }
+    FileLock lock = FileLock.acquire(target);
+    boolean ok = false;
+    try {
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(target);
+      } catch (NoSuchFileException e) {
+        bytes = null;
+      }
+      ConfigEditor editor;
+      if (bytes == null) {
+        editor = new ConfigEditor(target, lock, null, null, null, GatewaySettings.absent());
+      } else {
+        String text = decode(target, bytes);
+        ConfigFiles.Read read = ConfigFiles.parse(bytes);
+        if (read.problem() != null) {
+          throw new BadInputException(target + ": " + read.problem());
+        }
+        GatewaySettings settings;
+        try {
+          settings = GatewaySettings.fromDocument(read.root(), target.toString());
+        } catch (JsonInputException e) {
+          throw new BadInputException(target + ": " + e.getMessage(), e);
+        }
+        editor = new ConfigEditor(target, lock, bytes, text, read.root(), settings);
+      }
+      ok = true;
+      return editor;
+    } finally {
+      if (!ok) {
+        lock.close();
+      }
+    }
+  }
+
+  /** The file edited (symbolic links resolved). */
+  public Path file() {
+    return file;
+  }
+
+  /** Where the previous version is saved: the file name plus {@code .bak}. */
+  public static Path backupFile(Path file) {
+    return file.resolveSibling(file.getFileName() + ".bak");
+  }
+
+  /** Whether the file existed when read. */
+  public boolean exists() {
+    return bytes != null;
+  }
+
+  /** The {@code mcp_gateway} section as read under the lock. */
+  public GatewaySettings settings() {
+    return settings;
+  }
+
+  /** A mutable copy of the section as read under the lock, for the seeding policies. */
+  public Map<String, @Nullable Object> section() {
+    return settings.section();
+  }
+
+  /**
+   * Sets {@code mcp_gateway.stub_overrides} to exactly {@code overrides} (in the map's order) with
+   * a minimal text edit, backing up and atomically replacing the file. Nothing is written when the
+   * text would not change.
+   *
+   * @return true if the file was written
+   * @throws IOException when the backup or the write fails (the file is then unchanged)
+   * @throws IllegalStateException when the edit would change anything else (never written)
+   */
+  public boolean writeStubOverrides(Map<String, Boolean> overrides) throws IOException {
+    Map<String, Boolean> wanted = new LinkedHashMap<>(overrides);
+    String next;
+    try {
+      next = ConfigText.withStubOverrides(text, wanted);
+    } catch (ConfigText.EditException e) {
+      throw new BadInputException(file + ": cannot edit: " + e.getMessage(), e);
+    }
+    if (next.equals(text)) {
+      return false;
+    }
+    byte[] nextBytes = next.getBytes(StandardCharsets.UTF_8);
+    Object reparsed = verify(nextBytes, wanted);
+    if (lock == null) {
+      lock = lockForCreation();
+    }
+    Set<PosixFilePermission> mode = bytes == null ? null : AtomicFiles.modeOf(file);
+    if (bytes != null) {
+      AtomicFiles.write(backupFile(file), bytes, mode);
+    }
+    AtomicFiles.write(file, nextBytes, mode);
+    bytes = nextBytes;
+    text = next;
+    root = reparsed;
+    try {
+      settings = GatewaySettings.fromDocument(reparsed, file.toString());
+    } catch (JsonInputException e) {
+      throw new IllegalStateException("the written file no longer reads", e);
+    }
+    return true;
+  }
+
+  /**
+   * Checks that the new text parses to the old document with only {@code stub_overrides} (and, if
+   * it was missing, the section holding it) changed, its keys in the wanted order.
+   */
+  private @Nullable Object verify(byte[] nextBytes, Map<String, Boolean> wanted) {
+    ConfigFiles.Read read = ConfigFiles.parse(nextBytes);
+    if (read.problem() != null) {
+      throw new IllegalStateException(
+          "the edited configuration does not parse; not written: " + read.problem());
+    }
+    Map<String, @Nullable Object> expected = new LinkedHashMap<>();
+    if (root instanceof Map<?, ?> old) {
+      for (Map.Entry<?, ?> e : old.entrySet()) {
+        expected.put(String.valueOf(e.getKey()), e.getValue());
+      }
+    }
+    Map<String, @Nullable Object> section = new LinkedHashMap<>();
+    if (expected.get(ConfigText.SECTION) instanceof Map<?, ?> old) {
+      for (Map.Entry<?, ?> e : old.entrySet()) {
+        section.put(String.valueOf(e.getKey()), e.getValue());
+      }
+    }
+    section.put(ConfigText.MEMBER, new LinkedHashMap<>(wanted));
+    expected.put(ConfigText.SECTION, section);
+    Object actual = read.root();
+    boolean same = Objects.equals(expected, actual);
+    if (same
+        && actual instanceof Map<?, ?> top
+        && top.get(ConfigText.SECTION) instanceof Map<?, ?> s
+        && s.get(ConfigText.MEMBER) instanceof Map<?, ?> m) {
+      same = new ArrayList<>(m.keySet()).equals(List.copyOf(wanted.keySet()));
+    } else {
+      same = false;
+    }
+    if (!same) {
+      throw new IllegalStateException(
+          "the edit of "
+              + file
+              + " would change more than mcp_gateway.stub_overrides; not written");
+    }
+    return actual;
+  }
+
+  private static String decode(Path file, byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new BadInputException(file + ": not valid JSON: not valid UTF-8");
+    }
+  }
+
+  /** The file a symbolic link points to (so the link survives the rename); else the path. */
+  private static Path realTarget(Path file) throws IOException {
+    if (Files.isSymbolicLink(file)) {
+      try {
+        return file.toRealPath();
+      } catch (NoSuchFileException e) {
+        // a dangling link: write through it to where it points
+        Path link = Files.readSymbolicLink(file);
+        return file.resolveSibling(link).normalize();
+      }
+    }
+    return file;
+  }
+
+  /**
+   * Takes the lock before the first write into a directory that did not exist at {@link #open}, and
+   * checks that no file appeared meanwhile (the decision was made on "no file").
+   */
+  private FileLock lockForCreation() throws IOException {
+    FileLock taken;
+    try {
+      taken = FileLock.acquire(file);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for the config lock");
+    }
+    if (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      taken.close();
+      throw new IllegalStateException(
+          file + " was created by another writer meanwhile; not written (run the command again)");
+    }
+    return taken;
+  }
+
+  /** Releases the config lock (if one was taken). */
+  @Override
+  public void close() throws IOException {
+    if (lock != null) {
+      lock.close();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.kcshare.host.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One file kcshare looked at, and what came of it.
+ *
+ * @param display the file as shown to the operator: as given for {@code --config}, else relative to
+ *     the workspace or as {@code ~/...}
+ * @param path the absolute path
+ * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
+ *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
+ * @param formats the formats read from it (an explicit file can be both an {@code mcpServers} file
+ *     and a Kiro Crew configuration); empty when it was not read
+ * @param status the outcome
+ * @param problems what made it an error, each {@code pointer: problem}; never an env value, but
+ *     config text (names, pointers) unescaped: escape before printing
+ * @param warnings non-fatal notes in the same form
+ * @param servers how many server definitions it contributed
+ */
+public record ConfigFile(
+    String display,
+    Path path,
+    String origin,
+    List<ConfigFormat> formats,
+    Status status,
+    List<String> problems,
+    List<String> warnings,
+    int servers) {
+
+  public ConfigFile {
+    Objects.requireNonNull(display, "display");
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(origin, "origin");
+    formats = List.copyOf(formats);
+    Objects.requireNonNull(status, "status");
+    problems = List.copyOf(problems);
+    warnings = List.copyOf(warnings);
+  }
+
+  /** What happened to a file. */
+  public enum Status {
+    /** Read; its servers (if any) are listed. */
+    READ("read"),
+    /** A discovered file that does not exist: skipped silently. */
+    MISSING("missing"),
+    /**
+     * Unreadable, not JSON(C), or a member of the wrong type. Commands that need the configuration
+     * refuse to run (exit 2); a named {@code --config} file that does not exist is an error too.
+     */
+    ERROR("error"),
+    /** The same file was already read through an earlier slot; not read twice. */
+    DUPLICATE("duplicate");
+
+    private final String id;
+
+    Status(String id) {
+      this.id = id;
+    }
+
+    /** The stable name used in output. */
+    public String id() {
+      return id;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package dev.kcshare.host.config;
+
+import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.host.prober.ServerDefinition;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One definition of a server name, where it came from, and its execution identity.
+ *
+ * @param definition the definition after variable substitution
+ * @param file the file as displayed
+ * @param path the file's absolute path
+ * @param pointer JSON pointer of the entry in that file
+ * @param format the file's format
+ * @param stdio whether the definition launches a process over stdio: it has a {@code command} and
+ *     its {@code type} is not {@code http}, {@code sse} or {@code streamable-http}
+ * @param identity the verdict-cache execution identity ({@code records.md} §7.4) for a stdio
+ *     definition; null otherwise
+ * @param unresolved variable references left unresolved in it
+ */
+public record ConfiguredDefinition(
+    ServerDefinition definition,
+    String file,
+    Path path,
+    String pointer,
+    ConfigFormat format,
+    boolean stdio,
+    @Nullable String identity,
+    List<UnresolvedVariable> unresolved) {
+
+  /** Validates and copies. */
+  public ConfiguredDefinition {
+    Objects.requireNonNull(definition, "definition");
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(pointer, "pointer");
+    Objects.requireNonNull(format, "format");
+    unresolved = List.copyOf(unresolved);
+  }
+
+  /** The configured server name. */
+  public String name() {
+    return definition.name();
+  }
+
+  /** The declared env names, sorted by code point. Never the values. */
+  public List<String> envNames() {
+    List<String> names = new ArrayList<>(definition.env().keySet());
+    names.sort(CodePoints.ORDER);
+    return List.copyOf(names);
+  }
+
+  /**
+   * What two definitions must share to count as the same: the execution identity for stdio
+   * definitions; the transport type and URL otherwise.
+   */
+  String comparisonKey() {
+    if (stdio) {
+      return "stdio\0" + identity;
+    }
+    return "remote\0" + definition.type() + "\0" + definition.url();
+  }
+}

@@ -1,0 +1,256 @@
+package dev.kcshare.host.config;
+
+import dev.kcshare.core.text.Escaper;
+import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.host.BadInputException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The host's MCP configuration as loaded once per command: every file looked at, every server name
+ * with all its definitions in config order, the Kiro Crew gateway settings and the host profile.
+ * Built by {@link HostConfigLoader#load}.
+ *
+ * @param files every file looked at, in source order
+ * @param servers server names in order of first appearance
+ * @param gateway the {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none)
+ * @param profile the host profile in force and why
+ */
+public record HostConfig(
+    List<ConfigFile> files,
+    List<ConfiguredServer> servers,
+    GatewaySettings gateway,
+    ProfileSelection profile) {
+
+  public HostConfig {
+    files = List.copyOf(files);
+    servers = List.copyOf(servers);
+    Objects.requireNonNull(gateway, "gateway");
+    Objects.requireNonNull(profile, "profile");
+  }
+
+  /** The server of that name, or null when no file defines it. */
+  public @Nullable ConfiguredServer server(String name) {
+    for (ConfiguredServer s : servers) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The servers named on a command line, in the order given (a repeated name counts once).
+   *
+   * @throws BadInputException naming the first name no file defines
+   */
+  public List<ConfiguredServer> require(Collection<String> names) {
+    List<ConfiguredServer> out = new ArrayList<>();
+    for (String name : new LinkedHashSet<>(names)) {
+      ConfiguredServer s = server(name);
+      if (s == null) {
+        throw new BadInputException(
+            "unknown server "
+                + Escaper.quoted(name, Escaper.SHORT_LIMIT)
+                + " (see kcshare config)");
+      }
+      out.add(s);
+    }
+    return out;
+  }
+
+  /** The names whose definitions disagree, in config order. */
+  public List<Conflict> conflicts() {
+    List<Conflict> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      Conflict c = s.conflict();
+      if (c != null) {
+        out.add(c);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** Every unresolved variable reference, in config order. */
+  public List<UnresolvedVariable> unresolved() {
+    List<UnresolvedVariable> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      out.addAll(s.unresolved());
+    }
+    return List.copyOf(out);
+  }
+
+  /** The resolved {@code pool_identity_env} ({@code identityKeys} of engine §2 and §8). */
+  public Set<String> identityKeys() {
+    return gateway.identityKeys();
+  }
+
+  /** The host profile in force. */
+  public HostProfile hostProfile() {
+    return profile.profile();
+  }
+
+  /**
+   * One line per problem, {@code file: pointer: problem}, unescaped (config text; never an env
+   * value). Empty when every file could be used.
+   */
+  public List<String> errors() {
+    List<String> out = new ArrayList<>();
+    for (ConfigFile f : files) {
+      for (String problem : f.problems()) {
+        out.add(f.display() + ": " + problem);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * This configuration, when every file could be used.
+   *
+   * @throws BadInputException naming every file, pointer and problem otherwise (exit 2): a
+   *     configuration read in part could hide a conflicting definition, so no verdict is built on
+   *     it
+   */
+  public HostConfig requireValid() {
+    List<String> errors = errors();
+    if (errors.isEmpty()) {
+      return this;
+    }
+    List<String> lines = new ArrayList<>(errors.size());
+    for (String e : errors) {
+      lines.add(Escaper.esc(e, Escaper.LONG_LIMIT));
+    }
+    throw new BadInputException(String.join(System.lineSeparator(), lines));
+  }
+
+  /**
+   * The documented JSON form ({@code docs/config.md}): {@code profile}, {@code files}, {@code
+   * gateway}, {@code identityKeys}, {@code servers}, {@code conflicts}, {@code unresolved}, {@code
+   * errors}. Env names only, never env values.
+   */
+  public Map<String, @Nullable Object> toJson() {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>();
+    Map<String, @Nullable Object> p = new LinkedHashMap<>();
+    p.put("name", profile.name());
+    p.put("reason", profile.reason());
+    out.put("profile", p);
+    List<@Nullable Object> fileList = new ArrayList<>();
+    for (ConfigFile f : files) {
+      Map<String, @Nullable Object> m = new LinkedHashMap<>();
+      m.put("file", f.display());
+      m.put("path", f.path().toString());
+      m.put("origin", f.origin());
+      m.put("formats", f.formats().stream().map(ConfigFormat::id).toList());
+      m.put("status", f.status().id());
+      m.put("servers", f.servers());
+      m.put("problems", f.problems());
+      m.put("warnings", f.warnings());
+      fileList.add(m);
+    }
+    out.put("files", fileList);
+    out.put("gateway", gatewayJson());
+    out.put("identityKeys", List.copyOf(identityKeys()));
+    List<@Nullable Object> serverList = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      Map<String, @Nullable Object> m = new LinkedHashMap<>();
+      m.put("name", s.name());
+      m.put("stdio", s.stdio());
+      m.put("declaredEnvNames", s.declaredEnvNames());
+      m.put("identity", s.commonIdentity());
+      m.put("conflict", s.conflict() != null);
+      List<@Nullable Object> defs = new ArrayList<>();
+      for (ConfiguredDefinition d : s.definitions()) {
+        defs.add(definitionJson(d));
+      }
+      m.put("definitions", defs);
+      serverList.add(m);
+    }
+    out.put("servers", serverList);
+    List<@Nullable Object> conflictList = new ArrayList<>();
+    for (Conflict c : conflicts()) {
+      Map<String, @Nullable Object> m = new LinkedHashMap<>();
+      m.put("name", c.name());
+      m.put("reason", c.reason());
+      List<@Nullable Object> defs = new ArrayList<>();
+      for (ConfiguredDefinition d : c.definitions()) {
+        Map<String, @Nullable Object> dm = new LinkedHashMap<>();
+        dm.put("source", d.file());
+        dm.put("pointer", d.pointer());
+        dm.put("stdio", d.stdio());
+        dm.put("identity", d.identity());
+        defs.add(dm);
+      }
+      m.put("definitions", defs);
+      conflictList.add(m);
+    }
+    out.put("conflicts", conflictList);
+    List<@Nullable Object> unresolvedList = new ArrayList<>();
+    for (UnresolvedVariable u : unresolved()) {
+      unresolvedList.add(unresolvedJson(u, true));
+    }
+    out.put("unresolved", unresolvedList);
+    out.put("errors", errors());
+    return out;
+  }
+
+  private @Nullable Map<String, @Nullable Object> gatewayJson() {
+    if (gateway.source() == null) {
+      return null;
+    }
+    Map<String, @Nullable Object> g = new LinkedHashMap<>();
+    g.put("source", gateway.source());
+    g.put("present", gateway.present());
+    g.put("sharingOn", gateway.sharingOn());
+    g.put("socketPath", gateway.socketPath());
+    g.put("rosterSource", gateway.rosterSource());
+    g.put("roster", gateway.roster());
+    g.put("stubOverrides", new LinkedHashMap<String, @Nullable Object>(gateway.stubOverrides()));
+    g.put("effectiveStubSet", gateway.effectiveStubSet());
+    g.put("forwardDeclaredEnv", gateway.forwardDeclaredEnv());
+    g.put("identityKeys", List.copyOf(gateway.identityKeys()));
+    return g;
+  }
+
+  private static Map<String, @Nullable Object> definitionJson(ConfiguredDefinition d) {
+    Map<String, @Nullable Object> m = new LinkedHashMap<>();
+    m.put("source", d.file());
+    m.put("path", d.path().toString());
+    m.put("pointer", d.pointer());
+    m.put("format", d.format().id());
+    m.put("command", d.definition().command());
+    m.put("args", d.definition().args());
+    m.put("envNames", d.envNames());
+    m.put("cwd", d.definition().cwd());
+    m.put("disabled", d.definition().disabled());
+    m.put("url", d.definition().url());
+    m.put("type", d.definition().type());
+    m.put("stdio", d.stdio());
+    m.put("identity", d.identity());
+    List<@Nullable Object> unresolved = new ArrayList<>();
+    for (UnresolvedVariable u : d.unresolved()) {
+      unresolved.add(unresolvedJson(u, false));
+    }
+    m.put("unresolved", unresolved);
+    return m;
+  }
+
+  private static Map<String, @Nullable Object> unresolvedJson(
+      UnresolvedVariable u, boolean withServer) {
+    Map<String, @Nullable Object> m = new LinkedHashMap<>();
+    if (withServer) {
+      m.put("server", u.server());
+      m.put("source", u.file());
+    }
+    m.put("pointer", u.pointer());
+    m.put("reference", u.reference());
+    m.put("reason", u.reason().id());
+    return m;
+  }
+}

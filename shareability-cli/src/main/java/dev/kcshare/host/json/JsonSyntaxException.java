@@ -1,0 +1,44 @@
+package dev.kcshare.host.json;
+
+/** The input is not one valid JSON document. Carries a 1-based line and column when known. */
+public final class JsonSyntaxException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  private final int line;
+  private final int column;
+  private final boolean nestingTooDeep;
+
+  public JsonSyntaxException(String message, int line, int column) {
+    this(message, line, column, false);
+  }
+
+  JsonSyntaxException(String message, int line, int column, boolean nestingTooDeep) {
+    super(message);
+    this.line = line;
+    this.column = column;
+    this.nestingTooDeep = nestingTooDeep;
+  }
+
+  /**
+   * The document was refused because it nests deeper than the reader's limit (checked while
+   * parsing, before the whole document is read), rather than for a syntax error.
+   */
+  public boolean nestingTooDeep() {
+    return nestingTooDeep;
+  }
+
+  /** 1-based line, or -1 when unknown. */
+  public int line() {
+    return line;
+  }
+
+  /** 1-based column, or -1 when unknown. */
+  public int column() {
+    return column;
+  }
+
+  /** "message (line L, column C)" or just the message when the location is unknown. */
+  public String describe() {
+    return line > 0 ? getMessage() + " (line " + line + ", column " + column + ")" : getMessage();
+  }
+}

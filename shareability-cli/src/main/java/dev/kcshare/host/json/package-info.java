@@ -1,0 +1,4 @@
+@NullMarked
+package dev.kcshare.host.json;
+
+import org.jspecify.annotations.NullMarked;

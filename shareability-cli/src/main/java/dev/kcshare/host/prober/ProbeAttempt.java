@@ -1,0 +1,62 @@
+package dev.kcshare.host.prober;
+
+import dev.kcshare.core.handshake.Era;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One spawned process of a pre-flight, for local diagnostics only (never persisted: the stderr tail
+ * can carry local paths).
+ *
+ * @param identity {@code "A"} or {@code "B"}
+ * @param era the phase it ran in
+ * @param retry whether it was the one-sided failure's retry ({@code prober.md} §7)
+ * @param status how it ended
+ * @param failure the failure detail when {@code status} is {@link Status#FAILED}, else null
+ * @param stderrTail the last stderr bytes, escaped and bounded to 500 code points (its end kept)
+ */
+public record ProbeAttempt(
+    String identity,
+    Era era,
+    boolean retry,
+    Status status,
+    @Nullable String failure,
+    String stderrTail) {
+
+  /** How one attempt ended. */
+  public enum Status {
+    /** The exchange completed and produced an answer. */
+    ANSWERED,
+    /** The exchange failed with {@link ProbeAttempt#failure()}. */
+    FAILED,
+    /** The initialize error identified a modern-era server. */
+    MODERN_DETECTED,
+    /**
+     * Stopped because the other identity detected a modern server, or the pre-flight was cancelled.
+     */
+    ABANDONED
+  }
+
+  public ProbeAttempt {
+    Objects.requireNonNull(identity, "identity");
+    Objects.requireNonNull(era, "era");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(stderrTail, "stderrTail");
+  }
+
+  /** A short label such as {@code A}, {@code B (retry)} or {@code A (modern)}. */
+  public String label() {
+    StringBuilder label = new StringBuilder(identity);
+    if (era == Era.MODERN || retry) {
+      label.append(" (");
+      if (era == Era.MODERN) {
+        label.append("modern");
+      }
+      if (retry) {
+        label.append(era == Era.MODERN ? ", retry" : "retry");
+      }
+      label.append(')');
+    }
+    return label.toString();
+  }
+}

@@ -1,0 +1,85 @@
+package dev.kcshare.host.prober;
+
+import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.text.Escaper;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A pre-flight's result together with its local diagnostics. Only {@link #result()} may feed a
+ * stored row; the attempts (with stderr tails) and the captures are for the operator's terminal and
+ * the files they asked for ({@code prober.md} §11, §13).
+ *
+ * @param result the pre-flight result ({@code engine.md} §9.6)
+ * @param attempts every attempt: each phase's A and B, then that phase's retry if any
+ * @param captures {@code "a"} / {@code "b"} → that identity's capture ({@code prober.md} §13), for
+ *     the identities that answered, when captures were asked for; empty otherwise
+ */
+public record ProbeOutcome(
+    PreflightResult result,
+    List<ProbeAttempt> attempts,
+    Map<String, Map<String, @Nullable Object>> captures) {
+
+  public ProbeOutcome {
+    Objects.requireNonNull(result, "result");
+    attempts = List.copyOf(attempts);
+    captures = Collections.unmodifiableMap(new LinkedHashMap<>(captures));
+  }
+
+  /**
+   * The escaped stderr tail of the last attempt that failed (the one whose failure is usually the
+   * detail), or of the last attempt when none failed; {@code ""} when it wrote nothing.
+   */
+  public String lastStderrTail() {
+    for (int i = attempts.size() - 1; i >= 0; i--) {
+      if (attempts.get(i).status() == ProbeAttempt.Status.FAILED) {
+        return attempts.get(i).stderrTail();
+      }
+    }
+    return attempts.isEmpty() ? "" : attempts.get(attempts.size() - 1).stderrTail();
+  }
+
+  /**
+   * A short human summary: one line for the result and, when the server could not run, one line per
+   * failed attempt with its stderr tail. Every server-provided string is escaped and bounded.
+   */
+  public List<String> humanLines(String serverName) {
+    List<String> lines = new ArrayList<>();
+    String name = "server \"" + Escaper.esc(serverName, Escaper.SHORT_LIMIT) + "\"";
+    String context =
+        " (era "
+            + (result.era() == null ? "unknown" : result.era().json())
+            + ", reported version \""
+            + Escaper.esc(result.reportedVersion(), Escaper.SHORT_LIMIT)
+            + "\")";
+    if (result.ran()) {
+      lines.add(
+          name
+              + (result.callerSensitive()
+                  ? ": measured, caller-sensitive: "
+                      + Escaper.esc(result.detail(), Escaper.LONG_LIMIT)
+                  : ": measured, not caller-sensitive")
+              + context);
+      return lines;
+    }
+    lines.add(name + ": could not run: " + Escaper.esc(result.detail(), Escaper.LONG_LIMIT));
+    for (ProbeAttempt attempt : attempts) {
+      if (attempt.status() == ProbeAttempt.Status.FAILED) {
+        lines.add(
+            "  identity "
+                + attempt.label()
+                + ": "
+                + Escaper.esc(Objects.requireNonNullElse(attempt.failure(), ""), Escaper.LONG_LIMIT)
+                + (attempt.stderrTail().isEmpty()
+                    ? " (no stderr)"
+                    : "; stderr tail: \"" + attempt.stderrTail() + "\""));
+      }
+    }
+    return lines;
+  }
+}

@@ -1,0 +1,160 @@
+package dev.kcshare.host.prober;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The process tree of one spawned server and its teardown ladder ({@code prober.md} §9).
+ *
+ * <p>Java cannot signal a process group, so the tree is tracked as the union of descendant
+ * snapshots taken from spawn onward (after each response, before stdin is closed, after the stdin
+ * grace and before SIGKILL): a grandchild orphaned when its parent exits is still in the union and
+ * still signalled. {@link ProcessHandle#destroy()} is SIGTERM and {@link
+ * ProcessHandle#destroyForcibly()} SIGKILL on POSIX systems; handles carry the process start time,
+ * so a recycled pid is never signalled.
+ */
+final class ProcessTree {
+  private static final long POLL_MILLIS = 10;
+  private static final Duration KILL_SETTLE = Duration.ofSeconds(2);
+
+  private final Process process;
+  private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
+
+  ProcessTree(Process process) {
+    this.process = process;
+    snapshot();
+  }
+
+  /** The direct child. */
+  Process process() {
+    return process;
+  }
+
+  /** Every process seen in the tree so far, excluding the direct child. */
+  Set<ProcessHandle> knownDescendants() {
+    return Set.copyOf(known);
+  }
+
+  /** Adds the current descendants of the child and of every known, still running descendant. */
+  void snapshot() {
+    try {
+      process.descendants().forEach(known::add);
+      for (ProcessHandle h : List.copyOf(known)) {
+        if (isRunning(h)) {
+          h.descendants().forEach(known::add);
+        }
+      }
+    } catch (RuntimeException e) {
+      // a snapshot is best effort; the next one, or the direct child's own signal, still counts
+    }
+  }
+
+  /**
+   * Runs steps 2 to 5 of the ladder after the caller closed stdin: wait for the child, SIGTERM the
+   * whole tree, wait, SIGKILL survivors, and wait until the direct child is reaped. Interrupts are
+   * deferred until the ladder is done and then re-asserted.
+   */
+  void terminate(Duration stdinGrace, Duration termGrace) {
+    boolean interrupted = false;
+    try {
+      interrupted |= awaitChild(stdinGrace);
+      snapshot();
+      List<ProcessHandle> targets = running();
+      if (!targets.isEmpty()) {
+        for (ProcessHandle h : targets) {
+          h.destroy();
+        }
+        interrupted |= awaitAll(targets, termGrace);
+        snapshot();
+        List<ProcessHandle> survivors = running();
+        for (ProcessHandle h : survivors) {
+          h.destroyForcibly();
+        }
+        interrupted |= awaitAll(survivors, KILL_SETTLE);
+      }
+      interrupted |= awaitChild(KILL_SETTLE);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** The child and every known descendant that is still running. */
+  private List<ProcessHandle> running() {
+    Set<ProcessHandle> all = new LinkedHashSet<>();
+    all.add(process.toHandle());
+    all.addAll(known);
+    List<ProcessHandle> alive = new ArrayList<>();
+    for (ProcessHandle h : all) {
+      if (isRunning(h)) {
+        alive.add(h);
+      }
+    }
+    return alive;
+  }
+
+  /** Waits up to {@code grace} for the direct child to exit; true when interrupted meanwhile. */
+  private boolean awaitChild(Duration grace) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (true) {
+      long remaining = deadline - System.nanoTime();
+      try {
+        if (process.waitFor(Math.max(remaining, 0), TimeUnit.NANOSECONDS) || remaining <= 0) {
+          return interrupted;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+  }
+
+  /** Waits up to {@code grace} until none of {@code handles} runs; true when interrupted. */
+  private static boolean awaitAll(List<ProcessHandle> handles, Duration grace) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + grace.toNanos();
+    while (handles.stream().anyMatch(ProcessTree::isRunning) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    return interrupted;
+  }
+
+  /**
+   * Whether a process still runs. A zombie does not: an orphaned grandchild that was killed may
+   * stay a zombie for as long as the host's init fails to reap it, and {@link
+   * ProcessHandle#isAlive()} cannot tell the difference.
+   */
+  static boolean isRunning(ProcessHandle h) {
+    if (!h.isAlive()) {
+      return false;
+    }
+    try {
+      String stat =
+          new String(
+              Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "stat")),
+              StandardCharsets.ISO_8859_1);
+      int close = stat.lastIndexOf(')');
+      if (close < 0 || close + 2 >= stat.length()) {
+        return true;
+      }
+      char state = stat.charAt(close + 2);
+      return state != 'Z' && state != 'X';
+    } catch (IOException | RuntimeException e) {
+      return h.isAlive(); // no /proc (or the process just vanished)
+    }
+  }
+}

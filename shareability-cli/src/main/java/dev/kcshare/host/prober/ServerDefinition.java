@@ -1,0 +1,83 @@
+package dev.kcshare.host.prober;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One configured MCP server as a host config declares it. Immutable: the prober never changes the
+ * definition it was given ({@code prober.md} §0).
+ *
+ * @param name the configured name (the key in {@code mcpServers})
+ * @param command the executable; null when the server declares none (an HTTP server)
+ * @param args the arguments, verbatim
+ * @param env the declared environment, laid over kcshare's own when the server is spawned
+ * @param cwd the declared working directory, or null for kcshare's current directory
+ * @param disabled the operator withheld consent: such a server is never spawned
+ * @param url the endpoint of a non-stdio server, informational
+ * @param type the declared transport type ({@code stdio}, {@code http}, ...), informational
+ */
+public record ServerDefinition(
+    String name,
+    @Nullable String command,
+    List<String> args,
+    Map<String, String> env,
+    @Nullable String cwd,
+    boolean disabled,
+    @Nullable String url,
+    @Nullable String type) {
+
+  /**
+   * Validates and copies ({@code env} keeps its order).
+   *
+   * @throws NullPointerException if {@code name}, a list, a map, or an env name or value is null
+   */
+  public ServerDefinition {
+    Objects.requireNonNull(name, "name");
+    args = List.copyOf(args);
+    env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
+    for (Map.Entry<String, String> e : env.entrySet()) {
+      Objects.requireNonNull(e.getKey(), "env name");
+      Objects.requireNonNull(e.getValue(), "env value");
+    }
+  }
+
+  /**
+   * A stdio server with the given command line and nothing else declared.
+   *
+   * <pre>{@code
+   * ServerDefinition files = ServerDefinition.stdio("files-mcp", "npx", List.of("-y", "files-mcp"));
+   * }</pre>
+   *
+   * @param name the configured name
+   * @param command the executable (looked up on PATH)
+   * @param args the arguments
+   * @return the definition
+   */
+  public static ServerDefinition stdio(String name, String command, List<String> args) {
+    return new ServerDefinition(name, command, args, Map.of(), null, false, null, null);
+  }
+
+  /** Whether the definition has a {@code command} member, which makes it a stdio server. */
+  public boolean isStdio() {
+    return command != null;
+  }
+
+  /** A copy with a different declared environment. */
+  public ServerDefinition withEnv(Map<String, String> newEnv) {
+    return new ServerDefinition(name, command, args, newEnv, cwd, disabled, url, type);
+  }
+
+  /** A copy with a different working directory. */
+  public ServerDefinition withCwd(@Nullable String newCwd) {
+    return new ServerDefinition(name, command, args, env, newCwd, disabled, url, type);
+  }
+
+  /** A copy with the disabled flag set as given. */
+  public ServerDefinition withDisabled(boolean newDisabled) {
+    return new ServerDefinition(name, command, args, env, cwd, newDisabled, url, type);
+  }
+}

@@ -1,0 +1,505 @@
+package dev.kcshare.host.prober;
+
+import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.HostContext;
+import java.io.IOException;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stdio pre-flight ({@code prober.md}): spawns a server under identities A and B concurrently,
+ * collects both handshake answers, retries a one-sided failure once alone, switches to the modern
+ * exchange when the server is modern-only, and hands the answers to the core's decision. Every
+ * failure while measuring one server becomes a "could not run" result, never an exception; only
+ * cancellation (interruption) propagates, after every process it spawned is torn down.
+ *
+ * <p>Thread-safe: one instance serves a whole evaluation pass, one {@link #preflight} call per
+ * server from as many threads as the pass likes; the shared {@link ProcessPermits} bounds the live
+ * processes across all of them.
+ */
+public final class StdioProber {
+  private static final Logger log = LoggerFactory.getLogger(StdioProber.class);
+  private static final AtomicInteger POOL_SEQUENCE = new AtomicInteger();
+
+  private final Map<String, String> baseEnv;
+  private final Path baseCwd;
+  private final ProbeOptions options;
+  private final ProcessPermits permits;
+  private final Checkpoints checkpoints;
+  private final ExecutorService executor;
+
+  /**
+   * Fixed points of a pre-flight, for tests: throwing from one simulates an unexpected failure in
+   * the orchestration ({@code preflight_error}) or inside one identity ({@code probe_error}).
+   */
+  interface Checkpoints {
+    Checkpoints NONE = new Checkpoints() {};
+
+    /** After the refusals, before any process is spawned. */
+    default void beforeMeasuring(ServerDefinition server) {}
+
+    /** Inside one identity's attempt, after its process was spawned. */
+    default void beforeExchange(Identity identity, Era era, boolean retry) {}
+  }
+
+  private StdioProber(
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      Checkpoints checkpoints) {
+    this.baseEnv = Map.copyOf(baseEnv);
+    this.baseCwd = baseCwd.toAbsolutePath();
+    this.options = Objects.requireNonNull(options, "options");
+    this.permits = Objects.requireNonNull(permits, "permits");
+    this.checkpoints = checkpoints;
+    String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
+    AtomicInteger threads = new AtomicInteger();
+    this.executor =
+        Executors.newCachedThreadPool(
+            task -> {
+              Thread t = new Thread(task, prefix + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * A prober whose servers inherit {@code baseEnv} (kcshare's environment, under the declared env)
+   * and start in {@code baseCwd} unless they declare a working directory.
+   */
+  public static StdioProber create(
+      Map<String, String> baseEnv, Path baseCwd, ProbeOptions options, ProcessPermits permits) {
+    return new StdioProber(baseEnv, baseCwd, options, permits, Checkpoints.NONE);
+  }
+
+  static StdioProber create(
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      Checkpoints checkpoints) {
+    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints);
+  }
+
+  /** A prober taking kcshare's environment and working directory from the host context. */
+  public static StdioProber create(HostContext ctx, ProbeOptions options, ProcessPermits permits) {
+    return create(ctx.env(), ctx.cwd(), options, permits);
+  }
+
+  /** The timing this prober applies. */
+  public ProbeOptions options() {
+    return options;
+  }
+
+  /**
+   * Runs the pre-flight of one server and returns its result ({@code engine.md} §9.6). Never throws
+   * for anything the server does.
+   *
+   * @throws InterruptedException when cancelled; every process spawned is torn down first
+   */
+  public PreflightResult preflight(ServerDefinition server) throws InterruptedException {
+    return probe(server, false).result();
+  }
+
+  /**
+   * {@link #preflight} with its diagnostics: the attempts with their stderr tails and, when {@code
+   * keepCaptures}, each identity's capture for {@link CaptureFiles}.
+   *
+   * @throws InterruptedException when cancelled; every process spawned is torn down first
+   */
+  public ProbeOutcome probe(ServerDefinition server, boolean keepCaptures)
+      throws InterruptedException {
+    Objects.requireNonNull(server, "server");
+    List<ProbeAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
+    Map<String, Map<String, @Nullable Object>> captures = new LinkedHashMap<>();
+    PreflightResult result;
+    try {
+      result = measure(server, keepCaptures, attempts, captures);
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Throwable t) { // engine.md §10.4: isolated to this server
+      if (!isolatable(t)) {
+        throw t;
+      }
+      log.debug("pre-flight failed unexpectedly", t);
+      result = PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null);
+      captures.clear();
+    }
+    synchronized (attempts) {
+      return new ProbeOutcome(result, attempts, captures);
+    }
+  }
+
+  /**
+   * One identity-A exchange (legacy, switching to modern when the server is modern-only), for the
+   * version re-check of {@code prober.md} §12. Empty when the server is refused or fails: an absent
+   * answer is "no information".
+   *
+   * @throws InterruptedException when cancelled; the process is torn down first
+   */
+  public Optional<Answer> probeOnce(ServerDefinition server) throws InterruptedException {
+    Objects.requireNonNull(server, "server");
+    try {
+      Object launch = launch(server);
+      if (!(launch instanceof Launch l)) {
+        return Optional.empty();
+      }
+      Attempt legacy = new Attempt(l, Identity.A, Era.LEGACY, true, false);
+      Exchange.Result r = legacy.run();
+      if (r instanceof Exchange.ModernDetected) {
+        r = new Attempt(l, Identity.A, Era.MODERN, false, false).run();
+      }
+      return r instanceof Exchange.Answered answered
+          ? Optional.of(answered.answer())
+          : Optional.empty();
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Throwable t) {
+      if (!isolatable(t)) {
+        throw t;
+      }
+      log.debug("version re-check failed unexpectedly", t);
+      return Optional.empty();
+    }
+  }
+
+  private PreflightResult measure(
+      ServerDefinition server,
+      boolean keepCaptures,
+      List<ProbeAttempt> attempts,
+      Map<String, Map<String, @Nullable Object>> captures)
+      throws InterruptedException {
+    Object launch = launch(server);
+    if (!(launch instanceof Launch l)) {
+      return PreflightResult.couldNotRun((String) launch, null, null);
+    }
+    checkpoints.beforeMeasuring(server);
+    Phase phase = new Phase(l, keepCaptures, attempts, captures);
+    PreflightResult legacy = phase.run(Era.LEGACY);
+    if (legacy != null) {
+      return legacy;
+    }
+    captures.clear();
+    return Objects.requireNonNull(phase.run(Era.MODERN), "the modern phase always decides");
+  }
+
+  /**
+   * The refusals of {@code prober.md} §2 (returned as the failure detail) or how to spawn.
+   *
+   * @return a {@link Launch}, or the refusal detail as a String
+   */
+  private Object launch(ServerDefinition server) {
+    if (server.disabled()) {
+      return "disabled";
+    }
+    String command = server.command();
+    if (command == null || command.isEmpty()) {
+      return "no command";
+    }
+    Map<String, String> env = new HashMap<>(baseEnv);
+    env.putAll(server.env());
+    Path directory;
+    try {
+      directory = server.cwd() == null ? baseCwd : baseCwd.resolve(server.cwd());
+    } catch (InvalidPathException e) {
+      directory = baseCwd; // the spawn will fail below with the OS's own words
+    }
+    Optional<Path> executable = CommandResolver.resolve(command, env.get("PATH"), directory);
+    if (executable.isEmpty()) {
+      return "command not found: " + command;
+    }
+    List<String> commandLine = new ArrayList<>(1 + server.args().size());
+    commandLine.add(executable.get().toString());
+    commandLine.addAll(server.args());
+    return new Launch(commandLine, env, directory);
+  }
+
+  /** One phase (legacy or modern) of {@code prober.md} §7. */
+  private final class Phase {
+    private final Launch launch;
+    private final boolean keepCaptures;
+    private final List<ProbeAttempt> attempts;
+    private final Map<String, Map<String, @Nullable Object>> captures;
+
+    Phase(
+        Launch launch,
+        boolean keepCaptures,
+        List<ProbeAttempt> attempts,
+        Map<String, Map<String, @Nullable Object>> captures) {
+      this.launch = launch;
+      this.keepCaptures = keepCaptures;
+      this.attempts = attempts;
+      this.captures = captures;
+    }
+
+    /** The result, or null when the legacy phase identified a modern server. */
+    @Nullable PreflightResult run(Era era) throws InterruptedException {
+      boolean detect = era == Era.LEGACY;
+      Attempt a = new Attempt(launch, Identity.A, era, detect, keepCaptures);
+      Attempt b = new Attempt(launch, Identity.B, era, detect, keepCaptures);
+      BlockingQueue<Attempt> completions = new LinkedBlockingQueue<>();
+      a.startOn(completions);
+      b.startOn(completions);
+      try {
+        for (int i = 0; i < 2; i++) {
+          Attempt first = completions.take();
+          if (first.result instanceof Exchange.ModernDetected) {
+            Attempt other = first == a ? b : a;
+            other.abandon();
+            other.awaitDone();
+            return null;
+          }
+        }
+      } catch (InterruptedException e) {
+        a.abandon();
+        b.abandon();
+        a.awaitDone();
+        b.awaitDone();
+        throw e;
+      } finally {
+        record(a);
+        record(b);
+      }
+      if (a.result instanceof Exchange.Answered answerA
+          && b.result instanceof Exchange.Answered answerB) {
+        return decide(answerA, answerB);
+      }
+      if (!(a.result instanceof Exchange.Answered) && !(b.result instanceof Exchange.Answered)) {
+        return PreflightResult.couldNotRun(a.failure(), null, null);
+      }
+      // Exactly one failed; the other is torn down already. Retry the failed identity alone.
+      Attempt answered = a.result instanceof Exchange.Answered ? a : b;
+      Attempt failed = answered == a ? b : a;
+      Attempt retry = new Attempt(launch, failed.identity, era, detect, keepCaptures);
+      retry.retry = true;
+      try {
+        retry.result = retry.run();
+      } finally {
+        record(retry);
+      }
+      if (retry.result instanceof Exchange.ModernDetected) {
+        return null;
+      }
+      Exchange.Answered earlier = (Exchange.Answered) answered.result;
+      if (retry.result instanceof Exchange.Answered again) {
+        return answered == a ? decide(earlier, again) : decide(again, earlier);
+      }
+      Answer answerA = answered == a ? earlier.answer() : null;
+      keep(answered.identity, earlier);
+      return PreflightResult.couldNotRun(retry.failure(), era, answerA);
+    }
+
+    private PreflightResult decide(Exchange.Answered a, Exchange.Answered b) {
+      keep(Identity.A, a);
+      keep(Identity.B, b);
+      return PreflightResult.decide(a.answer(), b.answer());
+    }
+
+    private void keep(Identity identity, Exchange.Answered answered) {
+      if (answered.capture() != null) {
+        captures.put(identity.key(), answered.capture());
+      }
+    }
+
+    private void record(Attempt attempt) {
+      attempts.add(attempt.toProbeAttempt());
+    }
+  }
+
+  /** One identity, one era, one fresh process. */
+  private final class Attempt {
+    final Launch launch;
+    final Identity identity;
+    final Era era;
+    final boolean detectModern;
+    final boolean keepRaw;
+    boolean retry;
+    volatile Exchange.@Nullable Result result;
+    volatile @Nullable String failure;
+    volatile boolean abandoned;
+    volatile String stderrTail = "";
+    private @Nullable Thread runner;
+    private final CountDownLatch done = new CountDownLatch(1);
+
+    Attempt(Launch launch, Identity identity, Era era, boolean detectModern, boolean keepRaw) {
+      this.launch = launch;
+      this.identity = identity;
+      this.era = era;
+      this.detectModern = detectModern;
+      this.keepRaw = keepRaw;
+    }
+
+    void startOn(BlockingQueue<Attempt> completions) {
+      executor.execute(
+          () -> {
+            try {
+              result = run();
+            } catch (InterruptedException e) {
+              abandoned = true; // only an abandon interrupts a pool thread
+            } finally {
+              done.countDown();
+              completions.add(this);
+            }
+          });
+    }
+
+    /**
+     * Runs the exchange in the calling thread. A classified failure sets {@link #failure} and
+     * returns null; an abandon returns null with {@link #abandoned} set.
+     *
+     * @throws InterruptedException when the calling thread is interrupted (not abandoned)
+     */
+    Exchange.@Nullable Result run() throws InterruptedException {
+      synchronized (this) {
+        runner = Thread.currentThread();
+      }
+      try {
+        if (abandoned) {
+          return null;
+        }
+        permits.acquire();
+        try {
+          return exchange();
+        } finally {
+          permits.release();
+        }
+      } catch (InterruptedException e) {
+        if (abandoned) {
+          return null;
+        }
+        throw e;
+      } finally {
+        synchronized (this) {
+          runner = null;
+          if (abandoned) {
+            Thread.interrupted(); // the abandon's interrupt must not leak into the next task
+          }
+        }
+      }
+    }
+
+    private Exchange.@Nullable Result exchange() throws InterruptedException {
+      ServerProcess server = null;
+      try {
+        try {
+          server = ServerProcess.start(launch, options);
+        } catch (IOException e) {
+          failure = "spawn failed: " + spawnReason(e);
+          return null;
+        } catch (IllegalArgumentException e) {
+          failure = "spawn failed: " + e.getMessage();
+          return null;
+        }
+        if (abandoned) {
+          return null;
+        }
+        checkpoints.beforeExchange(identity, era, retry);
+        Exchange exchange = new Exchange(server.channel(), identity, keepRaw);
+        return era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
+      } catch (ProbeFailure f) {
+        failure = f.detail();
+        return null;
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Throwable t) { // engine.md §10.4: isolated to this identity
+        if (!isolatable(t)) {
+          throw t;
+        }
+        log.debug("identity {} failed unexpectedly", identity, t);
+        failure = ProbeFailure.PROBE_ERROR;
+        return null;
+      } finally {
+        if (server != null) {
+          server.tearDown();
+          stderrTail = server.stderrTail();
+        }
+      }
+    }
+
+    void abandon() {
+      synchronized (this) {
+        abandoned = true;
+        if (runner != null) {
+          runner.interrupt();
+        }
+      }
+    }
+
+    /** Waits for the attempt to end, teardown included, deferring any interrupt until then. */
+    void awaitDone() {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          done.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    String failure() {
+      String f = failure;
+      return f != null ? f : ProbeFailure.PROBE_ERROR;
+    }
+
+    ProbeAttempt toProbeAttempt() {
+      ProbeAttempt.Status status;
+      if (result instanceof Exchange.Answered) {
+        status = ProbeAttempt.Status.ANSWERED;
+      } else if (result instanceof Exchange.ModernDetected) {
+        status = ProbeAttempt.Status.MODERN_DETECTED;
+      } else if (failure != null) {
+        status = ProbeAttempt.Status.FAILED;
+      } else {
+        status = ProbeAttempt.Status.ABANDONED;
+      }
+      return new ProbeAttempt(
+          identity.name(),
+          era,
+          retry,
+          status,
+          status == ProbeAttempt.Status.FAILED ? failure : null,
+          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT));
+    }
+  }
+
+  /** The OS's words for a refused spawn, without Java's "Cannot run program" preamble. */
+  private static String spawnReason(IOException e) {
+    Throwable cause = e.getCause();
+    String reason =
+        cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
+    return reason == null ? e.getClass().getSimpleName() : reason;
+  }
+
+  /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */
+  private static boolean isolatable(Throwable t) {
+    return !(t instanceof VirtualMachineError)
+        || t instanceof StackOverflowError
+        || t instanceof OutOfMemoryError;
+  }
+}

@@ -1,0 +1,215 @@
+package dev.kcshare.host.records;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Durable replacement of a record file (records spec §9.1, §9.2): readers see the old file or the
+ * new one, never a torn one. Files are created 0600 and directories kcshare creates are 0700; on
+ * file systems without POSIX modes the modes are best effort.
+ *
+ * <p>A writer killed between creating its temporary file and renaming it leaves that file behind
+ * ({@code .<name>.<digits>.tmp}, 0600, never read by anyone). The next successful write of the same
+ * target removes such leftovers when they are older than its own temporary file, so at most the
+ * leftover of the most recently killed writer survives. Every kcshare writer of a record file holds
+ * that file's lock, so a temporary file older than the lock holder's own can only be a leftover.
+ */
+public final class AtomicFiles {
+  private static final boolean POSIX =
+      FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+  private static final Set<PosixFilePermission> FILE_MODE =
+      PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> DIR_MODE =
+      PosixFilePermissions.fromString("rwx------");
+  private static final String TMP_SUFFIX = ".tmp";
+
+  private AtomicFiles() {}
+
+  /**
+   * Replaces {@code target} with {@code content}: exclusive temporary file in the same directory
+   * (mode 0600 from creation), write, fsync, atomic rename, fsync of the directory. On failure the
+   * temporary file is deleted and the exception propagates; the old file is untouched.
+   */
+  public static void write(Path target, byte[] content) throws IOException {
+    write(target, content, null);
+  }
+
+  /**
+   * {@link #write(Path, byte[])} for a file that is not a record file and keeps its own mode (an
+   * operator's configuration file): the temporary file is still 0600 while it is written, and gets
+   * {@code mode} just before the rename, so the content is never visible more widely than the
+   * target allows. The mode is set explicitly, so the umask cannot narrow it.
+   *
+   * @param mode the mode the replaced file gets; null for 0600 (the record-file mode)
+   */
+  public static void write(Path target, byte[] content, @Nullable Set<PosixFilePermission> mode)
+      throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    createDirectories(dir);
+    Path tmp =
+        POSIX
+            ? Files.createTempFile(
+                dir,
+                "." + target.getFileName() + ".",
+                TMP_SUFFIX,
+                PosixFilePermissions.asFileAttribute(FILE_MODE))
+            : Files.createTempFile(dir, "." + target.getFileName() + ".", TMP_SUFFIX);
+    @Nullable FileTime started = modifiedTime(tmp);
+    boolean moved = false;
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ByteBuffer buf = ByteBuffer.wrap(content);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        ch.force(true);
+      }
+      if (POSIX && mode != null) {
+        Files.setPosixFilePermissions(tmp, mode);
+      }
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      moved = true;
+      syncDirectory(dir);
+    } finally {
+      if (!moved) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+    if (started != null) {
+      removeStaleTemporaries(dir, target.getFileName().toString(), started);
+    }
+  }
+
+  /** Whether {@code name} is a temporary file name {@link #write} uses for {@code target}. */
+  static boolean isTemporaryName(String name, String target) {
+    String prefix = "." + target + ".";
+    if (!name.startsWith(prefix)
+        || !name.endsWith(TMP_SUFFIX)
+        || name.length() <= prefix.length() + TMP_SUFFIX.length()) {
+      return false;
+    }
+    // Files.createTempFile puts an unsigned decimal random number between prefix and suffix.
+    for (int i = prefix.length(); i < name.length() - TMP_SUFFIX.length(); i++) {
+      char c = name.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Best effort: deletes regular files in {@code dir} named like {@code target}'s temporary files
+   * whose modification time is strictly before {@code before}. Failures are ignored: a leftover is
+   * harmless, and the write it follows has already succeeded.
+   */
+  static void removeStaleTemporaries(Path dir, String target, FileTime before) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        if (!isTemporaryName(entry.getFileName().toString(), target)) {
+          continue;
+        }
+        try {
+          BasicFileAttributes attrs =
+              Files.readAttributes(entry, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (attrs.isRegularFile() && attrs.lastModifiedTime().compareTo(before) < 0) {
+            Files.deleteIfExists(entry);
+          }
+        } catch (IOException e) {
+          // gone already, or not ours to delete
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      // best effort
+    }
+  }
+
+  private static @Nullable FileTime modifiedTime(Path file) {
+    try {
+      return Files.getLastModifiedTime(file, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The POSIX mode of an existing file; null when it is missing or the file system has none. */
+  public static @Nullable Set<PosixFilePermission> modeOf(Path file) throws IOException {
+    if (!POSIX) {
+      return null;
+    }
+    try {
+      return Files.getPosixFilePermissions(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Creates {@code dir} and every missing parent with mode 0700. Existing directories are never
+   * re-moded.
+   */
+  public static void createDirectories(Path dir) throws IOException {
+    Deque<Path> missing = new ArrayDeque<>();
+    for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
+      missing.push(p);
+    }
+    while (!missing.isEmpty()) {
+      Path p = missing.pop();
+      try {
+        if (POSIX) {
+          FileAttribute<Set<PosixFilePermission>> mode =
+              PosixFilePermissions.asFileAttribute(DIR_MODE);
+          Files.createDirectory(p, mode);
+          Files.setPosixFilePermissions(p, DIR_MODE); // the umask may have narrowed it further
+        } else {
+          Files.createDirectory(p);
+        }
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        if (!Files.isDirectory(p)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Creates an empty file with mode 0600 if it does not exist (used for lock files). */
+  static void createPrivateFile(Path file) throws IOException {
+    createDirectories(file.toAbsolutePath().getParent());
+    try {
+      if (POSIX) {
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));
+      } else {
+        Files.createFile(file);
+      }
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      // another process created it first: fine
+    }
+  }
+
+  private static void syncDirectory(Path dir) {
+    // Not every platform can open a directory for syncing; the rename is already atomic there.
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException | UnsupportedOperationException e) {
+      // best effort
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.kcshare.host.records;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An exclusive lock on a sibling lock file (records spec §9.3), combined with an in-process mutex
+ * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
+ * never deleted: deleting one would let two holders lock different inodes.
+ */
+public final class FileLock implements AutoCloseable {
+  private static final ConcurrentHashMap<Path, ReentrantLock> MUTEXES = new ConcurrentHashMap<>();
+  private static final long POLL_MILLIS = 50;
+
+  private final ReentrantLock mutex;
+  private final FileChannel channel;
+  private final java.nio.channels.FileLock osLock;
+
+  private FileLock(ReentrantLock mutex, FileChannel channel, java.nio.channels.FileLock osLock) {
+    this.mutex = mutex;
+    this.channel = channel;
+    this.osLock = osLock;
+  }
+
+  /** The lock file guarding {@code recordFile}: the same name plus {@code .lock}. */
+  public static Path lockFileFor(Path recordFile) {
+    return recordFile.resolveSibling(recordFile.getFileName() + ".lock");
+  }
+
+  /** Waits as long as it takes for the lock guarding {@code recordFile}. */
+  public static FileLock acquire(Path recordFile) throws IOException, InterruptedException {
+    FileLock lock = tryAcquire(recordFile, null);
+    if (lock == null) {
+      throw new IllegalStateException("unbounded acquisition returned no lock");
+    }
+    return lock;
+  }
+
+  /**
+   * Tries to take the lock guarding {@code recordFile} within {@code timeout} (zero = only if free
+   * now; null = wait indefinitely).
+   *
+   * @return the lock, or null if it could not be had in time (also when the calling thread holds it
+   *     already)
+   * @throws IllegalStateException when waiting indefinitely for a lock the calling thread holds
+   */
+  public static @Nullable FileLock tryAcquire(Path recordFile, @Nullable Duration timeout)
+      throws IOException, InterruptedException {
+    Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
+    long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+    ReentrantLock mutex = MUTEXES.computeIfAbsent(lockFile, k -> new ReentrantLock());
+    if (mutex.isHeldByCurrentThread()) {
+      // The OS lock is per JVM, not per thread: taking it again would throw; waiting would never
+      // end. A timed attempt finds the lock taken, as it is.
+      if (timeout == null) {
+        throw new IllegalStateException("this thread already holds the lock " + lockFile);
+      }
+      return null;
+    }
+    if (timeout == null) {
+      mutex.lockInterruptibly();
+    } else if (!mutex.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      return null;
+    }
+    boolean ok = false;
+    FileChannel channel = null;
+    try {
+      AtomicFiles.createPrivateFile(lockFile);
+      channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+      while (true) {
+        java.nio.channels.FileLock os = channel.tryLock();
+        if (os != null) {
+          ok = true;
+          return new FileLock(mutex, channel, os);
+        }
+        if (System.nanoTime() >= deadline) {
+          return null;
+        }
+        Thread.sleep(POLL_MILLIS);
+      }
+    } finally {
+      if (!ok) {
+        if (channel != null) {
+          channel.close();
+        }
+        mutex.unlock();
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      osLock.release();
+      channel.close();
+    } finally {
+      mutex.unlock();
+    }
+  }
+}

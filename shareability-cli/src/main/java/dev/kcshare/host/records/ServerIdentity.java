@@ -1,0 +1,33 @@
+package dev.kcshare.host.records;
+
+import dev.kcshare.core.records.ExecutionIdentity;
+import dev.kcshare.core.records.IdentityHashes;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The verdict-cache execution identity of one server definition (records spec §7.4): the command
+ * and args as configured, the declared env hashed with no identity keys, and the launch fingerprint
+ * of the command and every file argument. Blocking I/O (it hashes files): never on a
+ * latency-critical path.
+ */
+public final class ServerIdentity {
+  private ServerIdentity() {}
+
+  /**
+   * The identity string {@code command_args_hash NUL env_hash NUL binary_version NUL 2}.
+   *
+   * @param command the command as configured ({@code ""} when absent)
+   * @param args the arguments as configured
+   * @param env the declared env
+   * @param fingerprints the fingerprint function bound to kcshare's PATH and working directory
+   */
+  public static String cacheIdentity(
+      String command, List<String> args, Map<String, String> env, Fingerprints fingerprints) {
+    return ExecutionIdentity.cacheIdentity(
+        IdentityHashes.commandArgsHash(command, args),
+        IdentityHashes.envHash(env, Set.of()),
+        fingerprints.binaryVersion(command, args));
+  }
+}

@@ -1,0 +1,136 @@
+package dev.kcshare.host.report;
+
+import dev.kcshare.core.policy.DefinitionFacts;
+import dev.kcshare.core.policy.EvidenceAssembly;
+import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.CacheCodec;
+import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.LedgerCodec;
+import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.verdict.Assessor;
+import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.host.config.ConfiguredDefinition;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordsDirectory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Both record files loaded ONCE, then every server's verdict built from them with no I/O per row,
+ * so all verdicts of one report agree about the files (engine spec §8). Never spawns anything.
+ *
+ * <pre>{@code
+ * VerdictReport report = VerdictReport.load(records);   // two file reads, off the event loop
+ * for (ServerVerdict row : report.verdicts(servers, HostProfile.empty(), Set.of())) {
+ *   render(row.verdict());                               // pure: no I/O per row
+ * }
+ * }</pre>
+ */
+public final class VerdictReport {
+  private final HazardLedger ledger;
+  private final VerdictCache cache;
+
+  private VerdictReport(HazardLedger ledger, VerdictCache cache) {
+    this.ledger = ledger;
+    this.cache = cache;
+  }
+
+  /**
+   * Reads both record files of a records directory, each exactly once, tolerantly (a missing or
+   * corrupt file reads as empty). Blocking file I/O.
+   */
+  public static VerdictReport load(RecordsDirectory dir) {
+    return load(dir, RecordFile::read);
+  }
+
+  /**
+   * As {@link #load(RecordsDirectory)}, reading each file exactly once through {@code reader} (an
+   * instrumentation seam: the default is {@link RecordFile#read}).
+   */
+  public static VerdictReport load(RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+    return of(
+        HazardLedger.of(LedgerCodec.decode(reader.apply(dir.ledgerFile()).root())),
+        readCache(dir, reader));
+  }
+
+  /**
+   * A report over a live in-memory ledger (so a hazard recorded a moment ago counts before it is
+   * flushed) and the cache file, read exactly once through {@code reader}; the ledger file is not
+   * read.
+   */
+  public static VerdictReport live(
+      HazardLedger ledger, RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+    return of(ledger, readCache(dir, reader));
+  }
+
+  private static VerdictCache readCache(
+      RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+    return VerdictCache.of(CacheCodec.decode(reader.apply(dir.cacheFile()).root()));
+  }
+
+  /** A report over records already in memory (a gateway's live ledger, a pass's cache). */
+  public static VerdictReport of(HazardLedger ledger, VerdictCache cache) {
+    return new VerdictReport(
+        Objects.requireNonNull(ledger, "ledger"), Objects.requireNonNull(cache, "cache"));
+  }
+
+  /** The loaded ledger. */
+  public HazardLedger ledger() {
+    return ledger;
+  }
+
+  /** The loaded cache. */
+  public VerdictCache cache() {
+    return cache;
+  }
+
+  /** Every server's verdict, in config order. */
+  public List<ServerVerdict> verdicts(HostConfig config) {
+    return verdicts(config.servers(), config.hostProfile(), config.identityKeys());
+  }
+
+  /** The verdicts of the given servers, in the given order. */
+  public List<ServerVerdict> verdicts(
+      List<ConfiguredServer> servers, HostProfile profile, Set<String> identityKeys) {
+    List<ServerVerdict> out = new ArrayList<>(servers.size());
+    for (ConfiguredServer server : servers) {
+      out.add(verdict(server, profile, identityKeys));
+    }
+    return out;
+  }
+
+  /** One server's verdict. */
+  public ServerVerdict verdict(
+      ConfiguredServer server, HostProfile profile, Set<String> identityKeys) {
+    EvidenceAssembly.Assembled a =
+        EvidenceAssembly.assemble(
+            facts(server), profile, ledger.codesForName(server.name()), cache);
+    Verdict v = Assessor.assess(a.evidence(), identityKeys);
+    return ServerVerdict.of(server, a, v);
+  }
+
+  /** The policy view of a configured server. */
+  public static ServerFacts facts(ConfiguredServer server) {
+    List<DefinitionFacts> defs = new ArrayList<>();
+    for (ConfiguredDefinition cd : server.definitions()) {
+      ServerDefinition d = cd.definition();
+      boolean commandNonEmpty = cd.stdio() && d.command() != null && !d.command().isEmpty();
+      defs.add(
+          new DefinitionFacts(
+              cd.stdio(),
+              commandNonEmpty,
+              d.disabled(),
+              new ArrayList<>(d.env().keySet()),
+              cd.identity()));
+    }
+    return new ServerFacts(server.name(), defs);
+  }
+}

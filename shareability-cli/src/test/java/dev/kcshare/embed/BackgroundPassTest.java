@@ -1,0 +1,133 @@
+package dev.kcshare.embed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kcshare.core.records.CacheLoad;
+import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.evaluation.PassProgress;
+import dev.kcshare.host.evaluation.PassResult;
+import dev.kcshare.host.records.CacheStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
+
+/**
+ * Uncapped passes on their own thread, with the Node.js fixture servers. Isolated: the prober tests
+ * check that no process of this JVM outlives them, and these processes must not be counted there.
+ */
+@Isolated
+final class BackgroundPassTest {
+  @BeforeAll
+  static void requireNode() {
+    EmbedFixtures.assumeNode();
+  }
+
+  @Test
+  void progressRunsFromFirstReportToDoneWithSeparateCounters(@TempDir Path dir) throws Exception {
+    EmbedFixtures f = new EmbedFixtures(dir);
+    Shareability kc = Shareability.builder(dir.resolve("records")).workingDirectory(dir).build();
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                f.server("ok-1", "stable"),
+                f.server("broken", "exit-early"),
+                f.server("ok-2", "stable", "--read-only", "1")));
+    List<PassProgress> reports = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch firstReport = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+
+    BackgroundPass pass =
+        kc.startUncappedPass(
+            servers,
+            p -> {
+              reports.add(p);
+              firstReport.countDown();
+              try {
+                proceed.await(); // holds the pass at its first report while the test looks
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    firstReport.await();
+    PassProgress mid = pass.progress();
+    assertThat(pass.isDone()).isFalse();
+    assertThat(mid.running()).isTrue();
+    assertThat(mid.done()).isEqualTo(1);
+    assertThat(mid.total()).isEqualTo(3);
+    proceed.countDown();
+
+    PassResult result = pass.await(Duration.ofMinutes(3));
+    PassProgress end = new PassProgress(false, 3, 2, 3);
+    assertThat(result.outcome()).isEqualTo(PassResult.Outcome.RAN);
+    assertThat(result.progress()).isEqualTo(end);
+    assertThat(pass.isDone()).isTrue();
+    assertThat(pass.progress()).isEqualTo(end);
+    assertThat(reports).hasSize(4).last().isEqualTo(end);
+    assertThat(reports.subList(0, 3)).extracting(PassProgress::done).containsExactly(1, 2, 3);
+    assertThat(reports.subList(0, 3)).allSatisfy(p -> assertThat(p.running()).isTrue());
+    assertThat(reports)
+        .extracting(PassProgress::measured)
+        .isSorted()
+        .allSatisfy(m -> assertThat(m).isBetween(0, 2));
+    assertThat(result.fresh())
+        .filteredOn(r -> r.stored())
+        .extracting(r -> r.name())
+        .containsExactlyInAnyOrder("ok-1", "ok-2");
+
+    CacheLoad cache = CacheStore.read(kc.records().cacheFile());
+    assertThat(cache.rows()).containsOnlyKeys("ok-1", "ok-2");
+    assertThat(kc.verdicts(servers))
+        .extracting(v -> v.verdict().strength())
+        .containsExactly(Strength.MEASURED, Strength.UNKNOWN, Strength.MEASURED);
+    f.assertAllGone();
+  }
+
+  @Test
+  void cancelEndsWithCancellationAfterSavingWhatWasMeasured(@TempDir Path dir) throws Exception {
+    EmbedFixtures f = new EmbedFixtures(dir);
+    Shareability kc =
+        Shareability.builder(dir.resolve("records"))
+            .workingDirectory(dir)
+            .probeTimeout(Duration.ofSeconds(120)) // the silent server would hold the pass
+            .build();
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                f.server("quick", "stable"),
+                // never answers, and outlives stdin EOF and SIGTERM: teardown takes its graces
+                f.server("slow", "silent", "--ignore-eof", "1", "--ignore-sigterm", "1")));
+    CountDownLatch quickDone = new CountDownLatch(1);
+
+    BackgroundPass pass =
+        kc.startUncappedPass(
+            servers,
+            p -> {
+              if (p.done() == 1) {
+                quickDone.countDown();
+              }
+            });
+    quickDone.await();
+    assertThat(pass.progress().running()).isTrue();
+    assertThat(pass.cancel()).isTrue();
+
+    assertThatThrownBy(pass::await).isInstanceOf(CancellationException.class);
+    assertThat(pass.isDone()).isTrue();
+    assertThat(pass.progress()).isEqualTo(new PassProgress(false, 1, 1, 2));
+    assertThat(pass.cancel()).as("already ended").isFalse();
+    assertThat(CacheStore.read(kc.records().cacheFile()).rows())
+        .as("the row paid for before the cancel was saved")
+        .containsOnlyKeys("quick");
+    assertThat(f.started()).isGreaterThanOrEqualTo(3); // quick A, B and at least slow A
+    f.assertAllGone();
+  }
+}

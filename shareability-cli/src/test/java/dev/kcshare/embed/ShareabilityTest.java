@@ -1,0 +1,338 @@
+package dev.kcshare.embed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.kcshare.core.records.ExecutionIdentity;
+import dev.kcshare.core.records.HazardCodes;
+import dev.kcshare.core.records.HazardRecord;
+import dev.kcshare.core.records.IdentityHashes;
+import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.verdict.Reason;
+import dev.kcshare.core.verdict.ReasonCode;
+import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.evaluation.PassResult;
+import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.report.ServerVerdict;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The facade's record-file contracts; none of these spawns a server. */
+final class ShareabilityTest {
+  private static final String UNROUTABLE = HazardCodes.UNROUTABLE_SERVER_REQUEST;
+
+  /** Records every read, per file. */
+  private static final class CountingReader {
+    final Map<Path, AtomicInteger> reads = new ConcurrentHashMap<>();
+
+    RecordFile.Read read(Path file) {
+      reads.computeIfAbsent(file, k -> new AtomicInteger()).incrementAndGet();
+      return RecordFile.read(file);
+    }
+
+    Map<Path, Integer> snapshotAndReset() {
+      Map<Path, Integer> out = new HashMap<>();
+      reads.forEach((k, v) -> out.put(k, v.get()));
+      reads.clear();
+      return out;
+    }
+  }
+
+  private static List<ServerDefinition> fleet(int n) {
+    List<ServerDefinition> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(ServerDefinition.stdio("server-" + i, "/bin/sh", List.of("-c", "exit " + i)));
+    }
+    return out;
+  }
+
+  @Test
+  void verdictsReadEachRecordFileExactlyOncePerCall(@TempDir Path dir) throws Exception {
+    CountingReader reader = new CountingReader();
+    Shareability kc =
+        Shareability.builder(dir.resolve("records"))
+            .clock(() -> 1000.0)
+            .recordReader(reader::read)
+            .build();
+    List<ConfiguredServer> servers = kc.servers(fleet(6));
+    // records for some rows: a hazard for server-1, a measurement for server-2
+    LedgerStore writer = kc.openLedger();
+    writer.record("server-1", UNROUTABLE, "launch");
+    assertThat(writer.flush()).isTrue();
+    try (CacheStore.Session s = CacheStore.open(kc.records().cacheFile(), null)) {
+      s.cache().put("server-2", EmbedFixtures.measuredRow(servers.get(2).first().identity(), 9.0));
+      s.flush();
+    }
+    Path ledgerFile = kc.records().ledgerFile();
+    Path cacheFile = kc.records().cacheFile();
+
+    for (int call = 0; call < 2; call++) {
+      List<ServerVerdict> rows = kc.verdicts(servers);
+      assertThat(reader.snapshotAndReset())
+          .as("reads of call %d", call)
+          .containsExactlyInAnyOrderEntriesOf(Map.of(ledgerFile, 1, cacheFile, 1));
+      assertThat(rows).hasSize(6);
+      assertThat(rows.get(1).verdict().strength()).isEqualTo(Strength.REFUTED);
+      assertThat(rows.get(2).verdict().strength()).isEqualTo(Strength.MEASURED);
+      assertThat(rows.get(2).row()).isNotNull();
+      assertThat(rows.get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
+    }
+
+    LedgerStore live = kc.openLedger();
+    reader.snapshotAndReset();
+    List<ServerVerdict> rows = kc.verdicts(servers, live);
+    assertThat(reader.snapshotAndReset())
+        .as("a live-ledger report reads the cache once and the ledger file never")
+        .containsExactlyInAnyOrderEntriesOf(Map.of(cacheFile, 1));
+    assertThat(rows.get(1).verdict().strength()).isEqualTo(Strength.REFUTED);
+  }
+
+  @Test
+  void liveVerdictsSeeAnUnflushedHazardAndAClearOnceFlushed(@TempDir Path dir) throws Exception {
+    Shareability kc = Shareability.builder(dir).clock(() -> 50.0).build();
+    List<ConfiguredServer> servers = kc.servers(fleet(2));
+    LedgerStore ledger = kc.openLedger();
+
+    assertThat(ledger.record("server-0", UNROUTABLE, "launch-a")).isTrue();
+
+    ServerVerdict live = kc.verdicts(servers, ledger).get(0);
+    assertThat(live.verdict().strength()).isEqualTo(Strength.REFUTED);
+    assertThat(live.verdict().reasons())
+        .containsExactly(new Reason(ReasonCode.OBSERVED_HAZARD, UNROUTABLE));
+    assertThat(kc.verdicts(servers, ledger).get(1).verdict().strength())
+        .isEqualTo(Strength.UNKNOWN);
+    assertThat(kc.verdicts(servers).get(0).verdict().strength())
+        .as("not flushed yet: the file knows nothing")
+        .isEqualTo(Strength.UNKNOWN);
+
+    assertThat(ledger.flush()).isTrue();
+    assertThat(kc.verdicts(servers).get(0).verdict().strength()).isEqualTo(Strength.REFUTED);
+
+    // an operator clears from another process: the file forgets at once, the live writer at its
+    // next flush
+    assertThat(LedgerStore.clearInFile(kc.records().ledgerFile(), "server-0", 60.0)).isTrue();
+    assertThat(kc.verdicts(servers).get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
+    assertThat(kc.verdicts(servers, ledger).get(0).verdict().strength())
+        .isEqualTo(Strength.REFUTED);
+    assertThat(ledger.flush()).isTrue();
+    assertThat(kc.verdicts(servers, ledger).get(0).verdict().strength())
+        .isEqualTo(Strength.UNKNOWN);
+    assertThat(kc.verdicts(servers).get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
+  }
+
+  @Test
+  void concurrentRecordingAndFlushingLosesNothing(@TempDir Path dir) throws Exception {
+    AtomicInteger tick = new AtomicInteger();
+    Shareability kc =
+        Shareability.builder(dir).clock(() -> 1_000.0 + tick.incrementAndGet()).build();
+    LedgerStore ledger = kc.openLedger();
+    int threads = 4;
+    int perThread = 3_000;
+    String[] names = {"alpha", "beta", "gamma"};
+    String[] identities = {"", "launch-1", "launch-2"};
+    String[] codes = HazardCodes.ALL.toArray(String[]::new);
+
+    // what each (name, identity) must end with
+    Map<String, Long> expectedCount = new HashMap<>();
+    Map<String, Set<String>> expectedCodes = new HashMap<>();
+    for (int t = 0; t < threads; t++) {
+      for (int i = 0; i < perThread; i++) {
+        int k = t * perThread + i;
+        String key = names[k % 3] + "/" + identities[(k / 3) % 3];
+        expectedCount.merge(key, 1L, Long::sum);
+        expectedCodes
+            .computeIfAbsent(key, x -> new java.util.TreeSet<>())
+            .add(codes[(k / 9) % codes.length]);
+      }
+    }
+
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicBoolean recording = new AtomicBoolean(true);
+    AtomicInteger flushes = new AtomicInteger();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<Thread> recorders = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      recorders.add(
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                  for (int i = 0; i < perThread; i++) {
+                    int k = thread * perThread + i;
+                    ledger.record(
+                        names[k % 3], codes[(k / 9) % codes.length], identities[(k / 3) % 3]);
+                  }
+                } catch (Throwable e) {
+                  failure.compareAndSet(null, e);
+                }
+              }));
+    }
+    Thread flusher =
+        new Thread(
+            () -> {
+              try {
+                start.await();
+                while (recording.get()) {
+                  ledger.flush();
+                  flushes.incrementAndGet();
+                }
+              } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+              }
+            });
+    recorders.forEach(Thread::start);
+    flusher.start();
+    start.countDown();
+    for (Thread r : recorders) {
+      r.join();
+    }
+    recording.set(false);
+    flusher.join();
+    assertThat(failure.get()).isNull();
+    assertThat(flushes.get()).isPositive();
+    assertThat(ledger.flush()).isTrue();
+    assertThat(ledger.ledger().isDirty()).isFalse();
+
+    LedgerLoad file = LedgerStore.read(kc.records().ledgerFile());
+    Map<String, Long> count = new HashMap<>();
+    Map<String, Set<String>> seen = new HashMap<>();
+    for (Map.Entry<String, SortedMap<String, HazardRecord>> server : file.servers().entrySet()) {
+      for (Map.Entry<String, HazardRecord> id : server.getValue().entrySet()) {
+        String key = server.getKey() + "/" + id.getKey();
+        count.put(key, id.getValue().count());
+        seen.put(key, Set.copyOf(id.getValue().codes()));
+      }
+    }
+    assertThat(count).isEqualTo(expectedCount);
+    assertThat(seen).isEqualTo(expectedCodes);
+    assertThat(expectedCount.values().stream().mapToLong(Long::longValue).sum())
+        .isEqualTo((long) threads * perThread);
+  }
+
+  @Test
+  void budgetedPassNeverWaitsForARunningPass(@TempDir Path dir) throws Exception {
+    Shareability kc = Shareability.builder(dir.resolve("records")).build();
+    String missing = dir.resolve("no-such-server").toString();
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                ServerDefinition.stdio("stale", missing, List.of()),
+                ServerDefinition.stdio("never-measured", missing, List.of("x"))));
+    Path cacheFile = kc.records().cacheFile();
+    String olderBuild = ExecutionIdentity.cacheIdentity("older", "build", "unknown");
+    try (CacheStore.Session s = CacheStore.open(cacheFile, null)) {
+      s.cache().put("stale", EmbedFixtures.measuredRow(olderBuild, 7.0));
+      s.flush();
+    }
+
+    // Another pass holds the lock (another thread here; another process is the same lock).
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicReference<Throwable> holderFailure = new AtomicReference<>();
+    Thread holder =
+        new Thread(
+            () -> {
+              try (CacheStore.Session s = CacheStore.open(cacheFile, null)) {
+                held.countDown();
+                release.await();
+              } catch (Throwable e) {
+                holderFailure.set(e);
+                held.countDown();
+              }
+            });
+    holder.start();
+    held.await();
+    PassResult yielded;
+    try {
+      // The holder lets go only after the pass returned: a pass that waited would never return.
+      yielded = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> kc.budgetedPass(servers));
+    } finally {
+      release.countDown();
+      holder.join();
+    }
+    assertThat(holderFailure.get()).isNull();
+    assertThat(yielded.outcome()).isEqualTo(PassResult.Outcome.YIELDED);
+    assertThat(yielded.fresh()).isEmpty();
+    assertThat(yielded.stored()).containsOnlyKeys("stale");
+    assertThat(yielded.stored().get("stale").identity())
+        .as("rows are read by name when yielding")
+        .isEqualTo(olderBuild);
+
+    // With the lock free, the same call runs (and tries both servers, which cannot start).
+    PassResult ran = kc.budgetedPass(servers);
+    assertThat(ran.outcome()).isEqualTo(PassResult.Outcome.RAN);
+    assertThat(ran.fresh()).hasSize(2).allSatisfy(r -> assertThat(r.result().ran()).isFalse());
+    assertThat(ran.progress().done()).isEqualTo(2);
+    assertThat(ran.progress().measured()).isZero();
+  }
+
+  @Test
+  void launchIdentityIsThePoolKeyIdentity(@TempDir Path dir) throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path tool = bin.resolve("tool");
+    byte[] script = "#!/bin/sh\nexit 0\n".getBytes(StandardCharsets.UTF_8);
+    Files.write(tool, script);
+    Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwx------"));
+    ServerDefinition def =
+        new ServerDefinition(
+            "tool",
+            "tool",
+            List.of("serve", "--port", "1"),
+            Map.of("OAUTH_TOKEN", "t-1", "MODE", "x"),
+            null,
+            false,
+            null,
+            null);
+    Map<String, String> env = Map.of("PATH", bin.toString());
+
+    Shareability plain = Shareability.builder(dir).environment(env).workingDirectory(dir).build();
+    String identity = plain.launchIdentity(def);
+    assertThat(identity)
+        .isEqualTo(
+            ExecutionIdentity.launchIdentity(
+                IdentityHashes.commandArgsHash(tool.toString(), def.args()),
+                IdentityHashes.envHash(def.env(), Set.of()),
+                ExecutionIdentity.fingerprintOfContent(script)));
+    assertThat(identity.split("\0", -1)).hasSize(3);
+    assertThat(identity)
+        .as("not the verdict-cache identity")
+        .isNotEqualTo(plain.servers(List.of(def)).get(0).first().identity());
+
+    Shareability keyed =
+        Shareability.builder(dir)
+            .environment(env)
+            .workingDirectory(dir)
+            .identityKeys(Set.of("OAUTH_TOKEN"))
+            .build();
+    assertThat(keyed.launchIdentity(def))
+        .as("an identity key joins the env hash")
+        .isNotEqualTo(identity)
+        .endsWith(identity.substring(identity.lastIndexOf('\0')));
+    assertThat(keyed.launchIdentity(def.withEnv(Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"))))
+        .isNotEqualTo(keyed.launchIdentity(def));
+    assertThat(plain.launchIdentity(def.withEnv(Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"))))
+        .as("a rotated secret that is not an identity key leaves the identity alone")
+        .isEqualTo(identity);
+  }
+}

@@ -1,0 +1,217 @@
+package dev.kcshare.host.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.config.ConfigSamples.Layout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every way a configuration file can be unusable names the file, the JSON pointer and what was
+ * expected.
+ */
+final class ConfigErrorsTest {
+  @TempDir Path root;
+
+  static Stream<Arguments> badEntries() {
+    return Stream.of(
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [1]}}}",
+            "~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got a number"),
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": \"-y pkg\"}}}",
+            "~/.cursor/mcp.json: /mcpServers/x/args: expected an array of strings, got a string"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": [\"npx\"]}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/command: expected a string, got an array"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"env\": [\"A=1\"]}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/env: expected an object, got an array"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"env\": {\"RATIO\": 0.5}}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/env/RATIO: expected a string, an integer or"
+                + " a boolean, got a non-integer number"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"env\": {\"A/B~C\": null}}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/env/A~1B~0C: expected a string, got null"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"env\": {\"O\": {}}}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/env/O: expected a string, got an object"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"disabled\": \"true\"}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/disabled: expected a boolean, got a string"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"cwd\": 1}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/cwd: expected a string, got a number"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"url\": true}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/url: expected a string, got a boolean"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"type\": 3}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x/type: expected a string, got a number"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\"x\": \"npx -y pkg\"}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/x: expected an object, got a string"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": [{\"command\": \"npx\"}]}",
+            "~/.kiro/settings/mcp.json: /mcpServers: expected an object, got an array"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "[]",
+            "~/.kiro/settings/mcp.json: (root): expected an object, got an array"),
+        Arguments.of(
+            ".kiro/agents/a.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [null]}}}",
+            "~/.kiro/agents/a.json: /mcpServers/x/args/0: expected a string, got null"),
+        Arguments.of(
+            ".claude.json",
+            "{\"projects\": []}",
+            "~/.claude.json: /projects: expected an object, got an array"),
+        Arguments.of(
+            ".kiro/crew/config.json",
+            "{\"mcp_gateway\": \"on\"}",
+            "~/.kiro/crew/config.json: /mcp_gateway: expected an object, got a string"),
+        Arguments.of(
+            ".kiro/crew/config.json",
+            "{\"mcp_gateway\": {\"socket_path\": false}}",
+            "~/.kiro/crew/config.json: /mcp_gateway/socket_path: expected a string or null, got a"
+                + " boolean"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {} /* unterminated",
+            "~/.kiro/settings/mcp.json: not valid JSON: unterminated /* comment (line 1, column"
+                + " 19)"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "",
+            "~/.kiro/settings/mcp.json: not valid JSON: empty input: no JSON value"));
+  }
+
+  @ParameterizedTest(name = "{2}")
+  @MethodSource("badEntries")
+  void aBadDiscoveredFileIsAnErrorNamingFilePointerAndExpectation(
+      String relative, String content, String message) {
+    Layout l = ConfigSamples.empty(root);
+    l.write(l.home().resolve(relative), content);
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.errors()).containsExactly(message);
+    assertThatThrownBy(c::requireValid).isInstanceOf(BadInputException.class).hasMessage(message);
+    assertThat(c.files()).filteredOn(f -> f.status() == ConfigFile.Status.ERROR).hasSize(1);
+  }
+
+  @Test
+  void aSyntaxErrorIsLocatedButNeverQuotesTheOffendingToken() {
+    Layout l = ConfigSamples.empty(root);
+    l.write(
+        l.home().resolve(".kiro/settings/mcp.json"),
+        "{\n  \"mcpServers\": {\n    \"x\": {\"env\": {\"TOKEN\": sk-unquoted-secret}}\n  }\n}");
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.errors()).hasSize(1);
+    assertThat(c.errors().get(0))
+        .startsWith("~/.kiro/settings/mcp.json: not valid JSON: ")
+        .contains("(line 3, column ")
+        .doesNotContain("sk-unquoted")
+        .doesNotContain("secret");
+  }
+
+  @Test
+  void goodEntriesOfABadFileAreStillListedAndEveryProblemIsReported() {
+    Layout l = ConfigSamples.empty(root);
+    l.write(
+        l.home().resolve(".cursor/mcp.json"),
+        "{\"mcpServers\": {\"a\": {\"command\": \"npx\"}, \"b\": {\"args\": [2]},"
+            + " \"c\": {\"command\": 1}}}");
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.errors())
+        .containsExactly(
+            "~/.cursor/mcp.json: /mcpServers/b/args/0: expected a string, got a number",
+            "~/.cursor/mcp.json: /mcpServers/c/command: expected a string, got a number");
+    assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("a");
+    assertThatThrownBy(c::requireValid).hasMessage(String.join(System.lineSeparator(), c.errors()));
+  }
+
+  @Test
+  void namedFilesThatAreMissingOrNotMcpConfigsAreErrors() {
+    Layout l = ConfigSamples.empty(root);
+    l.write(l.workspace().resolve("other.json"), "{\"name\": \"not an MCP config\"}");
+    HostConfig c =
+        HostConfigLoader.load(
+            l.context(l.env()).host(),
+            new ConfigRequest(List.of("nope.json", "other.json", "."), false, null),
+            Platform.LINUX);
+    assertThat(c.errors())
+        .containsExactly(
+            "nope.json: no such file",
+            "other.json: (root): expected an \"mcpServers\" or \"servers\" object, or an"
+                + " \"mcp_gateway\" section; found none",
+            ".: is a directory, expected a JSON file");
+  }
+
+  @Test
+  void anUnreadableFileIsAnError() throws Exception {
+    Layout l = ConfigSamples.empty(root);
+    Path f = l.write(l.workspace().resolve(".mcp.json"), "{\"mcpServers\": {}}");
+    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("---------"));
+    assumeFalse(Files.isReadable(f), "running with privileges that ignore file modes");
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.errors()).containsExactly(".mcp.json: cannot read: permission denied");
+  }
+
+  @Test
+  void invalidUtf8IsAnError() throws Exception {
+    Layout l = ConfigSamples.empty(root);
+    Path f = l.home().resolve(".cursor/mcp.json");
+    Files.createDirectories(f.getParent());
+    Files.write(f, new byte[] {'{', '"', (byte) 0xff, '"', ':', '1', '}'});
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.errors()).containsExactly("~/.cursor/mcp.json: not valid JSON: not valid UTF-8");
+  }
+
+  @Test
+  void kiroCrewConfigSocketPathKeepsItsBehaviour() {
+    Layout l = ConfigSamples.empty(root);
+    Path cfg = l.home().resolve(".kiro/crew/config.json");
+    assertThat(KiroCrewConfig.socketPath(cfg)).as("missing file").isNull();
+    l.write(cfg, "{\n // comment\n \"mcp_gateway\": {\"socket_path\": \"/run/g.sock\",},\n}");
+    assertThat(KiroCrewConfig.socketPath(cfg)).isEqualTo("/run/g.sock");
+    l.write(cfg, "{\"mcp_gateway\": null}");
+    assertThat(KiroCrewConfig.socketPath(cfg)).isNull();
+    l.write(cfg, "{\"mcp_gateway\": {\"socket_path\": 1}}");
+    assertThatThrownBy(() -> KiroCrewConfig.socketPath(cfg))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage(cfg + ": /mcp_gateway/socket_path: expected a string or null, got a number");
+    l.write(cfg, "{");
+    assertThatThrownBy(() -> KiroCrewConfig.socketPath(cfg))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageStartingWith(cfg + ": not valid JSON: ");
+  }
+}

@@ -1,0 +1,130 @@
+package dev.kcshare.host.prober;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+/**
+ * The exact bytes each identity writes to a server's stdin ({@code prober.md} §3, §4, §6.2),
+ * recorded by the fixture server and compared byte for byte with the spec's examples.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+final class RequestBytesTest {
+  private static final String CLIENT_A =
+      "{\"name\":\"kirocrew-preflight-a\",\"version\":\"1.0.0\"}";
+  private static final String CLIENT_B = "{\"name\":\"mcp-client-b\",\"version\":\"9.9.9\"}";
+
+  private static final String INITIALIZE_A =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+          + "\"2024-11-05\",\"capabilities\":{},\"clientInfo\":{\"name\":\"kirocrew-preflight-a\","
+          + "\"version\":\"1.0.0\"}}}\n";
+  private static final String INITIALIZED =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n";
+  private static final String TOOLS_LIST =
+      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{}}\n";
+
+  private static final String META_B =
+      "{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+          + "\"io.modelcontextprotocol/clientCapabilities\":{},"
+          + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mcp-client-b\",\"version\":\"9.9.9\"}}";
+
+  /** The spec's own example (prober.md §6.2), identity B. */
+  private static final String DISCOVER_B =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":"
+          + META_B
+          + "}}\n";
+
+  @BeforeAll
+  static void requireNode() {
+    FixtureServers.assumeNode();
+  }
+
+  private static List<String> record(Path dir, String mode) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    Path recordings = Files.createDirectories(dir.resolve("in"));
+    ProbeOutcome outcome =
+        FixtureServers.prober(15).probe(f.server(mode, "--record", recordings.toString()), false);
+    assertThat(outcome.result().ran()).as("%s", outcome).isTrue();
+    f.assertAllGone();
+    try (Stream<Path> files = Files.list(recordings)) {
+      return files.map(RequestBytesTest::read).sorted().toList();
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Identity B's bytes are identity A's with only the clientInfo swapped. */
+  private static String asB(String bytesOfA) {
+    return bytesOfA.replace(CLIENT_A, CLIENT_B);
+  }
+
+  @Test
+  void legacyExchangeBytes(@TempDir Path dir) throws Exception {
+    List<String> recordings = record(dir, "stable");
+    String a = INITIALIZE_A + INITIALIZED + TOOLS_LIST;
+    assertThat(recordings).containsExactlyInAnyOrder(a, asB(a));
+  }
+
+  @Test
+  void paginatedListingBytes(@TempDir Path dir) throws Exception {
+    List<String> recordings = record(dir, "paginated");
+    String a =
+        INITIALIZE_A
+            + INITIALIZED
+            + TOOLS_LIST
+            + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"cursor\":\"page-2\"}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{\"cursor\":\"page-3\"}}\n";
+    assertThat(recordings).containsExactlyInAnyOrder(a, asB(a));
+  }
+
+  @Test
+  void serverToClientRequestsAreAnsweredWithTheirIds(@TempDir Path dir) throws Exception {
+    String roots =
+        INITIALIZE_A
+            + "{\"jsonrpc\":\"2.0\",\"id\":\"r-1\",\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}\n"
+            + INITIALIZED
+            + TOOLS_LIST;
+    assertThat(record(dir.resolve("roots"), "roots-request"))
+        .containsExactlyInAnyOrder(roots, asB(roots));
+    String ping =
+        INITIALIZE_A + "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n" + INITIALIZED + TOOLS_LIST;
+    assertThat(record(dir.resolve("ping"), "ping-request"))
+        .containsExactlyInAnyOrder(ping, asB(ping));
+  }
+
+  @Test
+  void modernExchangeBytes(@TempDir Path dir) throws Exception {
+    List<String> recordings = record(dir, "modern-only");
+    // Legacy phase: each identity's process got its initialize and nothing else. (The identity
+    // abandoned when the other detected the modern server may not have sent it yet.)
+    List<String> legacy = recordings.stream().filter(r -> r.contains("\"initialize\"")).toList();
+    assertThat(legacy).isNotEmpty().isSubsetOf(INITIALIZE_A, asB(INITIALIZE_A));
+    String b =
+        DISCOVER_B
+            + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+            + META_B
+            + "}}\n"
+            + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"_meta\":"
+            + META_B
+            + ",\"cursor\":\"page-2\"}}\n";
+    String a = b.replace(CLIENT_B, CLIENT_A);
+    List<String> modern = recordings.stream().filter(r -> !legacy.contains(r)).toList();
+    assertThat(modern).containsExactlyInAnyOrder(a, b);
+  }
+}

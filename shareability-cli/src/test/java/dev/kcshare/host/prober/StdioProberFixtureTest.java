@@ -1,0 +1,500 @@
+package dev.kcshare.host.prober;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.PreflightResult;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every fixture mode's outcome, with the process tree checked gone after each probe. Isolated from
+ * other test classes (its methods still run concurrently) so that the JVM-wide check after all
+ * tests sees only this class's processes.
+ */
+@Isolated
+@Execution(ExecutionMode.CONCURRENT)
+final class StdioProberFixtureTest {
+  private static final StdioProber PROBER = FixtureServers.prober(15);
+  private static final StdioProber FAST_TIMEOUT = FixtureServers.prober(5);
+
+  @BeforeAll
+  static void requireNode() {
+    FixtureServers.assumeNode();
+  }
+
+  @AfterAll
+  static void noDescendantOfThisJvmRunsAndNoStreamThreadIsLeft() throws InterruptedException {
+    assertThat(ProcessHandle.current().descendants().filter(ProcessTree::isRunning).toList())
+        .as("processes left behind by the prober")
+        .isEmpty();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("kcshare-probe-")) {
+        t.join(5_000); // a stream thread ends at EOF, which teardown guarantees
+        assertThat(t.isAlive()).as("thread %s", t.getName()).isFalse();
+      }
+    }
+  }
+
+  private static ProbeOutcome probe(FixtureServers f, StdioProber prober, ServerDefinition server)
+      throws Exception {
+    ProbeOutcome outcome = prober.probe(server, true);
+    f.assertAllGone();
+    return outcome;
+  }
+
+  private static ProbeOutcome probe(FixtureServers f, String mode, String... flags)
+      throws Exception {
+    return probe(f, PROBER, f.server(mode, flags));
+  }
+
+  private static void assertMeasured(ProbeOutcome outcome, boolean sensitive, String detail) {
+    PreflightResult r = outcome.result();
+    assertThat(r.ran()).as("ran (%s)", outcome).isTrue();
+    assertThat(r.callerSensitive()).isEqualTo(sensitive);
+    assertThat(r.detail()).isEqualTo(detail);
+    assertThat(r.answerA()).isNotNull();
+  }
+
+  private static void assertCouldNotRun(ProbeOutcome outcome, String detail) {
+    PreflightResult r = outcome.result();
+    assertThat(r.ran()).as("ran (%s)", outcome).isFalse();
+    assertThat(r.callerSensitive()).isFalse();
+    assertThat(r.detail()).isEqualTo(detail);
+    assertThat(r.reasons()).containsExactly(PreflightResult.PREFLIGHT_UNAVAILABLE);
+  }
+
+  private static List<ProbeAttempt.Status> statuses(ProbeOutcome outcome) {
+    return outcome.attempts().stream().map(ProbeAttempt::status).toList();
+  }
+
+  @Test
+  void stableServerIsMeasuredAndAgrees(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "stable");
+    assertMeasured(outcome, false, "");
+    PreflightResult r = outcome.result();
+    assertThat(r.era()).isEqualTo(Era.LEGACY);
+    assertThat(r.reportedVersion()).isEqualTo("1.2.3");
+    assertThat(r.reasons()).isEmpty();
+    Answer a = r.answerA();
+    assertThat(a.toolNames()).isEqualTo(List.of("echo", "add"));
+    assertThat(a.protocolVersion()).isEqualTo("2024-11-05");
+    assertThat(statuses(outcome))
+        .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
+    assertThat(outcome.captures()).containsOnlyKeys("a", "b");
+    assertThat(f.pids()).hasSize(2);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "sensitive-capabilities, initialize_shape_differs",
+    "sensitive-tools, tools_shape_differs",
+    "sensitive-annotations, tools_shape_differs",
+    "sensitive-protocol, initialize_shape_differs",
+    "sensitive-serverinfo, initialize_shape_differs",
+    "modern-sensitive, discover_shape_differs"
+  })
+  void callerSensitiveFacetsDiverge(String mode, String detail, @TempDir Path dir)
+      throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), mode);
+    assertMeasured(outcome, true, detail);
+    assertThat(outcome.result().reasons())
+        .containsExactly(PreflightResult.HANDSHAKE_NOT_REPRODUCIBLE);
+  }
+
+  @Test
+  void fiftyBannerLinesAreTolerated(@TempDir Path dir) throws Exception {
+    assertMeasured(probe(new FixtureServers(dir), "banner", "--banners", "50"), false, "");
+  }
+
+  @Test
+  void fiftyOneBannerLinesAreNoResponse(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(probe(new FixtureServers(dir), "banner", "--banners", "51"), "no response");
+  }
+
+  @Test
+  void stderrFloodIsDrainedAndItsTailBounded(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "stderr-flood");
+    assertMeasured(outcome, false, "");
+    for (ProbeAttempt attempt : outcome.attempts()) {
+      assertThat(attempt.stderrTail()).startsWith("...").endsWith("fixture: flood done\\n");
+      assertThat(attempt.stderrTail().codePointCount(0, attempt.stderrTail().length()))
+          .isLessThanOrEqualTo(3 + 500 + 500); // "..." + 500 code points, each at most "\\n"
+    }
+  }
+
+  @Test
+  void serverThatNeverAnswersTimesOut(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    assertCouldNotRun(probe(f, FAST_TIMEOUT, f.server("silent")), "timeout");
+  }
+
+  @Test
+  void wrongResponseIdThenNothingTimesOut(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    assertCouldNotRun(probe(f, FAST_TIMEOUT, f.server("wrong-id")), "timeout");
+  }
+
+  @Test
+  void foreignAndStringIdsAreSkippedAndOnePointZeroMatches(@TempDir Path dir) throws Exception {
+    assertMeasured(probe(new FixtureServers(dir), "wrong-id-then-right"), false, "");
+  }
+
+  @Test
+  void exitAfterInitializeLosesTheListing(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(
+        probe(new FixtureServers(dir), "init-then-exit"),
+        "tools/list: no response after a successful initialize");
+  }
+
+  @Test
+  void lineOverSixteenMebibytesFails(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(probe(new FixtureServers(dir), "huge-line"), "message exceeds 16 MiB");
+  }
+
+  @Test
+  void deepNestingFailsWithoutStackOverflow(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(probe(new FixtureServers(dir), "deep"), "message nesting exceeds 512 levels");
+  }
+
+  @Test
+  void nonStringToolNamesAreMalformed(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "bad-names");
+    assertCouldNotRun(outcome, "malformed_tool_names");
+    assertThat(outcome.result().era()).isEqualTo(Era.LEGACY);
+  }
+
+  @Test
+  void paginatedListingIsConcatenated(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "paginated");
+    assertMeasured(outcome, false, "");
+    Answer a = outcome.result().answerA();
+    assertThat(a.toolNames()).isEqualTo(List.of("t1", "t2", "t3", "t4", "t5"));
+    assertThat(a.toolAnnotations())
+        .isEqualTo(List.of(Map.of("readOnlyHint", true), Map.of("destructiveHint", false)));
+    Map<String, Object> toolsList = asMap(outcome.captures().get("a").get("toolsList"));
+    assertThat((List<?>) toolsList.get("tools")).hasSize(5);
+    assertThat(toolsList).containsEntry("nextCursor", "");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> asMap(Object value) {
+    return (Map<String, Object>) value;
+  }
+
+  @Test
+  void endlessPaginationFails(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(
+        probe(new FixtureServers(dir), "too-many-pages"), "tools/list: too many pages");
+  }
+
+  @Test
+  void listingErrorFails(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(probe(new FixtureServers(dir), "tools-error"), "tools/list: listing broke");
+  }
+
+  @Test
+  void listingWithoutToolsArrayIsMalformed(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(
+        probe(new FixtureServers(dir), "tools-malformed"),
+        "tools/list: malformed response (no tools list)");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"roots-request", "ping-request"})
+  void serverToClientRequestsAreAnswered(String mode, @TempDir Path dir) throws Exception {
+    assertMeasured(probe(new FixtureServers(dir), mode), false, "");
+  }
+
+  @Test
+  void serverIgnoringEofAndSigtermIsKilled(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "stubborn");
+    assertMeasured(outcome, false, "");
+    assertThat(f.pids()).hasSize(2);
+  }
+
+  @Test
+  void grandchildHoldingStdoutIsTornDown(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "grandchild");
+    assertMeasured(outcome, false, "");
+    assertThat(f.pids()).as("two servers and their grandchildren").hasSize(4);
+    for (long pid : f.pids()) {
+      assertThat(f.runsOurs(pid)).as("pid %d", pid).isFalse();
+    }
+  }
+
+  @Test
+  void earlyExitIsNoResponseWithAnEscapedStderrTail(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "exit-early");
+    assertCouldNotRun(outcome, "no response");
+    assertThat(outcome.result().era()).isNull();
+    assertThat(outcome.result().answerA()).isNull();
+    assertThat(outcome.attempts()).hasSize(2);
+    String tail = outcome.lastStderrTail();
+    assertThat(tail)
+        .startsWith("...xxx")
+        .endsWith("x\\n\\x1b[31mfixture: BRAVE_API_KEY is not set\\x1b[0m\\n")
+        .doesNotContain("\n", "\u001b");
+    assertThat(tail.codePointCount(0, tail.length()) - 3)
+        .as("500 code points kept, escapes expand")
+        .isBetween(500, 520);
+    assertThat(outcome.humanLines("early"))
+        .first()
+        .isEqualTo("server \"early\": could not run: no response");
+    assertThat(outcome.humanLines("early").get(1))
+        .contains("identity A: no response")
+        .contains(tail);
+  }
+
+  @Test
+  void modernOnlyServerIsMeasuredThroughDiscover(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "modern-only");
+    assertMeasured(outcome, false, "");
+    PreflightResult r = outcome.result();
+    assertThat(r.era()).isEqualTo(Era.MODERN);
+    assertThat(r.reportedVersion()).isEqualTo("1.2.3");
+    assertThat(r.answerA().toolNames()).isEqualTo(List.of("echo", "add"));
+    assertThat(r.answerA().supportedVersions()).isEqualTo(List.of("2026-07-28"));
+    assertThat(statuses(outcome).subList(0, 2))
+        .contains(ProbeAttempt.Status.MODERN_DETECTED)
+        .allMatch(
+            s -> s == ProbeAttempt.Status.MODERN_DETECTED || s == ProbeAttempt.Status.ABANDONED);
+    assertThat(statuses(outcome).subList(2, 4))
+        .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
+    assertThat(outcome.captures().get("a")).containsKey("discover").doesNotContainKey("initialize");
+    // The identity abandoned in the legacy phase may not have been spawned yet.
+    assertThat(f.pids()).hasSizeBetween(3, 4);
+  }
+
+  @Test
+  void modernIsDetectedFromSupportedVersionsAlone(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "modern-only", "--no-code", "1");
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().era()).isEqualTo(Era.MODERN);
+  }
+
+  @Test
+  void discoverErrorFails(@TempDir Path dir) throws Exception {
+    assertCouldNotRun(
+        probe(new FixtureServers(dir), "discover-error"),
+        "server/discover: nope, not that version");
+  }
+
+  @Test
+  void dualEraServerStaysLegacy(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "dual-era");
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().era()).isEqualTo(Era.LEGACY);
+  }
+
+  @Test
+  void missingEnvVarIsNoResponse(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    Map<String, String> env = new java.util.HashMap<>(FixtureServers.env());
+    env.remove("FIXTURE_TOKEN");
+    StdioProber prober = StdioProber.create(env, dir, PROBER.options(), ProcessPermits.defaults());
+    ProbeOutcome outcome = probe(f, prober, f.server("needs-env"));
+    assertCouldNotRun(outcome, "no response");
+    assertThat(outcome.lastStderrTail()).isEqualTo("fixture: FIXTURE_TOKEN is not set\\n");
+  }
+
+  @Test
+  void declaredEnvIsLaidOverKcsharesOwn(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ServerDefinition server = f.server("needs-env").withEnv(Map.of("FIXTURE_TOKEN", "t0ken"));
+    assertMeasured(probe(f, PROBER, server), false, "");
+    assertThat(server.env()).containsExactly(Map.entry("FIXTURE_TOKEN", "t0ken"));
+  }
+
+  @Test
+  void kcsharesOwnEnvironmentIsInherited(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    Map<String, String> env = new java.util.HashMap<>(FixtureServers.env());
+    env.put("FIXTURE_TOKEN", "from-kcshare");
+    StdioProber prober = StdioProber.create(env, dir, PROBER.options(), ProcessPermits.defaults());
+    assertMeasured(probe(f, prober, f.server("needs-env")), false, "");
+  }
+
+  @Test
+  void versionWithControlCharactersIsKeptRawAndShownEscaped(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "weird-version");
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().reportedVersion())
+        .isEqualTo("1.0\u001b[31m\nINJECTED \"x\" \\ \u202e\t");
+    assertThat(outcome.humanLines("weird"))
+        .containsExactly(
+            "server \"weird\": measured, not caller-sensitive (era legacy, reported version"
+                + " \"1.0\\x1b[31m\\nINJECTED \\\"x\\\" \\\\ \\u202e\\t\")");
+  }
+
+  @Test
+  void oneSidedFailureIsRetriedAloneAndMeasured(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "one-sided", "--state", dir.toString());
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.attempts()).hasSize(3);
+    assertThat(statuses(outcome))
+        .containsExactlyInAnyOrder(
+            ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.FAILED, ProbeAttempt.Status.ANSWERED);
+    ProbeAttempt retry = outcome.attempts().get(2);
+    assertThat(retry.retry()).isTrue();
+    assertThat(retry.status()).isEqualTo(ProbeAttempt.Status.ANSWERED);
+    ProbeAttempt failed =
+        outcome.attempts().stream()
+            .filter(a -> a.status() == ProbeAttempt.Status.FAILED)
+            .findFirst()
+            .orElseThrow();
+    assertThat(failed.identity()).isEqualTo(retry.identity());
+    assertThat(failed.failure()).isEqualTo("no response");
+    assertThat(outcome.captures()).containsOnlyKeys("a", "b");
+    assertThat(f.pids()).hasSize(3);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "object, boom for kirocrew-preflight-a",
+    "string, boom for kirocrew-preflight-a",
+    "no-message, unknown error",
+    "number, 42"
+  })
+  void bothFailedReportsIdentityAsFailure(String form, String detail, @TempDir Path dir)
+      throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "error-reply", "--form", form);
+    assertCouldNotRun(outcome, detail);
+    assertThat(outcome.attempts()).as("no retry when both failed").hasSize(2);
+  }
+
+  @Test
+  void falsyErrorBesideResultIsIgnored(@TempDir Path dir) throws Exception {
+    assertMeasured(probe(new FixtureServers(dir), "falsy-error"), false, "");
+  }
+
+  @Test
+  void failureOfTheRetryIsTheDetailAndKeepsAnswerA(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "reject-b");
+    assertCouldNotRun(outcome, "not for you");
+    PreflightResult r = outcome.result();
+    assertThat(r.era()).isEqualTo(Era.LEGACY);
+    assertThat(r.answerA()).isNotNull();
+    assertThat(r.reportedVersion()).isEqualTo("1.2.3");
+    assertThat(outcome.attempts())
+        .extracting(ProbeAttempt::label)
+        .containsExactlyInAnyOrder("A", "B", "B (retry)");
+    assertThat(outcome.captures()).containsOnlyKeys("a");
+  }
+
+  @Test
+  void relativeArgumentsResolveAgainstTheDeclaredWorkingDirectory(@TempDir Path dir)
+      throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ServerDefinition server = f.server("stable");
+    List<String> args = new java.util.ArrayList<>(server.args());
+    args.set(0, "mcp-fixture.mjs");
+    ServerDefinition relative =
+        new ServerDefinition(
+            "relative",
+            "node",
+            args,
+            Map.of(),
+            FixtureServers.SCRIPT.getParent().toString(),
+            false,
+            null,
+            null);
+    assertMeasured(probe(f, PROBER, relative), false, "");
+  }
+
+  @Test
+  void probeOnceReturnsIdentityAsAnswer(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    Optional<Answer> legacy = PROBER.probeOnce(f.server("stable", "--version", "7.7.7"));
+    assertThat(legacy).get().extracting(Answer::reportedVersion).isEqualTo("7.7.7");
+    Optional<Answer> modern = PROBER.probeOnce(f.server("modern-only"));
+    assertThat(modern).get().extracting(Answer::era).isEqualTo(Era.MODERN);
+    assertThat(PROBER.probeOnce(f.server("exit-early"))).isEmpty();
+    assertThat(PROBER.probeOnce(f.server("stable").withDisabled(true))).isEmpty();
+    assertThat(f.pids()).hasSize(4); // stable, modern-only twice (legacy, modern), exit-early
+    f.assertAllGone();
+  }
+
+  @Test
+  void singlePermitStillMeasuresAndIsReturned(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProcessPermits permits = ProcessPermits.of(1);
+    StdioProber prober = StdioProber.create(FixtureServers.env(), dir, PROBER.options(), permits);
+    assertMeasured(probe(f, prober, f.server("stable")), false, "");
+    assertThat(permits.available()).isEqualTo(1);
+  }
+
+  @Test
+  void interruptionTearsDownThenPropagates(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProcessPermits permits = ProcessPermits.of(4);
+    StdioProber prober =
+        StdioProber.create(
+            FixtureServers.env(),
+            dir,
+            ProbeOptions.defaults().withTimeout(java.time.Duration.ofSeconds(120)),
+            permits);
+    java.util.concurrent.atomic.AtomicReference<Throwable> thrown =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Thread caller =
+        new Thread(
+            () -> {
+              try {
+                prober.preflight(f.server("silent"));
+              } catch (Throwable t) {
+                thrown.set(t);
+              }
+            });
+    caller.start();
+    while (f.pids().size() < 2) { // both servers are up and awaiting nothing but their answer
+      Thread.sleep(20);
+    }
+    caller.interrupt();
+    caller.join();
+    assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+    f.assertAllGone();
+    assertThat(permits.available()).isEqualTo(4);
+  }
+
+  @Test
+  void oneProberServesConcurrentPreflightsUnderTheCeiling(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProcessPermits permits = ProcessPermits.of(2);
+    StdioProber prober = StdioProber.create(FixtureServers.env(), dir, PROBER.options(), permits);
+    List<String> modes = List.of("stable", "sensitive-tools", "paginated", "modern-only");
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<PreflightResult>> futures = new java.util.ArrayList<>();
+      for (String mode : modes) {
+        futures.add(pool.submit(() -> prober.preflight(f.server(mode))));
+      }
+      assertThat(futures.get(0).get().detail()).isEqualTo("");
+      assertThat(futures.get(1).get().detail()).isEqualTo("tools_shape_differs");
+      assertThat(futures.get(2).get().ran()).isTrue();
+      assertThat(futures.get(3).get().era()).isEqualTo(Era.MODERN);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(permits.available()).isEqualTo(2);
+    f.assertAllGone();
+  }
+}

@@ -1,0 +1,213 @@
+package dev.kcshare.host.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.kcshare.core.verdict.Reason;
+import dev.kcshare.core.verdict.ReasonCode;
+import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.core.verdict.Verdict;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+final class MetricsTest {
+  @TempDir Path dir;
+
+  private static final Pattern HELP = Pattern.compile("# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) (.+)");
+  private static final Pattern TYPE =
+      Pattern.compile(
+          "# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)");
+  private static final Pattern SAMPLE =
+      Pattern.compile(
+          "([a-zA-Z_:][a-zA-Z0-9_:]*)"
+              + "(?:\\{([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"\\})?"
+              + " (-?[0-9]+(?:\\.[0-9]+)?)");
+
+  /** A sample keyed by {@code name} or {@code name{label="value"}}. */
+  private static Map<String, Long> parse(String text) {
+    assertThat(text).endsWith("\n").doesNotContain("\r");
+    Map<String, Long> samples = new LinkedHashMap<>();
+    Map<String, String> types = new HashMap<>();
+    Set<String> helped = new HashSet<>();
+    Set<String> closed = new HashSet<>();
+    String current = null;
+    for (String line : text.split("\n", -1)) {
+      if (line.isEmpty()) {
+        continue; // only the split after the final newline
+      }
+      Matcher m;
+      if ((m = HELP.matcher(line)).matches()) {
+        assertThat(helped.add(m.group(1))).as("one HELP per family: " + line).isTrue();
+        continue;
+      }
+      if ((m = TYPE.matcher(line)).matches()) {
+        assertThat(types.put(m.group(1), m.group(2))).as("one TYPE per family").isNull();
+        if (current != null) {
+          closed.add(current);
+        }
+        current = m.group(1);
+        continue;
+      }
+      assertThat(line).as("a comment other than HELP/TYPE").doesNotStartWith("#");
+      m = SAMPLE.matcher(line);
+      assertThat(m.matches()).as("sample line: " + line).isTrue();
+      String name = m.group(1);
+      assertThat(types).as("TYPE before samples: " + line).containsKey(name);
+      assertThat(name).as("family samples are contiguous").isEqualTo(current);
+      assertThat(closed).doesNotContain(name);
+      String key = m.group(2) == null ? name : name + "{" + m.group(2) + "=" + m.group(3) + "}";
+      assertThat(samples.put(key, Long.parseLong(m.group(4)))).as("duplicate " + key).isNull();
+    }
+    assertThat(helped).isEqualTo(types.keySet());
+    return samples;
+  }
+
+  @Test
+  void everyTierAndCodeIsPresentEvenWithNoVerdicts() {
+    Map<String, Long> s = parse(Metrics.openMetrics(List.of()));
+    for (Strength t : Strength.values()) {
+      assertThat(s).containsEntry("kcshare_servers_by_strength{strength=" + t.json() + "}", 0L);
+    }
+    for (ReasonCode c : ReasonCode.values()) {
+      assertThat(s).containsEntry("kcshare_servers_by_reason{code=" + c.code() + "}", 0L);
+    }
+    assertThat(s)
+        .containsEntry("kcshare_servers", 0L)
+        .containsEntry("kcshare_servers_recommend_stub", 0L)
+        .containsEntry("kcshare_servers_recommend_share", 0L)
+        .hasSize(Strength.values().length + ReasonCode.values().length + 3);
+  }
+
+  @Test
+  void namesEnvNamesAndDetailsNeverReachTheFile() {
+    String name = "secret-server\n# TYPE evil gauge\nevil 1";
+    List<Verdict> verdicts =
+        List.of(
+            new Verdict(
+                name,
+                Strength.UNKNOWN,
+                false,
+                false,
+                List.of(
+                    Reason.of(ReasonCode.NOT_PROBED),
+                    Reason.of(ReasonCode.ROTATING_SECRET_ENV, "OAUTH_SECRET_ENV_NAME"))),
+            new Verdict(
+                "inventory-of-tools",
+                Strength.REFUTED,
+                false,
+                false,
+                List.of(
+                    Reason.of(ReasonCode.OBSERVED_HAZARD, "unroutable_server_request"),
+                    Reason.of(ReasonCode.OBSERVED_HAZARD, "unattributable_notification"))),
+            new Verdict(
+                "files-mcp",
+                Strength.MEASURED,
+                true,
+                false,
+                List.of(
+                    Reason.of(ReasonCode.PREFLIGHT_PASSED),
+                    Reason.of(ReasonCode.NO_TOOL_ANNOTATIONS, "2024-11-05\"}"))));
+    String text = Metrics.openMetrics(verdicts);
+    for (String secret :
+        List.of(
+            "secret-server",
+            "evil",
+            "OAUTH_SECRET_ENV_NAME",
+            "inventory-of-tools",
+            "unroutable_server_request",
+            "unattributable_notification",
+            "files-mcp",
+            "2024-11-05")) {
+      assertThat(text).doesNotContain(secret);
+    }
+    Map<String, Long> s = parse(text);
+    assertThat(s)
+        .containsEntry("kcshare_servers", 3L)
+        .containsEntry("kcshare_servers_by_strength{strength=refuted}", 1L)
+        .containsEntry("kcshare_servers_by_reason{code=observed_hazard}", 1L)
+        .containsEntry("kcshare_servers_by_reason{code=rotating_secret_env}", 1L)
+        .containsEntry("kcshare_servers_recommend_stub", 1L);
+  }
+
+  static Stream<Long> seeds() {
+    long base = Long.getLong("kcshare.seed", 20261130L);
+    return LongStream.range(0, 20).mapToObj(i -> base + i);
+  }
+
+  /** Counts agree with a straightforward tally of random verdicts. */
+  @ParameterizedTest(name = "seed={0}")
+  @MethodSource("seeds")
+  void countsMatchATallyOfRandomVerdicts(long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    Strength[] tiers = Strength.values();
+    ReasonCode[] codes = ReasonCode.values();
+    List<Verdict> verdicts = new ArrayList<>();
+    int n = r.nextInt(30);
+    for (int i = 0; i < n; i++) {
+      List<Reason> reasons = new ArrayList<>();
+      int k = 1 + r.nextInt(4);
+      for (int j = 0; j < k; j++) {
+        reasons.add(Reason.of(codes[r.nextInt(codes.length)], "d" + r.nextInt(5)));
+      }
+      verdicts.add(
+          new Verdict(
+              "s" + i, tiers[r.nextInt(tiers.length)], r.nextBoolean(), r.nextBoolean(), reasons));
+    }
+    Map<String, Long> s = parse(Metrics.openMetrics(verdicts));
+    assertThat(s.get("kcshare_servers")).as("seed=%d", seed).isEqualTo((long) n);
+    for (Strength t : tiers) {
+      long expected = verdicts.stream().filter(v -> v.strength() == t).count();
+      assertThat(s.get("kcshare_servers_by_strength{strength=" + t.json() + "}"))
+          .as("seed=%d %s", seed, t)
+          .isEqualTo(expected);
+    }
+    for (ReasonCode c : codes) {
+      long expected = verdicts.stream().filter(v -> v.codes().contains(c)).count();
+      assertThat(s.get("kcshare_servers_by_reason{code=" + c.code() + "}"))
+          .as("seed=%d %s", seed, c)
+          .isEqualTo(expected);
+    }
+    assertThat(s.get("kcshare_servers_recommend_stub"))
+        .isEqualTo(verdicts.stream().filter(Verdict::recommendStub).count());
+    assertThat(s.get("kcshare_servers_recommend_share"))
+        .isEqualTo(verdicts.stream().filter(Verdict::recommendShare).count());
+  }
+
+  @Test
+  void writeIsAtomicReadableByTheCollectorAndKeepsAnExistingMode() throws Exception {
+    Path prom = dir.resolve("kcshare.prom");
+    Metrics.write(prom, "a 1\n");
+    assertThat(prom).hasContent("a 1");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(prom)))
+        .isEqualTo("rw-r--r--");
+    Files.setPosixFilePermissions(prom, PosixFilePermissions.fromString("rw-r-----"));
+    Metrics.write(prom, "a 2\n");
+    assertThat(prom).hasContent("a 2");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(prom)))
+        .isEqualTo("rw-r-----");
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("kcshare.prom");
+    }
+    assertThatThrownBy(() -> Metrics.write(dir.resolve("missing/kcshare.prom"), "a 1\n"))
+        .isInstanceOf(NoSuchFileException.class);
+    assertThat(dir.resolve("missing")).doesNotExist();
+  }
+}
