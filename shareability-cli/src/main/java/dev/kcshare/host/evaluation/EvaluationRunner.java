@@ -265,7 +265,7 @@ public final class EvaluationRunner {
       ProbeOutcome outcome = prober.probe(def, false);
       PreflightResult r = outcome.result();
       return new Measured(
-          name, r, outcome.lastStderrTail(), r.ran() ? row(r, first) : /* row= */ null);
+          name, r, outcome.lastStderrTail(), r.ran() ? row(outcome, first) : /* row= */ null);
     } catch (InterruptedException e) {
       throw e;
     } catch (Throwable t) { // engine spec §10.4: one server's failure never ends the pass
@@ -364,7 +364,8 @@ public final class EvaluationRunner {
     };
   }
 
-  private CacheRow row(PreflightResult r, ConfiguredDefinition first) {
+  private CacheRow row(ProbeOutcome outcome, ConfiguredDefinition first) {
+    PreflightResult r = outcome.result();
     Answer a = r.answerA();
     return new CacheRow(
         true,
@@ -374,7 +375,8 @@ public final class EvaluationRunner {
         Objects.requireNonNull(first.identity(), "a measured server has an identity"),
         r.reportedVersion(),
         r.era() == null ? Era.LEGACY : r.era(),
-        a == null ? null : StoredHandshake.of(a));
+        a == null ? null : StoredHandshake.of(a),
+        outcome.cost());
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */
@@ -465,17 +467,7 @@ public final class EvaluationRunner {
     if (fresh.equals(row.handshake())) {
       return;
     }
-    cache.put(
-        name,
-        new CacheRow(
-            row.ran(),
-            row.callerSensitive(),
-            row.reasons(),
-            row.evaluatedAt(),
-            row.identity(),
-            row.reportedVersion(),
-            row.era(),
-            fresh));
+    cache.put(name, row.withHandshake(fresh)); // a re-check is not a measurement: cost kept
   }
 
   private static void report(PassProgress.Listener listener, PassProgress progress) {

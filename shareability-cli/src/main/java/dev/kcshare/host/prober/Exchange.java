@@ -40,6 +40,7 @@ final class Exchange {
   private final JsonRpcChannel channel;
   private final Identity identity;
   private final boolean keepRaw;
+  private volatile long firstAnswerAt;
 
   /**
    * @param keepRaw keep every tool object whole for the capture; otherwise only the members the
@@ -49,6 +50,14 @@ final class Exchange {
     this.channel = channel;
     this.identity = identity;
     this.keepRaw = keepRaw;
+  }
+
+  /**
+   * The {@link System#nanoTime()} at which the initialize (or {@code server/discover}) answer
+   * arrived, or 0 before it did: the end of the server's start-up, for its session cost.
+   */
+  long firstAnswerAt() {
+    return firstAnswerAt;
   }
 
   /**
@@ -63,6 +72,7 @@ final class Exchange {
     params.put("clientInfo", identity.clientInfo());
     long sentAt = channel.send(request(1, "initialize", params));
     Map<String, Object> response = channel.await(1, sentAt, ProbeFailure.NO_RESPONSE);
+    firstAnswerAt = System.nanoTime();
     Object error = response.get("error");
     if (JsonValues.isTruthy(error)) {
       if (detectModern && Messages.identifiesModern(error)) {
@@ -88,6 +98,7 @@ final class Exchange {
     params.put("_meta", meta());
     long sentAt = channel.send(request(1, "server/discover", params));
     Map<String, Object> response = channel.await(1, sentAt, ProbeFailure.NO_RESPONSE);
+    firstAnswerAt = System.nanoTime();
     Object error = response.get("error");
     if (JsonValues.isTruthy(error)) {
       throw new ProbeFailure("server/discover: " + Messages.errorMessage(error));

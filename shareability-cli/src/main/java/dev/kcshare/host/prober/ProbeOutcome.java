@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.Escaper;
 import java.util.ArrayList;
@@ -19,16 +20,28 @@ import org.jspecify.annotations.Nullable;
  * @param attempts every attempt: each phase's A and B, then that phase's retry if any
  * @param captures {@code "a"} / {@code "b"} → that identity's capture ({@code prober.md} §13), for
  *     the identities that answered, when captures were asked for; empty otherwise
+ * @param cost the larger figures of the two answers' process trees when the pre-flight ran (it
+ *     feeds the stored row); {@link SessionCost#NONE} otherwise
  */
 public record ProbeOutcome(
     PreflightResult result,
     List<ProbeAttempt> attempts,
-    Map<String, Map<String, @Nullable Object>> captures) {
+    Map<String, Map<String, @Nullable Object>> captures,
+    SessionCost cost) {
 
   public ProbeOutcome {
     Objects.requireNonNull(result, "result");
     attempts = List.copyOf(attempts);
     captures = Collections.unmodifiableMap(new LinkedHashMap<>(captures));
+    Objects.requireNonNull(cost, "cost");
+  }
+
+  /** An outcome with no measured cost. */
+  public ProbeOutcome(
+      PreflightResult result,
+      List<ProbeAttempt> attempts,
+      Map<String, Map<String, @Nullable Object>> captures) {
+    this(result, attempts, captures, SessionCost.NONE);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,7 @@ public final class StdioProber {
   private final ProbeOptions options;
   private final ProcessPermits permits;
   private final Checkpoints checkpoints;
+  private final Footprint footprint;
   private final ExecutorService executor;
 
   /**
@@ -60,6 +63,12 @@ public final class StdioProber {
 
     /** Inside one identity's attempt, after its process was spawned. */
     default void beforeExchange(Identity identity, Era era, boolean retry) {}
+
+    /**
+     * After an identity answered and its process tree was sampled, before its teardown: the tree is
+     * still alive.
+     */
+    default void sampled(Identity identity, long rootPid, SessionCost cost) {}
   }
 
   private StdioProber(
@@ -67,12 +76,14 @@ public final class StdioProber {
       Path baseCwd,
       ProbeOptions options,
       ProcessPermits permits,
-      Checkpoints checkpoints) {
+      Checkpoints checkpoints,
+      Footprint footprint) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
     this.permits = Objects.requireNonNull(permits, "permits");
     this.checkpoints = checkpoints;
+    this.footprint = footprint;
     String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
     AtomicInteger threads = new AtomicInteger();
     this.executor =
@@ -90,7 +101,8 @@ public final class StdioProber {
    */
   public static StdioProber create(
       Map<String, String> baseEnv, Path baseCwd, ProbeOptions options, ProcessPermits permits) {
-    return new StdioProber(baseEnv, baseCwd, options, permits, Checkpoints.NONE);
+    return new StdioProber(
+        baseEnv, baseCwd, options, permits, Checkpoints.NONE, Footprint.system());
   }
 
   static StdioProber create(
@@ -99,7 +111,7 @@ public final class StdioProber {
       ProbeOptions options,
       ProcessPermits permits,
       Checkpoints checkpoints) {
-    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints);
+    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints, Footprint.system());
   }
 
   /** A prober taking kcshare's environment and working directory from the host context. */
@@ -133,9 +145,10 @@ public final class StdioProber {
     Objects.requireNonNull(server, "server");
     List<ProbeAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
     Map<String, Map<String, @Nullable Object>> captures = new LinkedHashMap<>();
+    AtomicReference<SessionCost> cost = new AtomicReference<>(SessionCost.NONE);
     PreflightResult result;
     try {
-      result = measure(server, keepCaptures, attempts, captures);
+      result = measure(server, keepCaptures, attempts, captures, cost);
     } catch (InterruptedException e) {
       throw e;
     } catch (Throwable t) { // engine.md §10.4: isolated to this server
@@ -147,7 +160,8 @@ public final class StdioProber {
       captures.clear();
     }
     synchronized (attempts) {
-      return new ProbeOutcome(result, attempts, captures);
+      return new ProbeOutcome(
+          result, attempts, captures, result.ran() ? cost.get() : SessionCost.NONE);
     }
   }
 
@@ -188,7 +202,8 @@ public final class StdioProber {
       ServerDefinition server,
       boolean keepCaptures,
       List<ProbeAttempt> attempts,
-      Map<String, Map<String, @Nullable Object>> captures)
+      Map<String, Map<String, @Nullable Object>> captures,
+      AtomicReference<SessionCost> cost)
       throws InterruptedException {
     Object launch = launch(server);
     if (!(launch instanceof Launch l)) {
@@ -198,10 +213,14 @@ public final class StdioProber {
     Phase phase = new Phase(l, keepCaptures, attempts, captures);
     PreflightResult legacy = phase.run(Era.LEGACY);
     if (legacy != null) {
+      cost.set(phase.cost);
       return legacy;
     }
     captures.clear();
-    return Objects.requireNonNull(phase.run(Era.MODERN), "the modern phase always decides");
+    PreflightResult modern =
+        Objects.requireNonNull(phase.run(Era.MODERN), "the modern phase always decides");
+    cost.set(phase.cost);
+    return modern;
   }
 
   /**
@@ -241,6 +260,9 @@ public final class StdioProber {
     private final boolean keepCaptures;
     private final List<ProbeAttempt> attempts;
     private final Map<String, Map<String, @Nullable Object>> captures;
+
+    /** The larger figures of the two answers the phase decided on ({@link Footprint}). */
+    SessionCost cost = SessionCost.NONE;
 
     Phase(
         Launch launch,
@@ -283,6 +305,7 @@ public final class StdioProber {
       }
       if (a.result instanceof Exchange.Answered answerA
           && b.result instanceof Exchange.Answered answerB) {
+        cost = a.cost.max(b.cost);
         return decide(answerA, answerB);
       }
       if (!(a.result instanceof Exchange.Answered) && !(b.result instanceof Exchange.Answered)) {
@@ -303,6 +326,7 @@ public final class StdioProber {
       }
       Exchange.Answered earlier = (Exchange.Answered) answered.result;
       if (retry.result instanceof Exchange.Answered again) {
+        cost = answered.cost.max(retry.cost);
         return answered == a ? decide(earlier, again) : decide(again, earlier);
       }
       Answer answerA = answered == a ? earlier.answer() : null;
@@ -339,6 +363,7 @@ public final class StdioProber {
     volatile @Nullable String failure;
     volatile boolean abandoned;
     volatile String stderrTail = "";
+    volatile SessionCost cost = SessionCost.NONE;
     private @Nullable Thread runner;
     private final CountDownLatch done = new CountDownLatch(1);
 
@@ -402,6 +427,7 @@ public final class StdioProber {
     private Exchange.@Nullable Result exchange() throws InterruptedException {
       ServerProcess server = null;
       try {
+        long spawnedAt = System.nanoTime();
         try {
           server = ServerProcess.start(launch, options);
         } catch (IOException e) {
@@ -416,7 +442,11 @@ public final class StdioProber {
         }
         checkpoints.beforeExchange(identity, era, retry);
         Exchange exchange = new Exchange(server.channel(), identity, keepRaw);
-        return era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
+        Exchange.Result r = era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
+        if (r instanceof Exchange.Answered) {
+          sample(server, spawnedAt, exchange.firstAnswerAt());
+        }
+        return r;
       } catch (ProbeFailure f) {
         failure = f.detail();
         return null;
@@ -435,6 +465,13 @@ public final class StdioProber {
           stderrTail = server.stderrTail();
         }
       }
+    }
+
+    /** The tree's footprint, while it still runs; a failure here only loses the figures. */
+    private void sample(ServerProcess server, long spawnedAt, long answeredAt) {
+      long pid = server.tree().process().pid();
+      cost = footprint.sample(pid, spawnedAt, answeredAt);
+      checkpoints.sampled(identity, pid, cost);
     }
 
     void abandon() {
