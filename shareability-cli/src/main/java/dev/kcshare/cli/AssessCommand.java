@@ -1,5 +1,6 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.text.Escaper;
@@ -51,7 +52,7 @@ import picocli.CommandLine.Parameters;
           + " preflightCallerSensitive, identityKeys, all optional).",
       "--json prints verdict objects {name, strength, recommendStub, recommendShare, reasons}"
           + " (for configured servers in config order, followed by sources, identity,"
-          + " identitiesAgree and measuredAt).",
+          + " identitiesAgree and measuredAt, then sessionCost when the pre-flight measured it).",
       ""
     })
 final class AssessCommand implements Callable<Integer> {
@@ -88,8 +89,9 @@ final class AssessCommand implements Callable<Integer> {
       names = "--metrics",
       paramLabel = "FILE",
       description =
-          "Also write a Prometheus textfile with counts by strength and reason code (never a"
-              + " server name or detail), for node_exporter's textfile collector.")
+          "Also write a Prometheus textfile with counts by strength and reason code, and"
+              + " session-cost sums by strength (never a server name or detail), for"
+              + " node_exporter's textfile collector.")
   @Nullable String metrics;
 
   @Mixin ConfigOptions config = new ConfigOptions();
@@ -97,6 +99,9 @@ final class AssessCommand implements Callable<Integer> {
   @Mixin RecordsOptions records = new RecordsOptions();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Each assessed server's measured session cost, by name (for the metrics). */
+  private final Map<String, SessionCost> costs = new LinkedHashMap<>();
 
   AssessCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -119,7 +124,7 @@ final class AssessCommand implements Callable<Integer> {
     }
     if (metrics != null) {
       try {
-        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts));
+        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs));
       } catch (IOException e) {
         throw new BadInputException(
             Escaper.esc(metrics, Escaper.LONG_LIMIT) + ": cannot write metrics: " + e.getMessage(),
@@ -173,6 +178,7 @@ final class AssessCommand implements Callable<Integer> {
     List<Verdict> verdicts = new ArrayList<>();
     for (ServerVerdict row : rows) {
       verdicts.add(row.verdict());
+      row.sessionCost().ifPresent(c -> costs.put(row.server().name(), c));
     }
     return verdicts;
   }
@@ -191,6 +197,10 @@ final class AssessCommand implements Callable<Integer> {
     out.put("identitiesAgree", row.identitiesAgree());
     CacheRow cached = row.row();
     out.put("measuredAt", cached == null ? null : cached.evaluatedAt());
+    Map<String, Object> sessionCost = SessionCostText.json(row);
+    if (sessionCost != null) {
+      out.put("sessionCost", sessionCost);
+    }
     return out;
   }
 
@@ -203,21 +213,23 @@ final class AssessCommand implements Callable<Integer> {
     }
     width = Math.min(width, 40);
     out.printf(
-        "%-" + width + "s  %-12s  %-5s  %-5s  %s%n",
+        "%-" + width + "s  %-12s  %-5s  %-5s  %s  %s%n",
         "SERVER",
         "VERDICT",
         "STUB",
         "SHARE",
+        SessionCostText.headerCells(),
         "REASON");
     for (ServerVerdict r : rows) {
       Verdict v = r.verdict();
       String name = Escaper.esc(v.name(), Escaper.SHORT_LIMIT);
       out.printf(
-          "%-" + width + "s  %s  %-5s  %-5s  %s%n",
+          "%-" + width + "s  %s  %-5s  %-5s  %s  %s%n",
           name,
           style.strength(v.strength(), String.format("%-12s", v.strength().json())),
           v.recommendStub() ? "yes" : "no",
           v.recommendShare() ? "yes" : "no",
+          SessionCostText.cells(r),
           headline(v));
     }
     if (rows.isEmpty()) {
@@ -262,6 +274,7 @@ final class AssessCommand implements Callable<Integer> {
     CacheRow cached = row.row();
     if (cached != null) {
       out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
+      SessionCostText.printDetail(out, row);
     } else if (!row.identitiesAgree() && row.server().definitions().size() > 1) {
       out.println("  pre-flight evidence ignored: its definitions resolve to different identities");
     }

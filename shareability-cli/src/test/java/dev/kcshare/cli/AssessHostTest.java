@@ -2,6 +2,7 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
@@ -39,6 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 final class AssessHostTest {
   private static final double MEASURED_AT = 1_790_000_000.5;
   private static final String EVIL = "evil\u001b[2J\nname";
+
+  /** The cost stored with every clean row: 59 MiB PSS (84 MiB RSS) in 2 processes. */
+  private static final SessionCost COST = SessionCost.of(88_080_384, 61_865_984, 2, 412, 380);
 
   @TempDir Path dir;
   private FixtureFleet fleet;
@@ -103,7 +107,8 @@ final class AssessHostTest {
         identity,
         "1.0",
         Era.LEGACY,
-        handshake);
+        handshake,
+        sensitive ? null : COST);
   }
 
   private CliRun assess(Map<String, String> env, String... args) {
@@ -143,11 +148,11 @@ final class AssessHostTest {
     }
     assertThat(rows)
         .containsExactly(
-            List.of("SERVER", "VERDICT", "STUB", "SHARE", "REASON"),
-            List.of("files", "measured", "yes", "no", "preflight_passed"),
-            List.of("search", "no_objection", "yes", "no", "no_objection_found"),
-            List.of("fresh", "unknown", "no", "no", "not_probed"),
-            List.of("docs", "disqualified", "no", "no", "not_stdio"));
+            List.of("SERVER", "VERDICT", "STUB", "SHARE", "MEMORY", "PROCS", "REASON"),
+            List.of("files", "measured", "yes", "no", "59 MiB", "2", "preflight_passed"),
+            List.of("search", "no_objection", "yes", "no", "-", "-", "no_objection_found"),
+            List.of("fresh", "unknown", "no", "no", "-", "-", "not_probed"),
+            List.of("docs", "disqualified", "no", "no", "-", "-", "not_stdio"));
     assertThat(r.stdout()).doesNotContain("\u001b");
   }
 
@@ -163,7 +168,8 @@ final class AssessHostTest {
             "      what would change it: run `kcshare measure search` again; divergent servers"
                 + " are re-measured\n")
         .contains("  measured: " + HumanTime.format(MEASURED_AT) + "\n")
-        .contains("  defined in: cfg.json /mcpServers/search\n");
+        .contains("  defined in: cfg.json /mcpServers/search\n")
+        .doesNotContain("session cost");
 
     CliRun fresh = assess("fresh");
     assertThat(fresh.stdout())
@@ -183,17 +189,22 @@ final class AssessHostTest {
         .extracting(v -> v.get("name"))
         .containsExactly("files", "search", "fresh", "docs");
     for (Map<String, Object> v : verdicts) {
-      assertThat(new ArrayList<>(v.keySet()))
-          .containsExactly(
-              "name",
-              "strength",
-              "recommendStub",
-              "recommendShare",
-              "reasons",
-              "sources",
-              "identity",
-              "identitiesAgree",
-              "measuredAt");
+      List<String> members =
+          new ArrayList<>(
+              List.of(
+                  "name",
+                  "strength",
+                  "recommendStub",
+                  "recommendShare",
+                  "reasons",
+                  "sources",
+                  "identity",
+                  "identitiesAgree",
+                  "measuredAt"));
+      if (v.get("name").equals("files")) {
+        members.add("sessionCost"); // after the existing members, only when measured
+      }
+      assertThat(new ArrayList<>(v.keySet())).containsExactlyElementsOf(members);
     }
     Map<String, Object> files = verdicts.get(0);
     assertThat(files.get("strength")).isEqualTo("measured");
@@ -206,6 +217,31 @@ final class AssessHostTest {
         .isEqualTo(List.of(Map.of("file", "cfg.json", "pointer", "/mcpServers/files")));
     assertThat(verdicts.get(2).get("measuredAt")).isNull();
     assertThat(verdicts.get(3).get("identity")).isNull();
+    Map<?, ?> cost = (Map<?, ?>) files.get("sessionCost");
+    assertThat(new ArrayList<Object>(cost.keySet()))
+        .containsExactly(
+            "rssBytes", "pssBytes", "processes", "readyMillis", "cpuMillis", "measuredAt");
+    assertThat(((Number) cost.get("rssBytes")).longValue()).isEqualTo(88_080_384L);
+    assertThat(((Number) cost.get("pssBytes")).longValue()).isEqualTo(61_865_984L);
+    assertThat(((Number) cost.get("processes")).longValue()).isEqualTo(2L);
+    assertThat(((Number) cost.get("readyMillis")).longValue()).isEqualTo(412L);
+    assertThat(((Number) cost.get("cpuMillis")).longValue()).isEqualTo(380L);
+    assertThat(cost.get("measuredAt")).isEqualTo(MEASURED_AT);
+  }
+
+  @Test
+  void singleServerDetailShowsEveryCostFigureWithWhenItWasMeasured() {
+    CliRun r = assess("files");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout())
+        .contains(
+            "  session cost (measured "
+                + HumanTime.format(MEASURED_AT)
+                + "):\n"
+                + "    memory: 59 MiB proportional (PSS), 84 MiB resident (RSS)\n"
+                + "    processes: 2\n"
+                + "    ready after: 412 ms (spawn to the initialize answer)\n"
+                + "    CPU time: 380 ms (user and system, spawn to the sample)\n");
   }
 
   @Test

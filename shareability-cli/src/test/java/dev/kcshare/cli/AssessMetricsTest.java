@@ -34,6 +34,11 @@ final class AssessMetricsTest {
         .contains("kcshare_servers_by_strength{strength=\"disqualified\"} 1\n")
         .contains("kcshare_servers_by_strength{strength=\"unknown\"} 1\n")
         .contains("kcshare_servers_by_reason{code=\"rotating_secret_env\"} 1\n")
+        // Never measured: no memory counted for its tier, and counted as without a cost; the
+        // URL server has no local process to measure.
+        .contains("kcshare_session_memory_bytes{strength=\"unknown\"} 0\n")
+        .contains("kcshare_servers_without_session_cost{strength=\"unknown\"} 1\n")
+        .contains("kcshare_servers_without_session_cost{strength=\"disqualified\"} 0\n")
         .doesNotContain("secret-inventory-name")
         .doesNotContain("other")
         .doesNotContain("OAUTH_X");

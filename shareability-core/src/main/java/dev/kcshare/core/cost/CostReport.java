@@ -124,6 +124,7 @@ public final class CostReport {
    * @param perSession one session's worth of the measured servers
    * @param today {@code sessions} sessions as things are: every stdio server once per session
    * @param shared measured servers whose verdict recommends sharing
+   * @param sharedPerSession one session's worth of the {@code shared} servers
    * @param sharedMissing servers recommended for sharing whose cost is unknown (not in any sum)
    * @param givenBack what sharing the {@code shared} servers would give back: {@code (sessions -
    *     1)} times their per-session cost
@@ -136,6 +137,7 @@ public final class CostReport {
       Figures perSession,
       Figures today,
       int shared,
+      Figures sharedPerSession,
       int sharedMissing,
       Figures givenBack,
       Figures withSharing) {}
@@ -206,6 +208,7 @@ public final class CostReport {
             perSession,
             today,
             shared,
+            shareable,
             sharedMissing,
             givenBack,
             today.minus(givenBack));

@@ -82,6 +82,7 @@ final class CostReportTest {
     assertThat(t.today()).isEqualTo(new CostReport.Figures(5 * (84 + 70 + 40) * MIB, 30));
     // Only calendar is recommended for sharing: (5 - 1) x its cost comes back.
     assertThat(t.shared()).isEqualTo(1);
+    assertThat(t.sharedPerSession()).isEqualTo(new CostReport.Figures(40 * MIB, 1));
     assertThat(t.sharedMissing()).isZero();
     assertThat(t.givenBack()).isEqualTo(new CostReport.Figures(4 * 40 * MIB, 4));
     assertThat(t.withSharing())
