@@ -66,6 +66,8 @@ public final class ClassListTraining {
                     "assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
                 List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
                 List.of("assess", "--all", "--config", fleet, "--records-dir", empty),
+                List.of("cost", "--config", fleet, "--records-dir", recordsDir),
+                List.of("cost", "--json", "--config", fleet, "--records-dir", recordsDir),
                 List.of("config", "--config", fleet),
                 List.of("records", "--records-dir", recordsDir),
                 List.of("hazards", "list", "--records-dir", recordsDir),
