@@ -12,6 +12,9 @@ measurement gets a fresh records directory, so it really spawns and measures.
      --jobs) vs `measure --all --jobs 1` (target <= 0.6)
   c  `assess --all` over 200 configured servers with a verdict cache and a hazard ledger present
      vs `kcshare --version` (target <= 1.5), and `kcshare --version` alone (median <= 250 ms)
+  d  session-cost sampling: `measure --all` of the fleet of b with the pre-flight's /proc sampling
+     on (as shipped) vs off (-Dkcshare.footprint=off, a switch for this benchmark only); target
+     ratio <= 1.05
 
 All kcshare runs use the packaged launcher with an AppCDS archive in a private cache directory,
 created by an untimed warm-up run before any timing.
@@ -37,7 +40,8 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--rounds", type=int, default=11, help="rounds for a and c (default 11)")
     p.add_argument("--fleet-rounds", type=int, default=7, help="rounds for b (default 7)")
-    p.add_argument("--only", default="abc", help="which benchmarks to run, e.g. 'a' or 'bc'")
+    p.add_argument("--sampling-rounds", type=int, default=15, help="rounds for d (default 15)")
+    p.add_argument("--only", default="abcd", help="which benchmarks to run, e.g. 'a' or 'bc'")
     p.add_argument("--launcher", default=str(REPO / "shareability-cli/target/kcshare"))
     p.add_argument("--servers", default=os.environ.get("KCSHARE_IT_SERVERS", str(REPO / ".it-servers")))
     p.add_argument("--work", help="work directory (default: a fresh temporary one, removed after)")
@@ -70,17 +74,18 @@ class Bench:
         self.counter += 1
         return self.work / f"{what}-{self.counter}"
 
-    def run(self, argv, check=True):
+    def run(self, argv, check=True, env=None):
         """Runs argv with outputs discarded; returns the wall time in seconds."""
+        env = env or self.env
         start = time.perf_counter()
         proc = subprocess.run(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env=self.env, cwd=self.work)
+            env=env, cwd=self.work)
         elapsed = time.perf_counter() - start
         if check and proc.returncode != 0:
             # Re-run with output shown, so the failure explains itself.
             out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                 env=self.env, cwd=self.work)
+                                 env=env, cwd=self.work)
             sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}\n"
                      f"{out.stdout[-2000:]}{out.stderr[-2000:]}")
         return elapsed
@@ -175,10 +180,7 @@ class Bench:
 
     def bench_fleet(self, rounds):
         print("b. fleet of 12", file=sys.stderr)
-        servers = {name: self.npm_definition(name) for name in NPM_SERVERS}
-        for i in range(8):
-            servers[f"fixture-{i}"] = self.fixture_definition(
-                "stable", "--delay-ms", "300", "--name", f"fixture-{i}")
+        servers = self.fleet_servers()
         config = self.write_config("fleet.json", servers)
 
         def measure_all(*extra):
@@ -197,6 +199,46 @@ class Bench:
             ("measure --all --jobs 1", measure_all("--jobs", "1")),
         ])
         self.record("b. fleet (12)", samples, "measure --all", "measure --all --jobs 1", 0.6)
+
+    # ------------------------------------------------------------------ d: sampling overhead
+
+    def fleet_servers(self):
+        servers = {name: self.npm_definition(name) for name in NPM_SERVERS}
+        for i in range(8):
+            servers[f"fixture-{i}"] = self.fixture_definition(
+                "stable", "--delay-ms", "300", "--name", f"fixture-{i}")
+        return servers
+
+    def bench_sampling(self, rounds):
+        print("d. session-cost sampling on vs off (fleet of 12)", file=sys.stderr)
+        servers = self.fleet_servers()
+        config = self.write_config("fleet-sampling.json", servers)
+        # The launcher's own default flags in both, so only the switch differs.
+        flags = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m"
+        on = dict(self.env, KCSHARE_JAVA_OPTS=flags)
+        off = dict(self.env, KCSHARE_JAVA_OPTS=flags + " -Dkcshare.footprint=off")
+
+        def measure_all(env, sampled):
+            def fn():
+                records = self.fresh("rec")
+                t = self.run(self.kcshare("measure", "--all", "--config", config,
+                                          "--records-dir", records), env=env)
+                rows = self.rows(records)
+                if sorted(rows) != sorted(servers) or not all(r["ran"] for r in rows.values()):
+                    sys.exit(f"bench: fleet pass stored {sorted(rows)}")
+                with_cost = [n for n, r in rows.items() if "cost" in r]
+                if sampled and len(with_cost) != len(servers):
+                    sys.exit(f"bench: sampling on, but only {sorted(with_cost)} have a cost")
+                if not sampled and with_cost:
+                    sys.exit(f"bench: sampling off, but {sorted(with_cost)} have a cost")
+                return t
+            return fn
+
+        samples = self.interleave(rounds, [
+            ("sampling on", measure_all(on, True)),
+            ("sampling off", measure_all(off, False)),
+        ])
+        self.record("d. sampling (12)", samples, "sampling on", "sampling off", 1.05)
 
     # ------------------------------------------------------------------ c: assess 200
 
@@ -298,7 +340,7 @@ class Bench:
                 ok = r["ratio"] <= r["target"]
                 verdicts.append(
                     f"{r['benchmark']:<16} ratio of medians {r['ratio']:.2f} (paired per-round ratio median "
-                    f"{p['median']:.2f}, IQR {p['q1']:.2f}-{p['q3']:.2f}); target <= {r['target']:.1f}: "
+                    f"{p['median']:.2f}, IQR {p['q1']:.2f}-{p['q3']:.2f}); target <= {r['target']:.2f}: "
                     f"{'met' if ok else 'MISSED'}")
             else:
                 ok = r["subjectStats"]["median"] <= r["targetSeconds"]
@@ -346,6 +388,8 @@ def main():
             bench.bench_fleet(args.fleet_rounds)
         if "c" in args.only:
             bench.bench_assess(args.rounds)
+        if "d" in args.only:
+            bench.bench_sampling(args.sampling_rounds)
         header.append("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         print("\n".join(header))
         print()
