@@ -180,9 +180,12 @@ public final class StdioProber {
         return Optional.empty();
       }
       Attempt legacy = new Attempt(l, Identity.A, Era.LEGACY, true, false);
+      legacy.sampleCost = false; // a re-check is not a measurement: its cost is not kept
       Exchange.Result r = legacy.run();
       if (r instanceof Exchange.ModernDetected) {
-        r = new Attempt(l, Identity.A, Era.MODERN, false, false).run();
+        Attempt modern = new Attempt(l, Identity.A, Era.MODERN, false, false);
+        modern.sampleCost = false;
+        r = modern.run();
       }
       return r instanceof Exchange.Answered answered
           ? Optional.of(answered.answer())
@@ -359,6 +362,7 @@ public final class StdioProber {
     final boolean detectModern;
     final boolean keepRaw;
     boolean retry;
+    boolean sampleCost = true;
     volatile Exchange.@Nullable Result result;
     volatile @Nullable String failure;
     volatile boolean abandoned;
@@ -443,7 +447,7 @@ public final class StdioProber {
         checkpoints.beforeExchange(identity, era, retry);
         Exchange exchange = new Exchange(server.channel(), identity, keepRaw);
         Exchange.Result r = era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
-        if (r instanceof Exchange.Answered) {
+        if (sampleCost && r instanceof Exchange.Answered) {
           sample(server, spawnedAt, exchange.firstAnswerAt());
         }
         return r;
