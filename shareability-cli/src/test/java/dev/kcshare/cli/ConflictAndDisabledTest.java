@@ -105,6 +105,21 @@ final class ConflictAndDisabledTest {
   }
 
   @Test
+  void seedPlanListsAConflictingNameAsConflictingNotAsNotMeasured() {
+    OperatorFixture f = OperatorFixture.mixed(root);
+    f.measuredRows("good");
+    CliRun r = f.run("seed", "--plan", "--json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    Map<String, Object> out = object(OperatorFixture.parse(r.stdout()));
+    assertThat(out.get("conflicting")).isEqualTo(List.of("dup"));
+    assertThat(list(out.get("notMeasured"))).doesNotContain("dup").contains("x");
+    assertThat(f.run("seed", "--plan").stdout())
+        .contains(
+            "  conflicting definitions (left until they agree; see kcshare assess NAME): dup\n")
+        .doesNotContainPattern("not measured yet[^\n]*dup");
+  }
+
+  @Test
   void assessSaysADisabledServerIsNeverSpawnedAndWhereToEnableIt() {
     OperatorFixture f = OperatorFixture.mixed(root);
     CliRun r = f.run("assess", "off");
@@ -121,5 +136,9 @@ final class ConflictAndDisabledTest {
         .contains("  defined in: ~/.kiro/settings/mcp.json /mcpServers/off\n");
     assertThat(f.run("assess", "--all").stdout())
         .containsPattern("\noff +unknown +no +no +not_probed: disabled\n");
+    Map<String, Object> plan =
+        object(OperatorFixture.parse(f.run("seed", "--plan", "--json").stdout()));
+    assertThat(plan.get("disabled")).isEqualTo(List.of("off"));
+    assertThat(list(plan.get("notMeasured"))).doesNotContain("off");
   }
 }

@@ -49,6 +49,31 @@ final class UnknownNamesTest {
   }
 
   @Test
+  void stubAndUnstubOfAnUnconfiguredNameExitTwoAndWriteNothing() throws Exception {
+    OperatorFixture f = OperatorFixture.mixed(root);
+    byte[] before = Files.readAllBytes(f.config);
+    for (String[] args :
+        List.of(
+            new String[] {"stub", "good", "godo"},
+            new String[] {"stub", "--resolve-eligibility", "godo"},
+            new String[] {"unstub", "godo"})) {
+      CliRun r = f.runPlain(args);
+      assertThat(r.exitCode()).as(List.of(args).toString()).isEqualTo(2);
+      assertThat(r.stdout()).isEmpty();
+      assertThat(r.stderr())
+          .contains("unknown server \"godo\": did you mean \"good\"? (see kcshare config)")
+          .contains("nothing written");
+      assertThat(Files.readAllBytes(f.config)).isEqualTo(before);
+      assertThat(f.config.resolveSibling("config.json.bak")).doesNotExist();
+    }
+    // A name the gateway section already names may be unstubbed after it left the configuration.
+    f.writeConfig("{\"mcp_gateway\": {\"stub_servers\": [\"gone\"], \"stub_overrides\": {}}}\n");
+    CliRun gone = f.runPlain("unstub", "gone");
+    assertThat(gone.exitCode()).as(gone.stderr()).isZero();
+    assertThat(f.configText()).contains("\"gone\": false");
+  }
+
+  @Test
   void hazardsClearOfANameWithNothingRecordedSaysSoWithTheClosestName() throws Exception {
     OperatorFixture f = OperatorFixture.mixed(root);
     f.hazard("good", "unroutable_server_request");
