@@ -35,7 +35,8 @@ final class UnknownNamesTest {
         List.of(
             new String[] {"assess", "godo"},
             new String[] {"measure", "godo"},
-            new String[] {"preflight", "godo"})) {
+            new String[] {"preflight", "godo"},
+            new String[] {"identity", "godo"})) {
       CliRun r = f.runPlain(args);
       assertThat(r.exitCode()).as(List.of(args).toString()).isEqualTo(2);
       assertThat(r.stdout()).as(List.of(args).toString()).isEmpty();
