@@ -230,7 +230,7 @@ final class AssessCommand implements Callable<Integer> {
           v.recommendStub() ? "yes" : "no",
           v.recommendShare() ? "yes" : "no",
           SessionCostText.cells(r),
-          headline(v));
+          headline(v, r.server()));
     }
     if (rows.isEmpty()) {
       out.println("(no servers configured; see kcshare config)");
@@ -238,11 +238,12 @@ final class AssessCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private static String headline(Verdict v) {
+  private static String headline(Verdict v, ConfiguredServer server) {
     if (v.reasons().isEmpty()) {
       return "";
     }
-    return reason(v.reasons().get(0));
+    String note = ServerNotes.headline(server);
+    return reason(v.reasons().get(0)) + (note == null ? "" : ": " + note);
   }
 
   private static String reason(Reason r) {
@@ -266,7 +267,7 @@ final class AssessCommand implements Callable<Integer> {
     out.println("  reasons:");
     for (Reason r : v.reasons()) {
       out.printf("    %s: %s%n", reason(r), ReasonText.meaning(r.code()));
-      String change = ReasonText.change(r.code(), name);
+      String change = ServerNotes.change(row.server(), r.code(), ReasonText.change(r.code(), name));
       if (!change.isEmpty()) {
         out.printf("      what would change it: %s%n", change);
       }
@@ -275,13 +276,9 @@ final class AssessCommand implements Callable<Integer> {
     if (cached != null) {
       out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
       SessionCostText.printDetail(out, row);
-    } else if (!row.identitiesAgree() && row.server().definitions().size() > 1) {
-      out.println("  pre-flight evidence ignored: its definitions resolve to different identities");
     }
-    for (ConfiguredDefinition d : row.server().definitions()) {
-      out.printf(
-          "  defined in: %s %s%n",
-          Escaper.esc(d.file(), Escaper.LONG_LIMIT), Escaper.esc(d.pointer(), Escaper.LONG_LIMIT));
+    for (String line : ServerNotes.detail(row.server())) {
+      out.println(line);
     }
     out.flush();
   }

@@ -96,7 +96,7 @@ final class CostCommand implements Callable<Integer> {
     List<ConfiguredServer> servers = new ArrayList<>();
     int disabled = 0;
     for (ConfiguredServer s : host.servers()) {
-      if (s.first().definition().disabled()) {
+      if (ServerNotes.disabled(s)) {
         disabled++;
       } else {
         servers.add(s);

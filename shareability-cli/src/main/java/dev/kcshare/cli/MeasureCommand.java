@@ -2,6 +2,7 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.EvaluationRunner;
@@ -40,7 +41,8 @@ import picocli.CommandLine.Parameters;
       "--all measures every server that is due: never measured (or measured under another"
           + " identity or version) first, then those that diverged last time. Named servers are"
           + " measured now, whatever the cache holds. Disabled servers and servers without a"
-          + " command are never spawned.",
+          + " command are never spawned. A server whose definitions conflict (see kcshare"
+          + " config) is not measured: named, it is an error (exit 2); --all skips it.",
       "Cron-friendly: quiet on success unless -v; the exit code is non-zero only for kcshare's"
           + " own failures, never because a server could not run.",
       ""
@@ -105,6 +107,8 @@ final class MeasureCommand implements Callable<Integer> {
     }
     HostConfig host = config.load(ctx).requireValid();
     List<ConfiguredServer> servers = select(host);
+    List<ConfiguredServer> conflicting = conflicting(servers);
+    servers.removeAll(conflicting);
     RecordsDirectory dir = records.resolve(ctx);
 
     StdioProber prober =
@@ -119,6 +123,11 @@ final class MeasureCommand implements Callable<Integer> {
     int verbosity = KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
     boolean quiet = verbosity < 0;
     ProgressLine progress = new ProgressLine(ctx, ctx.stderrIsTerminal() && !json && !quiet);
+    if (!quiet && (ctx.stderrIsTerminal() || verbosity > 0)) {
+      for (ConfiguredServer s : conflicting) {
+        ctx.err().println(ServerNotes.measureSkip(s));
+      }
+    }
 
     PassResult result;
     Thread worker = Thread.currentThread();
@@ -179,7 +188,24 @@ final class MeasureCommand implements Callable<Integer> {
   }
 
   private List<ConfiguredServer> select(HostConfig host) {
-    return all ? host.servers() : host.require(names);
+    return new ArrayList<>(all ? host.servers() : host.require(names));
+  }
+
+  /**
+   * The servers whose definitions conflict: no measurement of one definition could count for the
+   * name (engine spec §8), so a named one is refused (exit 2) and {@code --all} skips them.
+   */
+  private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
+    List<ConfiguredServer> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      if (s.conflict() != null) {
+        if (!all) {
+          throw new BadInputException(ServerNotes.measureRefusal(s));
+        }
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private static List<ServerResult> inConfigOrder(
