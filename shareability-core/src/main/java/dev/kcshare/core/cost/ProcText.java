@@ -55,23 +55,44 @@ public final class ProcText {
     if (close < 0 || close + 2 > text.length()) {
       return null;
     }
-    String[] f = text.substring(close + 1).trim().split("\\s+");
+    List<String> f = fields(text, close + 1, 20);
     // f[0] is field 3 (state); utime is field 14, starttime field 22.
-    if (f.length < 20 || f[0].length() != 1) {
+    if (f.size() < 20 || f.get(0).length() != 1) {
       return null;
     }
-    long ppid = number(f[1]);
-    long utime = number(f[11]);
-    long stime = number(f[12]);
-    long cutime = number(f[13]);
-    long cstime = number(f[14]);
-    long start = number(f[19]);
+    long ppid = number(f.get(1));
+    long utime = number(f.get(11));
+    long stime = number(f.get(12));
+    long cutime = number(f.get(13));
+    long cstime = number(f.get(14));
+    long start = number(f.get(19));
     if (ppid < 0 || utime < 0 || stime < 0 || start < 0) {
       return null;
     }
     // cutime and cstime are signed in the kernel's format; a negative one counts as nothing.
     return new Stat(
-        f[0].charAt(0), ppid, utime, stime, Math.max(0, cutime), Math.max(0, cstime), start);
+        f.get(0).charAt(0), ppid, utime, stime, Math.max(0, cutime), Math.max(0, cstime), start);
+  }
+
+  /** Up to {@code max} whitespace-separated fields of {@code text} from {@code from} on. */
+  private static List<String> fields(String text, int from, int max) {
+    List<String> out = new ArrayList<>(Math.min(max, 32));
+    int i = from;
+    int n = text.length();
+    while (out.size() < max) {
+      while (i < n && Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      if (i >= n) {
+        break;
+      }
+      int start = i;
+      while (i < n && !Character.isWhitespace(text.charAt(i))) {
+        i++;
+      }
+      out.add(text.substring(start, i));
+    }
+    return out;
   }
 
   /**
@@ -90,9 +111,9 @@ public final class ProcText {
         end = text.length();
       }
       if (text.startsWith(prefix, from)) {
-        String[] parts = text.substring(from + prefix.length(), end).trim().split("\\s+");
-        if (parts.length == 2 && parts[1].equals("kB")) {
-          long v = number(parts[0]);
+        List<String> parts = fields(text.substring(from + prefix.length(), end), 0, 3);
+        if (parts.size() == 2 && parts.get(1).equals("kB")) {
+          long v = number(parts.get(0));
           return v < 0 ? OptionalLong.empty() : OptionalLong.of(v);
         }
         return OptionalLong.empty();
@@ -108,7 +129,7 @@ public final class ProcText {
    */
   public static List<Long> parseChildren(String text) {
     List<Long> pids = new ArrayList<>();
-    for (String part : text.trim().split("\\s+")) {
+    for (String part : fields(text, 0, Integer.MAX_VALUE)) {
       long pid = number(part);
       if (pid > 0) {
         pids.add(pid);
