@@ -165,7 +165,7 @@ final class MeasureCommandTest {
         .containsEntry("stored", true);
     assertThat(result(results, "broken"))
         .containsEntry("ran", false)
-        .containsEntry("detail", "no response")
+        .containsEntry("detail", "no response (process exited with status 1)")
         .containsEntry("stored", false);
     fleet.assertSpawns(Map.of("clean", 2, "divergent", 2, "off", 0, "remote", 0, "broken", 2));
 
