@@ -41,6 +41,14 @@ public record ProbeOutcome(
     this(result, attempts, captures, null);
   }
 
+  /** The detail of a pre-flight in which an awaited answer missed its deadline. */
+  public static final String TIMEOUT = ProbeFailure.TIMEOUT;
+
+  /** Whether the pre-flight could not run because an awaited answer missed its deadline. */
+  public boolean timedOut() {
+    return !result.ran() && TIMEOUT.equals(result.detail());
+  }
+
   /**
    * How the process of the last attempt that failed ended (the one whose failure is usually the
    * detail), or of the last attempt when none failed; null when nothing was spawned or its status
