@@ -144,9 +144,7 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
     if (mode == Mode.OFF || closed) {
       return;
     }
-    for (String line : MeasureLines.of(result, verbose)) {
-      println(line);
-    }
+    println(MeasureLines.of(result, verbose));
     printedResults = true;
   }
 
@@ -181,8 +179,15 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
   }
 
   private void println(String line) {
+    println(List.of(line));
+  }
+
+  /** Whole lines above the status line, which is drawn again below them. */
+  private void println(List<String> lines) {
     clearStatus();
-    err.println(line);
+    for (String line : lines) {
+      err.println(line);
+    }
     redraw();
     err.flush();
   }

@@ -99,9 +99,11 @@ final class MeasureDisplayTest {
     assertThat(stopped).isTrue();
     String all = out.toString();
     assertThat(all)
-        .contains("beta: could not run: no response (process exited with status 1)\n")
-        .contains("  stderr: fixture: FIXTURE_TOKEN is not set\\n\n")
-        .contains("  3 failures in a row: `measure --all` skips it for 2h")
+        .as("one result's lines stay together")
+        .contains(
+            "beta: could not run: no response (process exited with status 1)\n"
+                + "  stderr: fixture: FIXTURE_TOKEN is not set\\n\n"
+                + "  3 failures in a row: `measure --all` skips it for 2h")
         .endsWith("\r\u001b[K");
     assertThat(d.printedResults()).isTrue();
     // Only the erase-line sequence ever reaches the terminal.
