@@ -18,6 +18,7 @@ final class FailureAdviceTest {
       value = {
         "\\x1b[31mfixture: BRAVE_API_KEY is not set\\x1b[0m\\n | BRAVE_API_KEY",
         "Error: GITHUB_PERSONAL_ACCESS_TOKEN is required | GITHUB_PERSONAL_ACCESS_TOKEN",
+        "Error: BRAVE_API_KEY environment variable is required\\n | BRAVE_API_KEY",
         "Missing environment variable: NOTION_TOKEN | NOTION_TOKEN",
         "missing required env var `FIRECRAWL_API_KEY` | FIRECRAWL_API_KEY",
         "The MONGODB_URI environment variable must be provided | MONGODB_URI",
