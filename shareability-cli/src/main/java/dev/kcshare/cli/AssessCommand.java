@@ -241,7 +241,7 @@ final class AssessCommand implements Callable<Integer> {
           style.strength(v.strength(), String.format("%-12s", v.strength().json())),
           v.recommendStub() ? "yes" : "no",
           v.recommendShare() ? "yes" : "no",
-          headline(v, AttemptText.of(attempts, r), now));
+          headline(v, r.server(), AttemptText.of(attempts, r), now));
     }
     if (rows.isEmpty()) {
       out.println("(no servers configured; see kcshare config)");
@@ -249,15 +249,17 @@ final class AssessCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private static String headline(Verdict v, @Nullable AttemptRecord lastAttempt, double now) {
+  private static String headline(
+      Verdict v, ConfiguredServer server, @Nullable AttemptRecord lastAttempt, double now) {
     if (v.reasons().isEmpty()) {
       return "";
     }
     Reason first = v.reasons().get(0);
-    if (lastAttempt != null && first.code() == ReasonCode.NOT_PROBED) {
+    String note = ServerNotes.headline(server);
+    if (note == null && lastAttempt != null && first.code() == ReasonCode.NOT_PROBED) {
       return AttemptText.cell(lastAttempt, now);
     }
-    return reason(first);
+    return reason(first) + (note == null ? "" : ": " + note);
   }
 
   private static String reason(Reason r) {
@@ -281,7 +283,7 @@ final class AssessCommand implements Callable<Integer> {
     out.println("  reasons:");
     for (Reason r : v.reasons()) {
       out.printf("    %s: %s%n", reason(r), ReasonText.meaning(r.code()));
-      String change = ReasonText.change(r.code(), name);
+      String change = ServerNotes.change(row.server(), r.code(), ReasonText.change(r.code(), name));
       if (!change.isEmpty()) {
         out.printf("      what would change it: %s%n", change);
       }
@@ -294,13 +296,9 @@ final class AssessCommand implements Callable<Integer> {
     }
     if (cached != null) {
       out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
-    } else if (!row.identitiesAgree() && row.server().definitions().size() > 1) {
-      out.println("  pre-flight evidence ignored: its definitions resolve to different identities");
     }
-    for (ConfiguredDefinition d : row.server().definitions()) {
-      out.printf(
-          "  defined in: %s %s%n",
-          Escaper.esc(d.file(), Escaper.LONG_LIMIT), Escaper.esc(d.pointer(), Escaper.LONG_LIMIT));
+    for (String line : ServerNotes.detail(row.server())) {
+      out.println(line);
     }
     out.flush();
   }

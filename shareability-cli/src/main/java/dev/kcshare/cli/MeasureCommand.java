@@ -1,6 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.Selection;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.EvaluationRunner;
@@ -42,7 +43,9 @@ import picocli.CommandLine.Parameters;
           + " 2 h, 4 h ... up to 24 h; --retry-failed tries such servers now. A server that timed"
           + " out while others were measured is tried once more at the end, alone, with twice the"
           + " timeout. Named servers are measured now, whatever the cache holds. Disabled servers"
-          + " and servers without a command are never spawned.",
+          + " and servers without a command are never spawned. A server whose definitions"
+          + " conflict (see kcshare config) is not measured: named, it is an error (exit 2);"
+          + " --all skips it.",
       "On a terminal it shows each result as it comes, the servers in flight and whom it waits"
           + " for; otherwise it is quiet unless -v (which adds each server's command line, env"
           + " names, working directory, exit status and phase times). -q prints errors only. The"
@@ -118,6 +121,8 @@ final class MeasureCommand implements Callable<Integer> {
     }
     HostConfig host = config.load(ctx).requireValid();
     List<ConfiguredServer> servers = select(host);
+    List<ConfiguredServer> conflicting = conflicting(servers);
+    servers.removeAll(conflicting);
     RecordsDirectory dir = records.resolve(ctx);
 
     StdioProber prober =
@@ -142,6 +147,11 @@ final class MeasureCommand implements Callable<Integer> {
             System::nanoTime,
             terminal.columns(),
             MeasureDisplay.Ticker.every(Duration.ofSeconds(1)));
+    if (!quiet && (ctx.stderrIsTerminal() || verbosity > 0)) {
+      for (ConfiguredServer s : conflicting) {
+        ctx.err().println(ServerNotes.measureSkip(s));
+      }
+    }
 
     PassResult result;
     Thread worker = Thread.currentThread();
@@ -204,7 +214,24 @@ final class MeasureCommand implements Callable<Integer> {
   }
 
   private List<ConfiguredServer> select(HostConfig host) {
-    return all ? host.servers() : host.require(names);
+    return new ArrayList<>(all ? host.servers() : host.require(names));
+  }
+
+  /**
+   * The servers whose definitions conflict: no measurement of one definition could count for the
+   * name (engine spec §8), so a named one is refused (exit 2) and {@code --all} skips them.
+   */
+  private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
+    List<ConfiguredServer> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      if (s.conflict() != null) {
+        if (!all) {
+          throw new BadInputException(ServerNotes.measureRefusal(s));
+        }
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private static List<ServerResult> inConfigOrder(
