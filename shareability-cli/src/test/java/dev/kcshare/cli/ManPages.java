@@ -447,8 +447,17 @@ public final class ManPages {
     return FileLock.lockFileFor(Path.of(file)).toString();
   }
 
+  private static @org.jspecify.annotations.Nullable List<ConfigFile> discovered;
+
   /** The files configuration discovery looks at, as it shows them, for a user on Linux. */
-  static List<ConfigFile> discovered() {
+  static synchronized List<ConfigFile> discovered() {
+    if (discovered == null) {
+      discovered = discover();
+    }
+    return discovered;
+  }
+
+  private static List<ConfigFile> discover() {
     Path home = Path.of("/nonexistent-home");
     Path cwd = Path.of("/nonexistent-workspace");
     CliContext ctx = context(cwd, Map.of("HOME", home.toString()));
@@ -457,6 +466,7 @@ public final class ManPages {
 
   static void requireParses(String commandLine) {
     String[] args = commandLine.split(" ");
+    // a fresh tree each time: a parse leaves option values behind in the command objects
     CommandLine root = Main.commandLine(context(Path.of("").toAbsolutePath()));
     try {
       root.parseArgs(args);
