@@ -38,6 +38,9 @@ final class StdioProberIsolationTest {
               @Override
               public void beforeExchange(Identity identity, Era era, boolean retry) {
                 if (identity == Identity.B) {
+                  // The checkpoint runs right after the spawn: let the fixture record its pid
+                  // first, or a process torn down before node got that far leaves no trace.
+                  f.awaitPids(retry ? 3 : 2);
                   throw new IllegalStateException("unexpected");
                 }
               }
