@@ -72,6 +72,7 @@ final class AssessHostTest {
     env.remove("KCSHARE_STDOUT_TTY");
     env.remove("KCSHARE_STDERR_TTY");
     env.remove("NO_COLOR");
+    env.remove("TERM");
     env.remove("KCSHARE_RECORDS_DIR");
     for (int i = 0; i < pairs.length; i += 2) {
       env.put(pairs[i], pairs[i + 1]);
@@ -259,6 +260,11 @@ final class AssessHostTest {
     assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "NO_COLOR", "1"), "files").stdout())
         .doesNotContain("\u001b");
     assertThat(assess(env("KCSHARE_STDERR_TTY", "1"), "--all").stdout()).doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "TERM", "dumb"), "--all").stdout())
+        .as("a dumb terminal gets no colour")
+        .doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "TERM", "dumb"), "files").stdout())
+        .doesNotContain("\u001b");
   }
 
   @Test

@@ -212,4 +212,37 @@ final class OperatorHostIT {
             "Profile: default (because ~/.kiro/crew holds only files kcshare wrote there, not a"
                 + " Kiro Crew installation)\n");
   }
+
+  @Test
+  void aServerThatAlwaysFailsForLackOfAVariable() throws Exception {
+    Assumptions.assumeTrue(System.getenv("FIXTURE_TOKEN") == null, "FIXTURE_TOKEN is set");
+    Map<String, Object> cursor = new LinkedHashMap<>();
+    cursor.put("dup", server("stable", "--delay-ms", "5"));
+    cursor.put("cursor-only", server("stable"));
+    cursor.put("needs-token", server("needs-env"));
+    write(".cursor/mcp.json", Map.of("mcpServers", cursor));
+
+    Kcshare.Result first = kcshare("measure", "--all", "-v");
+    assertThat(first.exitCode()).as(first.stderr()).isZero();
+    assertThat(first.stderr())
+        .contains("needs-token: could not run: no response (process exited with status 1)")
+        .contains("  stderr: fixture: FIXTURE_TOKEN is not set\\n")
+        .contains("Measured 2 of 3 server(s); 1 could not run (not stored).");
+    Path records = home.resolve(".kiro/crew/mcp-gateway");
+    assertThat(records.resolve("kcshare-attempts.json")).exists();
+    assertThat(
+            object(object(Json.read(records.resolve("shareability-verdicts.json"))).get("entries")))
+        .doesNotContainKey("needs-token");
+    assertThat(kcshare("assess", "--all").stdout())
+        .containsPattern("\nneeds-token +unknown +no +no +could not run just now\n");
+    assertThat(kcshare("assess", "needs-token").stdout())
+        .contains("    advice: set the environment variable FIXTURE_TOKEN it asks for");
+
+    // The second failure in a row: the next pass leaves it alone, and says so.
+    assertThat(kcshare("measure", "--all").exitCode()).isZero();
+    Kcshare.Result third = kcshare("measure", "--all", "-v");
+    assertThat(third.stderr())
+        .contains("Skipped 1 server(s) whose pre-flight kept failing (needs-token)")
+        .doesNotContain("needs-token: could not run");
+  }
 }

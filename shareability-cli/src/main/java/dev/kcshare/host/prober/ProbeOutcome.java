@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param attempts every attempt: each phase's A and B, then that phase's retry if any
  * @param captures {@code "a"} / {@code "b"} → that identity's capture ({@code prober.md} §13), for
  *     the identities that answered, when captures were asked for; empty otherwise
+ * @param launch how the server was started, or null when it was refused before any spawn
  * @param cost the larger figures of the two answers' process trees when the pre-flight ran (it
  *     feeds the stored row); {@link SessionCost#NONE} otherwise
  */
@@ -27,6 +28,7 @@ public record ProbeOutcome(
     PreflightResult result,
     List<ProbeAttempt> attempts,
     Map<String, Map<String, @Nullable Object>> captures,
+    @Nullable LaunchSummary launch,
     SessionCost cost) {
 
   public ProbeOutcome {
@@ -40,8 +42,44 @@ public record ProbeOutcome(
   public ProbeOutcome(
       PreflightResult result,
       List<ProbeAttempt> attempts,
+      Map<String, Map<String, @Nullable Object>> captures,
+      @Nullable LaunchSummary launch) {
+    this(result, attempts, captures, launch, SessionCost.NONE);
+  }
+
+  /** An outcome without a launch summary and with no measured cost. */
+  public ProbeOutcome(
+      PreflightResult result,
+      List<ProbeAttempt> attempts,
       Map<String, Map<String, @Nullable Object>> captures) {
-    this(result, attempts, captures, SessionCost.NONE);
+    this(result, attempts, captures, null, SessionCost.NONE);
+  }
+
+  /** The detail of a pre-flight in which an awaited answer missed its deadline. */
+  public static final String TIMEOUT = ProbeFailure.TIMEOUT;
+
+  /** Whether the pre-flight could not run because an awaited answer missed its deadline. */
+  public boolean timedOut() {
+    return !result.ran() && TIMEOUT.equals(result.detail());
+  }
+
+  /**
+   * How the process of the last attempt that failed ended (the one whose failure is usually the
+   * detail), or of the last attempt when none failed; null when nothing was spawned or its status
+   * is unknown.
+   */
+  public @Nullable String lastExitStatus() {
+    ProbeAttempt attempt = lastFailedOrLast();
+    return attempt == null ? null : attempt.exitStatus();
+  }
+
+  private @Nullable ProbeAttempt lastFailedOrLast() {
+    for (int i = attempts.size() - 1; i >= 0; i--) {
+      if (attempts.get(i).status() == ProbeAttempt.Status.FAILED) {
+        return attempts.get(i);
+      }
+    }
+    return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
   }
 
   /**
@@ -49,12 +87,8 @@ public record ProbeOutcome(
    * detail), or of the last attempt when none failed; {@code ""} when it wrote nothing.
    */
   public String lastStderrTail() {
-    for (int i = attempts.size() - 1; i >= 0; i--) {
-      if (attempts.get(i).status() == ProbeAttempt.Status.FAILED) {
-        return attempts.get(i).stderrTail();
-      }
-    }
-    return attempts.isEmpty() ? "" : attempts.get(attempts.size() - 1).stderrTail();
+    ProbeAttempt attempt = lastFailedOrLast();
+    return attempt == null ? "" : attempt.stderrTail();
   }
 
   /**
