@@ -92,7 +92,7 @@ final class AssessAttemptsTest {
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     List<String> lines = r.stdout().lines().toList();
     assertThat(lines.get(1).split(" {2,}"))
-        .containsExactly("needs-env", "unknown", "no", "no", "could not run 3h ago");
+        .containsExactly("needs-env", "unknown", "no", "no", "-", "-", "could not run 3h ago");
     assertThat(lines.get(2)).endsWith("not_probed");
     assertThat(lines.get(3))
         .as("another identity's failure is not this one's")

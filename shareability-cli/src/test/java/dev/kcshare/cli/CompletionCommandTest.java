@@ -31,8 +31,8 @@ final class CompletionCommandTest {
         .startsWith("# bash completion for kcshare")
         .endsWith("complete -F _kcshare kcshare\n")
         .contains(
-            "\"\") REPLY=\" assess measure preflight hazards records identity config seed stub"
-                + " unstub completion help \"")
+            "\"\") REPLY=\" assess measure cost preflight hazards records identity config seed"
+                + " stub unstub completion help \"")
         .contains("\"hazards\") REPLY=\" list clear \"")
         .contains("\"stub --config\") _kcshare_files")
         .contains("\"preflight --capture\") _kcshare_directories")

@@ -44,6 +44,7 @@ public final class ManPages {
           "", "tell which MCP servers may safely share one backend process",
           "assess", "print the verdict for configured MCP servers",
           "measure", "pre-flight configured stdio servers and store the results",
+          "cost", "what the servers cost per session and what sharing would give back",
           "preflight", "pre-flight one server and print the result, storing nothing",
           "preflight compare", "decide a pre-flight offline from two captures",
           "hazards", "show or clear what the gateway's hazard ledger observed",
@@ -639,6 +640,16 @@ public final class ManPages {
               "The same from cron: give up at once if another pass runs; errors only."
             },
             new String[] {"measure notes search", "Measure two servers now, due or not."}));
+    m.put(
+        "cost",
+        List.<String[]>of(
+            new String[] {
+              "cost", "Every server's per-session cost and the totals for five sessions."
+            },
+            new String[] {
+              "cost --sessions 12 --json",
+              "The same for twelve concurrent sessions, as JSON for a dashboard."
+            }));
     m.put(
         "preflight",
         List.<String[]>of(

@@ -58,6 +58,7 @@ final class ManPagesTest {
             "kcshare.1",
             "kcshare-assess.1",
             "kcshare-measure.1",
+            "kcshare-cost.1",
             "kcshare-preflight.1",
             "kcshare-preflight-compare.1",
             "kcshare-hazards.1",
