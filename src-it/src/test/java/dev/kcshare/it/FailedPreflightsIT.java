@@ -128,7 +128,7 @@ final class FailedPreflightsIT {
                 .filter(l -> l.startsWith("needs-env "))
                 .findFirst()
                 .orElseThrow())
-        .matches("needs-env +unknown +no +no +could not run just now");
+        .matches("needs-env +unknown +no +no +- +- +could not run just now");
     Kcshare.Result detail = kcshare("assess", "needs-env");
     assertThat(detail.stdout())
         .contains("  last attempt: could not run just now")

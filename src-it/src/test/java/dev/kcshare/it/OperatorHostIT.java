@@ -234,7 +234,7 @@ final class OperatorHostIT {
             object(object(Json.read(records.resolve("shareability-verdicts.json"))).get("entries")))
         .doesNotContainKey("needs-token");
     assertThat(kcshare("assess", "--all").stdout())
-        .containsPattern("\nneeds-token +unknown +no +no +could not run just now\n");
+        .containsPattern("\nneeds-token +unknown +no +no +- +- +could not run just now\n");
     assertThat(kcshare("assess", "needs-token").stdout())
         .contains("    advice: set the environment variable FIXTURE_TOKEN it asks for");
 
