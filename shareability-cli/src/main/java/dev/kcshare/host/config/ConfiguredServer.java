@@ -133,7 +133,8 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
     for (ConfiguredDefinition b : definitions.subList(1, definitions.size())) {
       var x = a.definition();
       var y = b.definition();
-      transport |= a.stdio() != b.stdio() || !java.util.Objects.equals(x.type(), y.type());
+      transport |=
+          a.stdio() != b.stdio() || (!a.stdio() && !java.util.Objects.equals(x.type(), y.type()));
       command |= !java.util.Objects.equals(x.command(), y.command());
       args |= !x.args().equals(y.args());
       boolean sameNames = x.env().keySet().equals(y.env().keySet());

@@ -98,29 +98,35 @@ final class SyntaxProblem {
   /** Jackson's TOML parser message in plain words. */
   static String toml(String message) {
     String m = message == null ? "" : message;
-    if (m.contains("Duplicate key") || m.contains("duplicate key") || m.contains("already")) {
+    if (m.contains("Table redefined") || m.contains("Duplicate key")) {
       return "a key or table is defined twice";
+    }
+    if (m.contains("Newline not permitted")) {
+      return "a line break where the line must go on (a string or value left open)";
+    }
+    if (m.contains("Trailing comma not permitted")) {
+      return "a trailing comma in an inline table";
+    }
+    if (m.contains("Number") || m.contains("Zero-prefixed") || m.contains("number")) {
+      return "a malformed number";
+    }
+    if (m.contains("Illegal control character")) {
+      return "a control character (such as a tab or a line break) inside a string";
+    }
+    if (m.contains("Unknown escape sequence")) {
+      return "an unknown escape sequence (a backslash and a letter TOML does not know)";
+    }
+    if (m.contains("Comment not permitted")) {
+      return "a comment where none may stand";
+    }
+    if (m.contains("More data after value")) {
+      return "more text after a value on the same line";
     }
     if (m.contains("EOF") || m.contains("end of input") || m.contains("end-of-input")) {
       return "the file ends too early";
     }
-    if (m.contains("Unknown token") || m.contains("Unexpected token") || m.contains("Expected")) {
-      return "unexpected text here; expected " + expectedInToml(m);
-    }
-    return redacted(m);
-  }
-
-  private static String expectedInToml(String m) {
-    if (m.contains("value")) {
-      return "a value (a quoted string, a number, true, false, an array or an inline table)";
-    }
-    if (m.contains("key")) {
-      return "a key";
-    }
-    if (m.contains("=")) {
-      return "'=' after the key";
-    }
-    return "a key = value line or a [table] header";
+    return "unexpected text here; expected a key = value line, a [table] header or a value (a"
+        + " string in quotes, a number, true, false, an array or an inline table)";
   }
 
   /** SnakeYAML's problem text in plain words. */
