@@ -250,7 +250,7 @@ final class ClientConfigsIT {
     assertThat(assess.exitCode()).as(assess.stderr()).isZero();
     assertThat(assess.stderr()).contains(WARNING);
     assertThat(assess.stdout()).contains("alive").contains("sleeper").doesNotContain("cursor-only");
-    assertThat(Files.readString(metrics)).contains("alive");
+    assertThat(Files.readString(metrics)).contains("kcshare_servers 3\n");
   }
 
   @Test
