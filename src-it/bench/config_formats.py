@@ -2,7 +2,8 @@
 """Start-up cost of the TOML and YAML readers: `kcshare assess --all` on fake homes.
 
 One run, interleaved rounds (the order of the contenders rotates every round), wall time of the
-whole process around subprocess.run, output discarded. Every contender runs the packaged launcher
+whole process around subprocess.run and its CPU time (user + system, from the children's resource
+usage), output discarded. Every contender runs the packaged launcher
 with its AppCDS archive in a private cache directory, created by an untimed warm-up run.
 
   json        a home with JSON files only (Kiro, Cursor, VS Code user, Claude Code): 12 servers
@@ -18,6 +19,7 @@ with its AppCDS archive in a private cache directory, created by an untimed warm
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -85,41 +87,51 @@ def main():
     def run(name):
         launcher, root, h = contenders[name]
         env = dict(base_env, HOME=str(h), XDG_CACHE_HOME=str(root / "cache"))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         p = subprocess.run([launcher, "assess", "--all", "--records-dir", str(root / "records")],
                            cwd=root / "work", env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE)
         elapsed = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if p.returncode != 0:
             sys.exit(f"{name}: exit {p.returncode}: {p.stderr.decode()}")
-        return elapsed * 1000
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return elapsed * 1000, cpu * 1000
 
     for name in contenders:  # untimed: creates each launcher's archive, then uses it once
         run(name)
         run(name)
     names = list(contenders)
     samples = {n: [] for n in names}
+    cpu = {n: [] for n in names}
     for r in range(a.rounds):
         order = names[r % len(names):] + names[:r % len(names)]
         for n in order:
-            samples[n].append(run(n))
+            wall, used = run(n)
+            samples[n].append(wall)
+            cpu[n].append(used)
 
     def q(xs, f):
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(f * (len(xs) - 1) + 0.5))]
 
     print(f"rounds={a.rounds} cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f}")
-    print(f"{'contender':<10} {'median ms':>9} {'IQR ms':>13} {'vs json':>8} {'paired':>8}")
+    print(f"{'contender':<10} {'median ms':>9} {'IQR ms':>13} {'vs json':>8} {'paired':>8}"
+          f" {'CPU ms':>7} {'CPU vs json':>11}")
     med = {n: statistics.median(samples[n]) for n in names}
     summary = {}
     for n in names:
         paired = statistics.median(x / y for x, y in zip(samples[n], samples["json"]))
+        c, cj = statistics.median(cpu[n]), statistics.median(cpu["json"])
         summary[n] = {"median": med[n], "q1": q(samples[n], .25), "q3": q(samples[n], .75),
-                      "ratio": med[n] / med["json"], "paired": paired}
+                      "ratio": med[n] / med["json"], "paired": paired, "cpu": c,
+                      "cpuRatio": c / cj}
         print(f"{n:<10} {med[n]:9.0f} {q(samples[n], .25):6.0f}–{q(samples[n], .75):<6.0f}"
-              f" {med[n] / med['json']:8.2f} {paired:8.2f}")
+              f" {med[n] / med['json']:8.2f} {paired:8.2f} {c:7.0f} {c / cj:11.2f}")
     if a.json_out:
-        Path(a.json_out).write_text(json.dumps({"samples": samples, "summary": summary}, indent=1))
+        Path(a.json_out).write_text(
+            json.dumps({"samples": samples, "cpu": cpu, "summary": summary}, indent=1))
 
 
 if __name__ == "__main__":
