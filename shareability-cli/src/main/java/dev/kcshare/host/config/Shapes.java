@@ -244,9 +244,9 @@ final class Shapes {
           e.put("url", raw.get("uri"), at(pointer, "uri"));
         }
       }
-      default -> {
-        // builtin, platform, frontend, inline_python: nothing kcshare can spawn.
-      }
+      default ->
+          warnings.add(
+              pointer + ": a Goose " + t + " extension runs inside Goose: nothing to launch here");
     }
     return new Mapped(e, secrets);
   }
