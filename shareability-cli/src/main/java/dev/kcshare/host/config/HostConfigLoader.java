@@ -280,6 +280,10 @@ public final class HostConfigLoader {
     private void profiles(Path dir) {
       List<Path> found = new ArrayList<>();
       String display = user(dir.toAbsolutePath().normalize()) + "/*/mcp.json";
+      if (!exists(dir)) {
+        files.add(status(display, dir, "vscode-profile", ConfigFile.Status.MISSING, List.of()));
+        return;
+      }
       try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
         for (Path p : stream) {
           if (Files.isRegularFile(p.resolve("mcp.json"))) {
@@ -332,6 +336,10 @@ public final class HostConfigLoader {
               + (extensions.size() == 1
                   ? extensions.get(0)
                   : "{" + String.join(",", extensions) + "}");
+      if (!exists(dir)) {
+        files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+        return;
+      }
       List<Path> found = new ArrayList<>();
       try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
         for (Path p : stream) {
@@ -377,6 +385,15 @@ public final class HostConfigLoader {
      * @param format the format of a discovered file; null to detect it (a named file)
      */
     private void read(String display, Path path, String origin, @Nullable ConfigFormat format) {
+      if (!exists(path)) {
+        // Most discovered locations do not exist on a given host: answer those with one stat,
+        // without the exceptions that opening a missing file would throw.
+        files.add(
+            format == null
+                ? status(display, path, origin, ConfigFile.Status.ERROR, List.of("no such file"))
+                : status(display, path, origin, ConfigFile.Status.MISSING, List.of()));
+        return;
+      }
       Path key = identityOf(path);
       String earlier = seen.get(key);
       if (earlier != null) {
@@ -463,6 +480,15 @@ public final class HostConfigLoader {
               result.problems,
               result.warnings,
               result.definitions.size()));
+    }
+
+    /** Whether anything is at {@code path}, by one {@code stat} that throws nothing. */
+    private static boolean exists(Path path) {
+      try {
+        return path.toFile().exists();
+      } catch (UnsupportedOperationException e) {
+        return true; // not the default file system: let the read decide
+      }
     }
 
     /** A named file's syntax, from its extension. */

@@ -71,15 +71,19 @@ final class Substitution {
   static final Substitution VERBATIM =
       new Substitution(Style.NONE, new Values(Map.of(), Path.of(""), Path.of(""), "/"));
 
-  private static final Pattern GEMINI_REF =
-      Pattern.compile("\\$(?:(\\w+)|\\{([^}]+?)(?::-([^}]*))?\\})");
-  private static final Pattern SHELL_EXPAND = Pattern.compile("\\$(?:(\\w+)|\\{([^}]*)\\})");
-  private static final Pattern AMAZONQ_ENV = Pattern.compile("\\$\\{env:([^}]+)\\}");
-  private static final Pattern ROO_ENV = Pattern.compile("\\$\\{env:(\\w+)\\}");
-  private static final Pattern OPENCODE_REF = Pattern.compile("\\{(env|file):([^}]+)\\}");
-  private static final Pattern CONTINUE_REF =
-      Pattern.compile("\\$\\{\\{\\s*(secrets|inputs)\\.([^}\\s]+)\\s*\\}\\}");
-  private static final Pattern DOLLAR_BRACE = Pattern.compile("\\$\\{([^{}]*)\\}");
+  /** The other clients' syntaxes, compiled only when a file of theirs is read. */
+  private static final class Patterns {
+    static final Pattern GEMINI_REF = Pattern.compile("\\$(?:(\\w+)|\\{([^}]+?)(?::-([^}]*))?\\})");
+    static final Pattern SHELL_EXPAND = Pattern.compile("\\$(?:(\\w+)|\\{([^}]*)\\})");
+    static final Pattern AMAZONQ_ENV = Pattern.compile("\\$\\{env:([^}]+)\\}");
+    static final Pattern ROO_ENV = Pattern.compile("\\$\\{env:(\\w+)\\}");
+    static final Pattern OPENCODE_REF = Pattern.compile("\\{(env|file):([^}]+)\\}");
+    static final Pattern CONTINUE_REF =
+        Pattern.compile("\\$\\{\\{\\s*(secrets|inputs)\\.([^}\\s]+)\\s*\\}\\}");
+    static final Pattern DOLLAR_BRACE = Pattern.compile("\\$\\{([^{}]*)\\}");
+
+    private Patterns() {}
+  }
 
   private final Style style;
   private final Values values;
@@ -213,7 +217,7 @@ final class Substitution {
     if (body.equals("workspaceFolder")) {
       return values.workspace().toString().replace('\\', '/');
     }
-    Matcher env = ROO_ENV.matcher(reference);
+    Matcher env = Patterns.ROO_ENV.matcher(reference);
     if (env.matches()) {
       String set = values.env().get(env.group(1));
       if (set != null) {
@@ -229,7 +233,7 @@ final class Substitution {
   // ---------------------------------------------------------------- other syntaxes
 
   private String gemini(String value, String pointer) {
-    Matcher m = GEMINI_REF.matcher(value);
+    Matcher m = Patterns.GEMINI_REF.matcher(value);
     StringBuilder out = new StringBuilder(value.length());
     while (m.find()) {
       String name = m.group(1) != null ? m.group(1) : m.group(2);
@@ -254,7 +258,7 @@ final class Substitution {
       if (!value.contains("${env:")) {
         return value;
       }
-      Matcher m = AMAZONQ_ENV.matcher(value);
+      Matcher m = Patterns.AMAZONQ_ENV.matcher(value);
       StringBuilder out = new StringBuilder(value.length());
       while (m.find()) {
         String set = values.env().get(m.group(1));
@@ -279,7 +283,7 @@ final class Substitution {
       if (v.indexOf('$') < 0) {
         return v;
       }
-      Matcher m = SHELL_EXPAND.matcher(v);
+      Matcher m = Patterns.SHELL_EXPAND.matcher(v);
       StringBuilder out = new StringBuilder(v.length());
       while (m.find()) {
         String name = m.group(1) != null ? m.group(1) : m.group(2);
@@ -297,7 +301,7 @@ final class Substitution {
   }
 
   private String opencode(String value, String pointer) {
-    Matcher m = OPENCODE_REF.matcher(value);
+    Matcher m = Patterns.OPENCODE_REF.matcher(value);
     StringBuilder out = new StringBuilder(value.length());
     while (m.find()) {
       String replacement;
@@ -319,7 +323,7 @@ final class Substitution {
   }
 
   private String continueSecrets(String value, String pointer) {
-    Matcher m = CONTINUE_REF.matcher(value);
+    Matcher m = Patterns.CONTINUE_REF.matcher(value);
     StringBuilder out = new StringBuilder(value.length());
     while (m.find()) {
       m.appendReplacement(
@@ -334,7 +338,7 @@ final class Substitution {
     if (!v.contains("${")) {
       return v;
     }
-    Matcher m = DOLLAR_BRACE.matcher(v);
+    Matcher m = Patterns.DOLLAR_BRACE.matcher(v);
     StringBuilder out = new StringBuilder(v.length());
     while (m.find()) {
       m.appendReplacement(
