@@ -8,6 +8,7 @@ import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.Conflict;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.config.ProfileSelection;
 import dev.kcshare.host.config.UnresolvedVariable;
 import dev.kcshare.host.prober.ServerDefinition;
 import java.io.PrintWriter;
@@ -70,7 +71,8 @@ final class ConfigCommand implements Callable<Integer> {
   }
 
   private static void printHuman(PrintWriter out, HostConfig host) {
-    out.printf("Profile: %s (%s)%n", host.profile().name(), esc(host.profile().reason()));
+    out.printf("Profile: %s (because %s)%n", host.profile().name(), esc(host.profile().reason()));
+    out.printf("  rule: %s%n", ProfileSelection.RULE);
 
     out.printf("%nFiles:%n");
     for (ConfigFile f : host.files()) {

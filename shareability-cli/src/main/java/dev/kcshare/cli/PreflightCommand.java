@@ -42,7 +42,8 @@ import picocli.CommandLine.Parameters;
           + " working directory (else the current one). A disabled server, or one without a"
           + " command, is never spawned.",
       "Output with --json: {\"name\", \"ran\", \"callerSensitive\", \"reasons\", \"detail\","
-          + " \"era\", \"reportedVersion\"}.",
+          + " \"era\", \"reportedVersion\"}, plus \"stderrTail\" (escaped) and \"exitStatus\""
+          + " when the server could not run.",
       "Exit code 0 whether or not the server could run; 2 for an unknown server or a bad config.",
       ""
     },
@@ -107,6 +108,10 @@ final class PreflightCommand implements Callable<Integer> {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();
       report.put("name", definition.name());
       report.putAll(outcome.result().toReportJson());
+      if (!outcome.result().ran()) {
+        report.put("stderrTail", outcome.lastStderrTail());
+        report.put("exitStatus", outcome.lastExitStatus());
+      }
       Output.json(ctx, report);
     } else {
       for (String line : outcome.humanLines(definition.name())) {

@@ -68,6 +68,7 @@ final class AssessHostTest {
     env.remove("KCSHARE_STDOUT_TTY");
     env.remove("KCSHARE_STDERR_TTY");
     env.remove("NO_COLOR");
+    env.remove("TERM");
     env.remove("KCSHARE_RECORDS_DIR");
     for (int i = 0; i < pairs.length; i += 2) {
       env.put(pairs[i], pairs[i + 1]);
@@ -223,6 +224,11 @@ final class AssessHostTest {
     assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "NO_COLOR", "1"), "files").stdout())
         .doesNotContain("\u001b");
     assertThat(assess(env("KCSHARE_STDERR_TTY", "1"), "--all").stdout()).doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "TERM", "dumb"), "--all").stdout())
+        .as("a dumb terminal gets no colour")
+        .doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "TERM", "dumb"), "files").stdout())
+        .doesNotContain("\u001b");
   }
 
   @Test
@@ -314,11 +320,26 @@ final class AssessHostTest {
     assertThat(v.get("reasons")).isEqualTo(List.of(Map.of("code", "not_probed", "detail", "")));
     assertThat((List<?>) v.get("sources")).hasSize(2);
 
+    // Assess says why, lists each definition with what differs, and how to resolve it; it does
+    // not send the operator to `kcshare measure files`, which refuses a conflicting name.
     CliRun detail = assess("files", "--config", "cfg.json", "--config", "other.json");
     assertThat(detail.stdout())
-        .contains("pre-flight evidence ignored: its definitions resolve to different identities")
-        .contains("defined in: cfg.json /mcpServers/files")
-        .contains("defined in: other.json /mcpServers/files");
+        .contains(
+            "      what would change it: make its definitions agree (see below), then run"
+                + " `kcshare measure files`\n")
+        .doesNotContain("what would change it: run `kcshare measure files`")
+        .contains(
+            "  definitions conflict: definitions resolve to different execution identities:\n")
+        .containsPattern("\n    cfg\\.json /mcpServers/files: node \\S+ stable")
+        .containsPattern("\n    other\\.json /mcpServers/files: node \\S+ stable .*--delay-ms 5")
+        .contains("    they differ in: command or arguments\n")
+        .contains(
+            "  to resolve it: make the definitions identical (or remove all but one), or pass"
+                + " --config FILE to read only the file whose definition you mean; then run"
+                + " kcshare measure files\n");
+    CliRun table = assess("--all", "--config", "cfg.json", "--config", "other.json");
+    assertThat(table.stdout())
+        .containsPattern("\nfiles +unknown +no +no +not_probed: conflicting definitions\n");
   }
 
   /**

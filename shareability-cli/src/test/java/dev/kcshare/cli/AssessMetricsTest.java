@@ -53,5 +53,30 @@ final class AssessMetricsTest {
             "no/such/dir/kcshare.prom");
     assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr()).contains("kcshare.prom").contains("cannot write metrics");
+    assertThat(r.stdout()).as("nothing printed before the failure").isEmpty();
+  }
+
+  @Test
+  void unwritableMetricsFilePrintsNoTableOrJsonFromTheHostEither() throws Exception {
+    Files.writeString(
+        dir.resolve("cfg.json"), "{\"mcpServers\":{\"a\":{\"url\":\"https://x.invalid\"}}}");
+    for (String[] extra :
+        new String[][] {{"--all"}, {"--all", "--json"}, {"a"}, {"--all", "--fail-on", "unknown"}}) {
+      java.util.List<String> args =
+          new java.util.ArrayList<>(
+              java.util.List.of(
+                  "assess",
+                  "--config",
+                  "cfg.json",
+                  "--records-dir",
+                  "rec",
+                  "--metrics",
+                  "cfg.json/kcshare.prom"));
+      args.addAll(java.util.List.of(extra));
+      CliRun r = CliRun.run(dir, "", java.util.Map.of(), args.toArray(String[]::new));
+      assertThat(r.exitCode()).as("%s: %s", args, r.stderr()).isEqualTo(Main.EXIT_USAGE);
+      assertThat(r.stdout()).as("%s", args).isEmpty();
+      assertThat(r.stderr()).as("%s", args).contains("cannot write metrics");
+    }
   }
 }

@@ -47,7 +47,11 @@ final class ConfigCommandTest {
     assertThat(r.stderr()).isEmpty();
     String out = r.stdout();
     assertThat(out)
-        .startsWith("Profile: kirocrew (the Kiro Crew data home ~/.kiro/crew exists)")
+        .startsWith(
+            "Profile: kirocrew (because ~/.kiro/crew exists)\n"
+                + "  rule: --profile if given; else kirocrew when KIROCREW_HOME is set, or when"
+                + " ~/.kiro/crew exists and holds more than the files kcshare writes there; else"
+                + " default\n")
         .contains("  read      ~/.kiro/crew/config.json [kirocrew] (kirocrew)\n")
         .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers (kiro-user)\n")
         .contains("  read      .vscode/mcp.json [vscode] 3 servers (vscode-workspace)\n")
@@ -114,7 +118,7 @@ final class ConfigCommandTest {
             "skipped");
     assertThat(object(doc.get("profile")))
         .containsEntry("name", "kirocrew")
-        .containsEntry("reason", "the Kiro Crew data home ~/.kiro/crew exists");
+        .containsEntry("reason", "~/.kiro/crew exists");
     Map<String, Object> firstFile = object(list(doc.get("files")).get(0));
     assertThat(List.copyOf(firstFile.keySet()))
         .containsExactly(
@@ -285,7 +289,7 @@ final class ConfigCommandTest {
   void profileOption() {
     Layout l = ConfigSamples.full(root);
     assertThat(run(l, l.env(), "config", "--profile", "default").stdout())
-        .startsWith("Profile: default (--profile default)\n");
+        .startsWith("Profile: default (because --profile default was given)\n");
     CliRun bad = run(l, l.env(), "config", "--profile", "crew");
     assertThat(bad.exitCode()).isEqualTo(Main.EXIT_USAGE);
     assertThat(bad.stdout()).isEmpty();

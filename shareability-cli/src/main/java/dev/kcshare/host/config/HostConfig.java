@@ -1,5 +1,6 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.BadInputException;
@@ -49,21 +50,45 @@ public record HostConfig(
   /**
    * The servers named on a command line, in the order given (a repeated name counts once).
    *
-   * @throws BadInputException naming the first name no file defines
+   * @throws BadInputException naming every name no file defines, each with the closest configured
+   *     name when one is close ({@link #unknownServer})
    */
   public List<ConfiguredServer> require(Collection<String> names) {
     List<ConfiguredServer> out = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
     for (String name : new LinkedHashSet<>(names)) {
       ConfiguredServer s = server(name);
       if (s == null) {
-        throw new BadInputException(
-            "unknown server "
-                + Escaper.quoted(name, Escaper.SHORT_LIMIT)
-                + " (see kcshare config)");
+        unknown.add(unknownServer(name));
+      } else {
+        out.add(s);
       }
-      out.add(s);
+    }
+    if (!unknown.isEmpty()) {
+      throw new BadInputException(String.join(System.lineSeparator(), unknown));
     }
     return out;
+  }
+
+  /** Every configured server name, in config order. */
+  public List<String> names() {
+    List<String> out = new ArrayList<>(servers.size());
+    for (ConfiguredServer s : servers) {
+      out.add(s.name());
+    }
+    return out;
+  }
+
+  /**
+   * The message for a name no file defines: {@code unknown server "godo": did you mean "good"? (see
+   * kcshare config)}, or without the question when no configured name is close.
+   */
+  public String unknownServer(String name) {
+    String hint = ClosestName.closest(name, names());
+    return "unknown server "
+        + Escaper.quoted(name, Escaper.SHORT_LIMIT)
+        + (hint == null ? "" : ": did you mean " + Escaper.quoted(hint, Escaper.SHORT_LIMIT) + "?")
+        + " (see kcshare config)";
   }
 
   /** The names whose definitions disagree, in config order. */

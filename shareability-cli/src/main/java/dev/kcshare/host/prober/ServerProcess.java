@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One spawned server: the process tree, the JSON-RPC channel on its stdin/stdout and the stderr
@@ -68,6 +69,28 @@ final class ServerProcess {
   /** The last stderr bytes, raw (escape before showing). */
   String stderrTail() {
     return stderr.text();
+  }
+
+  /**
+   * The direct child's exit status as the JVM reports it (128 + N after signal N), or null while it
+   * has not been reaped. Final after {@link #tearDown()}.
+   */
+  @Nullable Integer exitStatus() {
+    Process p = tree.process();
+    return p.isAlive() ? null : p.exitValue();
+  }
+
+  /**
+   * Waits up to {@code millis} for the direct child to exit on its own (before any teardown step);
+   * true when it has. An interrupt ends the wait and is re-asserted.
+   */
+  boolean exitsWithin(long millis) {
+    try {
+      return tree.process().waitFor(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return !tree.process().isAlive();
+    }
   }
 
   /**

@@ -4,10 +4,12 @@ import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.host.HostContext;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -21,7 +23,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +44,13 @@ import org.slf4j.LoggerFactory;
 public final class StdioProber {
   private static final Logger log = LoggerFactory.getLogger(StdioProber.class);
   private static final AtomicInteger POOL_SEQUENCE = new AtomicInteger();
+
+  /**
+   * How long a "no response" failure waits for the process to exit before its teardown starts, so
+   * that the detail can tell "exited" from "still running": stdout ends a moment before the exit is
+   * reported.
+   */
+  static final long EXIT_SETTLE_MILLIS = 250;
 
   private final Map<String, String> baseEnv;
   private final Path baseCwd;
@@ -68,20 +79,47 @@ public final class StdioProber {
       ProbeOptions options,
       ProcessPermits permits,
       Checkpoints checkpoints) {
+    this(baseEnv, baseCwd, options, permits, checkpoints, newExecutor());
+  }
+
+  private StdioProber(
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      Checkpoints checkpoints,
+      ExecutorService executor) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
     this.permits = Objects.requireNonNull(permits, "permits");
     this.checkpoints = checkpoints;
+    this.executor = executor;
+  }
+
+  private static ExecutorService newExecutor() {
     String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
     AtomicInteger threads = new AtomicInteger();
-    this.executor =
-        Executors.newCachedThreadPool(
-            task -> {
-              Thread t = new Thread(task, prefix + threads.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    return Executors.newCachedThreadPool(
+        task -> {
+          Thread t = new Thread(task, prefix + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /**
+   * The same prober with another response timeout (same environment, directory and process
+   * permits), for the end-of-pass retry of a server that timed out in a busy pass.
+   *
+   * @throws IllegalArgumentException outside 5 to 120 seconds
+   */
+  public StdioProber withTimeout(Duration timeout) {
+    if (timeout.equals(options.timeout())) {
+      return this;
+    }
+    return new StdioProber(
+        baseEnv, baseCwd, options.withTimeout(timeout), permits, checkpoints, executor);
   }
 
   /**
@@ -133,9 +171,10 @@ public final class StdioProber {
     Objects.requireNonNull(server, "server");
     List<ProbeAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
     Map<String, Map<String, @Nullable Object>> captures = new LinkedHashMap<>();
+    AtomicReference<@Nullable LaunchSummary> launched = new AtomicReference<>();
     PreflightResult result;
     try {
-      result = measure(server, keepCaptures, attempts, captures);
+      result = measure(server, keepCaptures, attempts, captures, launched);
     } catch (InterruptedException e) {
       throw e;
     } catch (Throwable t) { // engine.md §10.4: isolated to this server
@@ -147,7 +186,7 @@ public final class StdioProber {
       captures.clear();
     }
     synchronized (attempts) {
-      return new ProbeOutcome(result, attempts, captures);
+      return new ProbeOutcome(result, attempts, captures, launched.get());
     }
   }
 
@@ -188,12 +227,16 @@ public final class StdioProber {
       ServerDefinition server,
       boolean keepCaptures,
       List<ProbeAttempt> attempts,
-      Map<String, Map<String, @Nullable Object>> captures)
+      Map<String, Map<String, @Nullable Object>> captures,
+      AtomicReference<@Nullable LaunchSummary> launched)
       throws InterruptedException {
     Object launch = launch(server);
     if (!(launch instanceof Launch l)) {
       return PreflightResult.couldNotRun((String) launch, null, null);
     }
+    launched.set(
+        new LaunchSummary(
+            l.commandLine(), new ArrayList<>(server.env().keySet()), l.directory().toString()));
     checkpoints.beforeMeasuring(server);
     Phase phase = new Phase(l, keepCaptures, attempts, captures);
     PreflightResult legacy = phase.run(Era.LEGACY);
@@ -340,6 +383,8 @@ public final class StdioProber {
     volatile @Nullable String failure;
     volatile boolean abandoned;
     volatile String stderrTail = "";
+    volatile @Nullable String exitStatus;
+    volatile @Nullable PhaseTimes phases;
     private @Nullable Thread runner;
     private final CountDownLatch done = new CountDownLatch(1);
 
@@ -402,9 +447,14 @@ public final class StdioProber {
 
     private Exchange.@Nullable Result exchange() throws InterruptedException {
       ServerProcess server = null;
+      Exchange exchange = null;
+      boolean noResponse = false;
+      long started = System.nanoTime();
+      long spawned = started;
       try {
         try {
           server = ServerProcess.start(launch, options);
+          spawned = System.nanoTime();
         } catch (IOException e) {
           failure = "spawn failed: " + spawnReason(e);
           return null;
@@ -416,10 +466,11 @@ public final class StdioProber {
           return null;
         }
         checkpoints.beforeExchange(identity, era, retry);
-        Exchange exchange = new Exchange(server.channel(), identity, keepRaw);
+        exchange = new Exchange(server.channel(), identity, keepRaw);
         return era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
       } catch (ProbeFailure f) {
         failure = f.detail();
+        noResponse = f.isNoResponse();
         return null;
       } catch (InterruptedException e) {
         throw e;
@@ -432,8 +483,19 @@ public final class StdioProber {
         return null;
       } finally {
         if (server != null) {
+          long exchangeEnded = System.nanoTime();
+          // Stdout usually ends because the process exited; give the exit a moment to be seen.
+          boolean exitedFirst = noResponse && server.exitsWithin(EXIT_SETTLE_MILLIS);
           server.tearDown();
+          long gone = System.nanoTime();
           stderrTail = server.stderrTail();
+          Integer status = server.exitStatus();
+          exitStatus = status == null ? null : ExitStatus.describe(status);
+          phases = phases(exchange, started, spawned, exchangeEnded, gone);
+          String f = failure;
+          if (noResponse && f != null) {
+            failure = f + " (" + howItEnded(exitedFirst, status) + ")";
+          }
         }
       }
     }
@@ -485,8 +547,35 @@ public final class StdioProber {
           retry,
           status,
           status == ProbeAttempt.Status.FAILED ? failure : null,
-          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT));
+          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT),
+          exitStatus,
+          phases);
     }
+  }
+
+  private static PhaseTimes phases(
+      @Nullable Exchange exchange, long started, long spawned, long exchangeEnded, long gone) {
+    long answered = exchange == null ? 0 : exchange.answeredAt;
+    long listed = exchange == null ? 0 : exchange.listedAt;
+    return new PhaseTimes(
+        millis(started, spawned),
+        answered == 0 ? null : millis(spawned, answered),
+        listed == 0 ? null : millis(answered, listed),
+        millis(exchangeEnded, gone));
+  }
+
+  private static long millis(long from, long to) {
+    return TimeUnit.NANOSECONDS.toMillis(Math.max(0, to - from));
+  }
+
+  /**
+   * What a "no response" detail adds: how the process had exited by itself, or that it was still
+   * running when kcshare gave up on it.
+   */
+  static String howItEnded(boolean exitedFirst, @Nullable Integer status) {
+    return exitedFirst && status != null
+        ? "process " + ExitStatus.phrase(status)
+        : "process still running";
   }
 
   /** The OS's words for a refused spawn, without Java's "Cannot run program" preamble. */

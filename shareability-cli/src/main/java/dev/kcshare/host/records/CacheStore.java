@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,7 +57,17 @@ public final class CacheStore {
    */
   public static @Nullable Session open(Path file, @Nullable Duration wait)
       throws IOException, InterruptedException {
-    FileLock lock = FileLock.tryAcquire(file, wait);
+    return open(file, wait, null);
+  }
+
+  /**
+   * {@link #open(Path, Duration)}, telling {@code onWait} which process holds the lock before it
+   * waits for it.
+   */
+  public static @Nullable Session open(
+      Path file, @Nullable Duration wait, @Nullable Consumer<LockHolder> onWait)
+      throws IOException, InterruptedException {
+    FileLock lock = FileLock.tryAcquire(file, wait, onWait);
     if (lock == null) {
       return null;
     }

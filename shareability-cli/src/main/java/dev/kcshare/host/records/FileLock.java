@@ -1,6 +1,7 @@
 package dev.kcshare.host.records;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -8,12 +9,15 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An exclusive lock on a sibling lock file (records spec §9.3), combined with an in-process mutex
  * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
- * never deleted: deleting one would let two holders lock different inodes.
+ * never deleted: deleting one would let two holders lock different inodes. While a kcshare process
+ * holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom it waits
+ * for.
  */
 public final class FileLock implements AutoCloseable {
   private static final ConcurrentHashMap<Path, ReentrantLock> MUTEXES = new ConcurrentHashMap<>();
@@ -53,6 +57,18 @@ public final class FileLock implements AutoCloseable {
    */
   public static @Nullable FileLock tryAcquire(Path recordFile, @Nullable Duration timeout)
       throws IOException, InterruptedException {
+    return tryAcquire(recordFile, timeout, null);
+  }
+
+  /**
+   * {@link #tryAcquire(Path, Duration)}, telling {@code onWait} once, before it starts to wait,
+   * which process holds the lock (this one, when another thread of it does). Not called when the
+   * lock is free at once or {@code timeout} is zero.
+   */
+  public static @Nullable FileLock tryAcquire(
+      Path recordFile, @Nullable Duration timeout, @Nullable Consumer<LockHolder> onWait)
+      throws IOException, InterruptedException {
+    boolean waits = timeout == null || !timeout.isZero();
     Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     ReentrantLock mutex = MUTEXES.computeIfAbsent(lockFile, k -> new ReentrantLock());
@@ -64,10 +80,20 @@ public final class FileLock implements AutoCloseable {
       }
       return null;
     }
-    if (timeout == null) {
-      mutex.lockInterruptibly();
-    } else if (!mutex.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-      return null;
+    boolean told = false;
+    if (!mutex.tryLock()) {
+      if (waits && onWait != null) {
+        told = true;
+        onWait.accept(
+            new LockHolder(
+                ProcessHandle.current().pid(),
+                ProcessHandle.current().info().commandLine().orElse("")));
+      }
+      if (timeout == null) {
+        mutex.lockInterruptibly();
+      } else if (!mutex.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        return null;
+      }
     }
     boolean ok = false;
     FileChannel channel = null;
@@ -77,11 +103,16 @@ public final class FileLock implements AutoCloseable {
       while (true) {
         java.nio.channels.FileLock os = channel.tryLock();
         if (os != null) {
+          recordHolder(channel);
           ok = true;
           return new FileLock(mutex, channel, os);
         }
         if (System.nanoTime() >= deadline) {
           return null;
+        }
+        if (waits && onWait != null && !told) {
+          told = true;
+          onWait.accept(LockHolder.readFrom(lockFile));
         }
         Thread.sleep(POLL_MILLIS);
       }
@@ -95,9 +126,24 @@ public final class FileLock implements AutoCloseable {
     }
   }
 
+  /** Best effort: the holder's pid is for display only. */
+  private static void recordHolder(FileChannel channel) {
+    try {
+      channel.truncate(0);
+      channel.write(ByteBuffer.wrap(LockHolder.ownRecord()), 0);
+    } catch (IOException e) {
+      // a waiter then names no process
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {
+      try {
+        channel.truncate(0);
+      } catch (IOException e) {
+        // best effort, as when it was written
+      }
       osLock.release();
       channel.close();
     } finally {

@@ -554,7 +554,7 @@ final class HostConfigLoaderTest {
     assertThat(none.profile().name()).isEqualTo("default");
     assertThat(none.hostProfile()).isEqualTo(HostProfile.empty());
     assertThat(none.profile().reason())
-        .isEqualTo("no Kiro Crew home (KIROCREW_HOME unset, ~/.kiro/crew absent)");
+        .isEqualTo("KIROCREW_HOME is unset and ~/.kiro/crew does not exist");
     assertThat(discover(l, "KIROCREW_HOME", "").profile().name()).isEqualTo("default");
 
     assertThat(discover(l, "KIROCREW_HOME", "/nonexistent/crew").hostProfile())
@@ -563,11 +563,11 @@ final class HostConfigLoaderTest {
     Files.createDirectories(l.home().resolve(".kiro/crew"));
     HostConfig home = discover(l);
     assertThat(home.profile().name()).isEqualTo("kirocrew");
-    assertThat(home.profile().reason()).isEqualTo("the Kiro Crew data home ~/.kiro/crew exists");
+    assertThat(home.profile().reason()).isEqualTo("~/.kiro/crew exists");
 
     HostConfig forced = load(l, l.env(), new ConfigRequest(List.of(), false, "default"));
     assertThat(forced.hostProfile()).isEqualTo(HostProfile.empty());
-    assertThat(forced.profile().reason()).isEqualTo("--profile default");
+    assertThat(forced.profile().reason()).isEqualTo("--profile default was given");
     assertThat(load(l, l.env(), new ConfigRequest(List.of(), false, "kirocrew")).profile().name())
         .isEqualTo("kirocrew");
 

@@ -155,7 +155,8 @@ final class EvaluationRunnerTest {
     assertThat(storedFlags(r))
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("clean", true, "divergent", true, "modern", true, "broken", false));
-    assertThat(fresh(r).get("broken").detail()).isEqualTo("no response");
+    assertThat(fresh(r).get("broken").detail())
+        .isEqualTo("no response (process exited with status 1)");
     assertThat(r.stored()).isEmpty();
     assertThat(r.progress()).isEqualTo(new PassProgress(false, 4, 3, 4));
     assertThat(reports).extracting(PassProgress::done).containsExactly(1, 2, 3, 4, 4);
