@@ -152,9 +152,8 @@ final class ConfigCommand implements Callable<Integer> {
       out.printf("  (none)%n");
     }
     for (Conflict c : conflicts) {
-      out.printf(
-          "  %s: %s (they differ in: %s)%n",
-          esc(c.name()), c.reason(), String.join(", ", c.differences()));
+      out.printf("  %s: %s%n", esc(c.name()), c.reason());
+      out.printf("    they differ in: %s%n", String.join(", ", c.differences()));
       for (ConfiguredDefinition d : c.definitions()) {
         out.printf(
             "    %s %s  %s%n",

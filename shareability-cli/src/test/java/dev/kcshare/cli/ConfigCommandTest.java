@@ -77,10 +77,10 @@ final class ConfigCommandTest {
         .contains("      url: https://mcp.context7.com/mcp\n")
         .contains("    .vscode/mcp.json /servers/github [vscode, not stdio, type http]\n")
         .contains(
-            "  fetch: definitions resolve to different execution identities (they differ in: args)\n")
+            "  fetch: definitions resolve to different execution identities\n    they differ in: args\n")
         .contains(
-            "  github: some definitions are stdio and some are not (they differ in: transport,"
-                + " command, args, env names, url)\n")
+            "  github: some definitions are stdio and some are not\n    they differ in: transport,"
+                + " command, args, env names, url\n")
         .contains(
             "  perplexity  .vscode/mcp.json /servers/perplexity/env/PERPLEXITY_API_KEY "
                 + " ${input:perplexity-key} (input: VS Code prompts for this value; kcshare"

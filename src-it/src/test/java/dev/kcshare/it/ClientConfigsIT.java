@@ -173,8 +173,8 @@ final class ClientConfigsIT {
         .contains("  read      ~/.codex/config.toml [codex] 4 servers (codex-user)\n")
         .contains("    defined by: Codex CLI, Goose\n")
         .contains(
-            "  fetch: definitions resolve to different execution identities (they differ in:"
-                + " args)\n");
+            "  fetch: definitions resolve to different execution identities\n"
+                + "    they differ in: args\n");
   }
 
   /** A fake home: a broken Cursor file, a measurable server in Codex, disabled ones elsewhere. */
