@@ -65,7 +65,11 @@ final class AssessCommand implements Callable<Integer> {
 
   private final CliContext ctx;
 
-  @Parameters(arity = "0..*", paramLabel = "SERVER", description = "Configured servers to assess.")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "SERVER",
+      description = "Configured servers to assess.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(names = "--all", description = "Assess every configured server.")

@@ -43,12 +43,22 @@ final class ConfigCommand implements Callable<Integer> {
   /** Command-line tokens printed bare; anything else is quoted and escaped. */
   private static final Pattern PLAIN_TOKEN = Pattern.compile("[A-Za-z0-9@%+=:,./_~^-]+");
 
+  /** A server name {@code --names} prints: printable, no white space, no shell quoting needed. */
+  private static final Pattern COMPLETABLE_NAME = Pattern.compile("[A-Za-z0-9@%+=:,./_~^-]{1,200}");
+
   private final CliContext ctx;
 
   @Mixin ConfigOptions config = new ConfigOptions();
 
   @Option(names = "--json", description = "Machine-readable output.")
   boolean json;
+
+  /**
+   * For the completion scripts: the configured server names, one a line, and nothing else on
+   * stdout. Hidden from help; names a shell could not offer as one word are left out.
+   */
+  @Option(names = "--names", hidden = true)
+  boolean names;
 
   ConfigCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -57,6 +67,15 @@ final class ConfigCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     HostConfig host = config.load(ctx);
+    if (names) {
+      for (ConfiguredServer s : host.servers()) {
+        if (COMPLETABLE_NAME.matcher(s.name()).matches()) {
+          ctx.out().println(s.name());
+        }
+      }
+      ctx.out().flush();
+      return Main.EXIT_OK;
+    }
     if (json) {
       Output.json(ctx, host.toJson());
     } else {

@@ -165,7 +165,11 @@ final class HazardsCommand implements Runnable {
 
     @Mixin RecordsOptions records = new RecordsOptions();
 
-    @Parameters(arity = "1", paramLabel = "SERVER", description = "The configured server name.")
+    @Parameters(
+        arity = "1",
+        paramLabel = "SERVER",
+        description = "The configured server name.",
+        completionCandidates = ServerNames.class)
     String server;
 
     Clear(CliContext ctx) {

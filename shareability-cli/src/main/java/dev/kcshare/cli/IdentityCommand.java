@@ -54,7 +54,8 @@ final class IdentityCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "SERVER",
-      description = "A configured server: the identities of each of its definitions.")
+      description = "A configured server: the identities of each of its definitions.",
+      completionCandidates = ServerNames.class)
   @Nullable String server;
 
   @Option(

@@ -56,7 +56,11 @@ import picocli.CommandLine.Parameters;
 final class MeasureCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Parameters(arity = "0..*", paramLabel = "SERVER", description = "Servers to measure now.")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "SERVER",
+      description = "Servers to measure now.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(names = "--all", description = "Measure every server that is due.")

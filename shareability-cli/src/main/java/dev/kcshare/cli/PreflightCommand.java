@@ -56,7 +56,8 @@ final class PreflightCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "SERVER",
-      description = "The configured server name (see kcshare config).")
+      description = "The configured server name (see kcshare config).",
+      completionCandidates = ServerNames.class)
   @Nullable String server;
 
   @Mixin ConfigOptions config = new ConfigOptions();

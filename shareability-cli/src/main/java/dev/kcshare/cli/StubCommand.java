@@ -59,7 +59,11 @@ final class StubCommand implements Callable<Integer> {
 
   @Mixin RecordsOptions records = new RecordsOptions();
 
-  @Parameters(arity = "1..*", paramLabel = "NAME", description = "Configured server names.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "NAME",
+      description = "Configured server names.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(

@@ -37,7 +37,11 @@ final class UnstubCommand implements Callable<Integer> {
 
   @Mixin ConfigOptions config = new ConfigOptions();
 
-  @Parameters(arity = "1..*", paramLabel = "NAME", description = "Configured server names.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "NAME",
+      description = "Configured server names.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(names = "--json", description = "Machine-readable output.")

@@ -40,6 +40,16 @@ record CliRun(int exitCode, String stdout, String stderr) {
     return new CliRun(code, out.toString(), err.toString());
   }
 
+  /** A context with empty input, discarded output and an empty environment. */
+  static CliContext context(Path cwd) {
+    return new CliContext(
+        new ByteArrayInputStream(new byte[0]),
+        new PrintWriter(new StringWriter()),
+        new PrintWriter(new StringWriter()),
+        Map.of(),
+        cwd);
+  }
+
   static CliRun run(Path cwd, String... args) {
     return run(cwd, "", Map.of(), args);
   }
