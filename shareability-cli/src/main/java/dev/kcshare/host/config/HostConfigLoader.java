@@ -218,14 +218,14 @@ public final class HostConfigLoader {
 
     // ---------------------------------------------------------------- locations
 
-    private @Nullable String env(String name) {
-      String v = ctx.env().get(name);
+    /** A variable's value, or null when it is unset or empty. */
+    private static @Nullable String nonEmpty(@Nullable String v) {
       return v == null || v.isEmpty() ? null : v;
     }
 
     /** {@code $XDG_CONFIG_HOME} when set (absolute), else {@code ~/.config}. */
     private Path xdgConfig() {
-      String xdg = env("XDG_CONFIG_HOME");
+      String xdg = nonEmpty(ctx.env().get("XDG_CONFIG_HOME"));
       return xdg != null && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".config");
     }
 
@@ -234,7 +234,7 @@ public final class HostConfigLoader {
       return switch (platform) {
         case MACOS -> home.resolve("Library/Application Support");
         case WINDOWS -> {
-          String appData = env("APPDATA");
+          String appData = nonEmpty(ctx.env().get("APPDATA"));
           yield appData != null ? cwd.resolve(appData) : home.resolve("AppData/Roaming");
         }
         case LINUX -> xdgConfig();
@@ -248,31 +248,31 @@ public final class HostConfigLoader {
 
     /** Cline's shared settings file and its overrides, first set wins. */
     private Path clineFile() {
-      String file = env("CLINE_MCP_SETTINGS_PATH");
+      String file = nonEmpty(ctx.env().get("CLINE_MCP_SETTINGS_PATH"));
       if (file != null) {
         return cwd.resolve(expandTilde(file));
       }
-      String data = env("CLINE_DATA_DIR");
+      String data = nonEmpty(ctx.env().get("CLINE_DATA_DIR"));
       if (data != null) {
         return cwd.resolve(expandTilde(data)).resolve("settings/cline_mcp_settings.json");
       }
-      String dir = env("CLINE_DIR");
+      String dir = nonEmpty(ctx.env().get("CLINE_DIR"));
       Path root = dir != null ? cwd.resolve(expandTilde(dir)) : home.resolve(".cline");
       return root.resolve("data/settings/cline_mcp_settings.json");
     }
 
     private Path geminiHome() {
-      String h = env("GEMINI_CLI_HOME");
+      String h = nonEmpty(ctx.env().get("GEMINI_CLI_HOME"));
       return h != null ? cwd.resolve(expandTilde(h)) : home;
     }
 
     private Path codexHome() {
-      String h = env("CODEX_HOME");
+      String h = nonEmpty(ctx.env().get("CODEX_HOME"));
       return h != null ? cwd.resolve(expandTilde(h)) : home.resolve(".codex");
     }
 
     private Path continueHome() {
-      String h = env("CONTINUE_GLOBAL_DIR");
+      String h = nonEmpty(ctx.env().get("CONTINUE_GLOBAL_DIR"));
       return h != null ? cwd.resolve(expandTilde(h)) : home.resolve(".continue");
     }
 
