@@ -175,7 +175,8 @@ final class AssessCommand implements Callable<Integer> {
   }
 
   private Assessed fromHost() {
-    HostConfig host = config.load(ctx).requireValid();
+    // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
+    HostConfig host = config.load(ctx).requireValid().requireGatewaySettings();
     List<ConfiguredServer> servers = all ? host.servers() : host.require(names);
     RecordsDirectory dir = records.resolve(ctx);
     List<ServerVerdict> rows =

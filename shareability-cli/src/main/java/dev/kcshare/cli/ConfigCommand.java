@@ -28,13 +28,15 @@ import picocli.CommandLine.Option;
     name = "config",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows the MCP server configuration kcshare reads: the files (read, missing or failed), each"
-          + " server with every definition and where it came from, conflicting definitions,"
+      "Shows the MCP server configuration kcshare reads: the files (read, missing, skipped or"
+          + " failed, with the reason), each server with every definition, the clients that"
+          + " define it and where, conflicting definitions and the fields they differ in,"
           + " variables that could not be substituted, the Kiro Crew gateway settings and the"
           + " host profile with the reason it was chosen. Env values are never printed.",
       "--json prints {profile, files, gateway, identityKeys, servers, conflicts, unresolved,"
-          + " errors} (see docs/config.md).",
-      "Exit code 2 when a file cannot be used (the report is still printed).",
+          + " errors, skipped} (see docs/config.md).",
+      "A discovered file that cannot be used is skipped with a warning. Exit code 2 when a file"
+          + " named with --config cannot be used (the report is still printed).",
       ""
     })
 final class ConfigCommand implements Callable<Integer> {
@@ -105,6 +107,7 @@ final class ConfigCommand implements Callable<Integer> {
       if (f.servers() > 0) {
         line.append(' ').append(f.servers()).append(f.servers() == 1 ? " server" : " servers");
       }
+      line.append(" (").append(f.origin()).append(')');
       out.println(line);
       for (String problem : f.problems()) {
         out.printf("              %s%n", esc(problem));
@@ -150,6 +153,13 @@ final class ConfigCommand implements Callable<Integer> {
           esc(s.name()),
           s.stdio() ? "stdio" : "not stdio",
           s.declaredEnvNames().isEmpty() ? "" : "  env: " + names(s.declaredEnvNames()));
+      if (s.definitions().size() > 1) {
+        out.printf("    defined by: %s%n", String.join(", ", s.clients()));
+        List<String> differences = s.differences();
+        if (!differences.isEmpty()) {
+          out.printf("    definitions differ in: %s%n", String.join(", ", differences));
+        }
+      }
       for (ConfiguredDefinition d : s.definitions()) {
         printDefinition(out, d);
       }
@@ -162,6 +172,7 @@ final class ConfigCommand implements Callable<Integer> {
     }
     for (Conflict c : conflicts) {
       out.printf("  %s: %s%n", esc(c.name()), c.reason());
+      out.printf("    they differ in: %s%n", String.join(", ", c.differences()));
       for (ConfiguredDefinition d : c.definitions()) {
         out.printf(
             "    %s %s  %s%n",
@@ -210,6 +221,9 @@ final class ConfigCommand implements Callable<Integer> {
     }
     if (!def.env().isEmpty()) {
       out.printf("      env: %s%n", names(d.envNames()));
+    }
+    if (!def.unsetEnv().isEmpty()) {
+      out.printf("      removes env: %s%n", names(def.unsetEnv()));
     }
     if (d.identity() != null) {
       out.printf("      identity: %s%n", esc(d.identity()));

@@ -88,8 +88,39 @@ public final class ManPages {
           new Variable(
               "XDG_CONFIG_HOME",
               ManPages::readsConfig,
-              "When an absolute path, Claude Desktop's configuration is read from"
-                  + " \\fI$XDG_CONFIG_HOME/Claude\\fR instead of \\fI~/.config/Claude\\fR."),
+              "When an absolute path, the configuration files kept under \\fI~/.config\\fR"
+                  + " (Claude Desktop, VS Code and the extensions in its storage, Zed, Goose,"
+                  + " opencode) are read under it instead."),
+          new Variable(
+              "CODEX_HOME",
+              ManPages::readsConfig,
+              "Codex CLI's home (default \\fI~/.codex\\fR): its \\fIconfig.toml\\fR is read."),
+          new Variable(
+              "GEMINI_CLI_HOME",
+              ManPages::readsConfig,
+              "Replaces the home under which Gemini CLI's \\fI.gemini/settings.json\\fR is read."),
+          new Variable(
+              "CONTINUE_GLOBAL_DIR",
+              ManPages::readsConfig,
+              "Continue's directory (default \\fI~/.continue\\fR): its \\fIconfig.yaml\\fR,"
+                  + " \\fImcpServers/\\fR and \\fI.env\\fR are read."),
+          new Variable(
+              "CLINE_MCP_SETTINGS_PATH",
+              ManPages::readsConfig,
+              "Cline's MCP settings file, instead of the one under \\fICLINE_DATA_DIR\\fR."),
+          new Variable(
+              "CLINE_DATA_DIR",
+              ManPages::readsConfig,
+              "Cline's data directory: \\fIsettings/cline_mcp_settings.json\\fR under it is read."),
+          new Variable(
+              "CLINE_DIR",
+              ManPages::readsConfig,
+              "Cline's directory (default \\fI~/.cline\\fR), whose"
+                  + " \\fIdata/settings/cline_mcp_settings.json\\fR is read."),
+          new Variable(
+              "OPENCODE_CONFIG",
+              ManPages::readsConfig,
+              "One more opencode configuration file to read."),
           new Variable(
               "PATH",
               c -> readsConfig(c) || has(c, "--command"),
@@ -145,7 +176,7 @@ public final class ManPages {
       Map.of(
           "KCSHARE_STDOUT_TTY", "set by the launcher: whether standard output is a terminal",
           "KCSHARE_STDERR_TTY", "set by the launcher: whether standard error is a terminal",
-          "APPDATA", "Windows only: Claude Desktop's configuration directory");
+          "APPDATA", "Windows only: Claude Desktop's and VS Code's configuration directory");
 
   /** A human label for each configuration discovery slot. */
   static final Map<String, String> DISCOVERY_SLOTS =
@@ -171,7 +202,57 @@ public final class ManPages {
           "cursor-workspace",
           "Cursor, this workspace.",
           "vscode-workspace",
-          "VS Code, this workspace.");
+          "VS Code, this workspace.",
+          "vscode-user",
+          "VS Code, user level.",
+          "vscode-profile",
+          "VS Code profiles, by profile directory.",
+          "vscode-settings",
+          "VS Code 1.101 and earlier: the mcp section of the user settings.",
+          "windsurf",
+          "Windsurf.",
+          "cline",
+          "Cline.",
+          "cline-vscode",
+          "Cline, in VS Code's extension storage and its older location.",
+          "roo-user",
+          "Roo Code, user level.",
+          "roo-project",
+          "Roo Code, this project.",
+          "gemini-user",
+          "Gemini CLI, user level.",
+          "gemini-project",
+          "Gemini CLI, this project.",
+          "codex-user",
+          "Codex CLI, user level (TOML).",
+          "codex-project",
+          "Codex CLI, this project (TOML).",
+          "zed-user",
+          "Zed, user level.",
+          "zed-project",
+          "Zed, this project.",
+          "continue-user",
+          "Continue (YAML).",
+          "continue-global-block",
+          "Continue blocks, user level (YAML), in file name order.",
+          "continue-block",
+          "Continue blocks, this workspace (YAML), in file name order.",
+          "continue-json",
+          "Continue JSON server files, user level then this workspace.",
+          "goose",
+          "Goose (YAML).",
+          "lmstudio",
+          "LM Studio.",
+          "amazonq-user",
+          "Amazon Q Developer CLI, user level.",
+          "amazonq-workspace",
+          "Amazon Q Developer CLI, this workspace.",
+          "amazonq-agent",
+          "Amazon Q Developer CLI agents, user level then this workspace.",
+          "opencode-user",
+          "opencode, user level.",
+          "opencode-project",
+          "opencode, this project.");
 
   /**
    * Writes {@code kcshare.1} and {@code kcshare-COMMAND.1} pages into {@code dir}.
@@ -389,14 +470,21 @@ public final class ManPages {
   private static void files(StringBuilder t, CommandSpec spec) {
     StringBuilder f = new StringBuilder();
     if (readsConfig(spec)) {
+      f.append(".na\n"); // ragged right: some paths are longer than a justified line
       for (ConfigFile file : discovered()) {
         String what = DISCOVERY_SLOTS.get(file.origin());
         if (what == null) {
           throw new IllegalStateException(
               "discovery slot '" + file.origin() + "' has no description in ManPages");
         }
-        f.append(".TP\n").append(italic(file.display())).append('\n').append(what).append('\n');
+        // A long path may break after any slash (\: is a break point that prints nothing).
+        String path =
+            file.display().length() <= 48
+                ? italic(file.display())
+                : "\\fI\\%" + escape(file.display()).replace("/", "/\\:") + "\\fR";
+        f.append(".TP\n").append(path).append('\n').append(what).append('\n');
       }
+      f.append(".ad\n");
       paragraph(
           f,
           "These are read (and listed by kcshare config) when no \\-\\-config file is named,"

@@ -123,23 +123,40 @@ public record HostConfig(
   }
 
   /**
-   * One line per problem, {@code file: pointer: problem}, unescaped (config text; never an env
-   * value). Empty when every file could be used.
+   * One line per problem of a file named with {@code --config}, {@code file: pointer: problem} (or
+   * {@code file:line:column: problem}), unescaped (config text; never an env value). Empty when
+   * every named file could be used.
    */
   public List<String> errors() {
+    return lines(ConfigFile.Status.ERROR);
+  }
+
+  /**
+   * One line per discovered file that kcshare skipped, {@code file: pointer: problem} (or {@code
+   * file:line:column: problem}), unescaped. Its servers are left out; every other file counts.
+   */
+  public List<String> skipped() {
+    return lines(ConfigFile.Status.SKIPPED);
+  }
+
+  private List<String> lines(ConfigFile.Status status) {
     List<String> out = new ArrayList<>();
     for (ConfigFile f : files) {
+      if (f.status() != status) {
+        continue;
+      }
       for (String problem : f.problems()) {
-        out.add(f.display() + ": " + problem);
+        out.add(f.describe(problem));
       }
     }
     return List.copyOf(out);
   }
 
   /**
-   * This configuration, when every file could be used.
+   * This configuration, when every named file could be used. Skipped discovered files do not stop
+   * it.
    *
-   * @throws BadInputException naming every file, pointer and problem otherwise (exit 2): a
+   * @throws BadInputException naming every file, pointer and problem otherwise (exit 2): a named
    *     configuration read in part could hide a conflicting definition, so no verdict is built on
    *     it
    */
@@ -156,9 +173,33 @@ public record HostConfig(
   }
 
   /**
+   * This configuration, when the Kiro Crew configuration could be read: the commands that write it,
+   * or whose answer depends on its gateway settings, cannot be answered correctly from the other
+   * files alone ({@code docs/config.md}).
+   *
+   * @throws BadInputException naming the file and its problem (exit 2) when it was skipped
+   */
+  public HostConfig requireGatewaySettings() {
+    for (ConfigFile f : files) {
+      if (f.origin().equals("kirocrew") && f.status() == ConfigFile.Status.SKIPPED) {
+        List<String> lines = new ArrayList<>();
+        for (String problem : f.problems()) {
+          lines.add(Escaper.esc(f.describe(problem), Escaper.LONG_LIMIT));
+        }
+        throw new BadInputException(
+            String.join(System.lineSeparator(), lines)
+                + System.lineSeparator()
+                + "the Kiro Crew configuration is needed for this command; fix it (or name the"
+                + " records directory with --records-dir where that is enough)");
+      }
+    }
+    return this;
+  }
+
+  /**
    * The documented JSON form ({@code docs/config.md}): {@code profile}, {@code files}, {@code
    * gateway}, {@code identityKeys}, {@code servers}, {@code conflicts}, {@code unresolved}, {@code
-   * errors}. Env names only, never env values.
+   * errors}, {@code skipped}. Env names only, never env values.
    */
   public Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
@@ -195,6 +236,8 @@ public record HostConfig(
         defs.add(definitionJson(d));
       }
       m.put("definitions", defs);
+      m.put("clients", s.clients());
+      m.put("differences", s.differences());
       serverList.add(m);
     }
     out.put("servers", serverList);
@@ -213,6 +256,7 @@ public record HostConfig(
         defs.add(dm);
       }
       m.put("definitions", defs);
+      m.put("differences", c.differences());
       conflictList.add(m);
     }
     out.put("conflicts", conflictList);
@@ -222,6 +266,7 @@ public record HostConfig(
     }
     out.put("unresolved", unresolvedList);
     out.put("errors", errors());
+    out.put("skipped", skipped());
     return out;
   }
 
@@ -263,6 +308,8 @@ public record HostConfig(
       unresolved.add(unresolvedJson(u, false));
     }
     m.put("unresolved", unresolved);
+    m.put("client", d.format().client());
+    m.put("unsetEnvNames", d.definition().unsetEnv());
     return m;
   }
 

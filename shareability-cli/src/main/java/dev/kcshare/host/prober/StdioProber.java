@@ -283,6 +283,7 @@ public final class StdioProber {
       return "no command";
     }
     Map<String, String> env = new HashMap<>(baseEnv);
+    env.keySet().removeAll(server.unsetEnv());
     env.putAll(server.env());
     Path directory;
     try {
