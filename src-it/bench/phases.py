@@ -4,12 +4,18 @@
 Usage: phases.py [--rounds N] [--cache DIR] -- KCSHARE_ARGS...
 
 Runs the packaged launcher N times (default 11) with its usual JVM flags plus
--Xlog:class+load (uptime-stamped, to a file). Each stage runs from the median uptime at which its
-marker class loads to the next one's; a marker that does not load in every run is left out (its
-time goes to the stage before). The class-load log itself costs a few milliseconds.
+-Xlog:class+load and -Xlog:gc+heap+exit (uptime-stamped, to a file). Each stage runs from the
+median uptime at which its marker class loads to the next one's, in the order of those medians; a
+marker that does not load in every run is left out (its time goes to the stage before). The last
+stage ends when the JVM exits (the heap summary it logs then, after every shutdown hook ran). The
+class-load log itself costs a few milliseconds. Also printed: the median wall time of the whole
+process, launcher script included.
 
 The markers follow one command through its stages: JVM start, picocli's command model, the
-command itself (config load, identities, records, verdicts, output), exit.
+command itself (config load, identities, records, verdicts, output), exit. A pre-flight (`measure
+SERVER`) adds its own: the prober set-up, the lock and the records read, the first spawn, the
+first message from a server, the first identity's answer complete, the first teardown done, both
+identities done (comparison, the verdict cache flush), the pass's result.
 """
 
 import argparse
@@ -18,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,23 +41,42 @@ MARKERS = [
     ("dev.kcshare.host.records.RecordFile", "records: read, parse, decode"),
     ("dev.kcshare.core.policy.EvidenceAssembly", "verdicts"),
     ("dev.kcshare.cli.Output", "output"),
-    ("java.lang.Shutdown", "exit"),
+    # a pre-flight (measure, preflight)
+    ("dev.kcshare.host.prober.StdioProber", "prober set-up (up to the records)"),
+    ("dev.kcshare.host.records.CacheStore", "records: lock, read the cache and attempts"),
+    ("java.lang.ProcessImpl", "first spawn, up to a server's first message"),
+    ("dev.kcshare.host.prober.MessageReader$Line", "servers answer, up to one complete answer"),
+    ("dev.kcshare.host.prober.Exchange$Answered", "sample, close stdin, up to one server's exit"),
+    ("dev.kcshare.core.text.ExitStatus", "the other identity, both torn down"),
+    ("dev.kcshare.core.handshake.HandshakeComparison", "compare, store, flush the records"),
+    ("dev.kcshare.host.evaluation.PassResult", "output"),
 ]
 
 
 def run_once(args, cache, log):
     env = dict(os.environ)
     env["XDG_CACHE_HOME"] = str(cache)
-    env["KCSHARE_JAVA_OPTS"] = f"{FLAGS} -Xlog:class+load=info:file={log}:uptime"
-    subprocess.run([str(LAUNCHER), *args], env=env, check=True,
+    env["KCSHARE_JAVA_OPTS"] = (
+        f"{FLAGS} -Xlog:class+load=info,gc+heap+exit=info:file={log}:uptime,tags")
+    start = time.perf_counter()
+    subprocess.run([str(LAUNCHER), *args], env=env, check=True, stdin=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    seen = {}
+    wall = (time.perf_counter() - start) * 1000
+    seen = {WALL: wall}
     for line in Path(log).read_text().splitlines():
-        # [0.123s] some.Class source: ...
-        parts = line.split()
-        if len(parts) >= 2 and parts[0].startswith("[") and parts[0].endswith("s]"):
-            seen.setdefault(parts[1], float(parts[0][1:-2]) * 1000)
+        # [0.123s][class,load] some.Class source: ...   or   [0.456s][gc,heap,exit] Heap
+        parts = line.replace("][", "] [", 1).split()
+        if len(parts) >= 3 and parts[0].startswith("[") and parts[0].endswith("s]"):
+            at = float(parts[0][1:-2]) * 1000
+            if parts[1] == "[class,load]":
+                seen.setdefault(parts[2], at)
+            elif parts[1] == "[gc,heap,exit]":
+                seen.setdefault(EXIT, at)
     return seen
+
+
+WALL = "(wall time)"
+EXIT = "(JVM exit)"
 
 
 def main():
@@ -67,15 +93,22 @@ def main():
         samples = [run_once(args, cache, log) for _ in range(a.rounds)]
     print(f"kcshare {' '.join(args)}: median ms over {a.rounds} runs, per stage")
     stages = []
-    for cls, stage in MARKERS:
+    for cls, stage in MARKERS + [(EXIT, None)]:
         times = [r[cls] for r in samples if cls in r]
         if len(times) == len(samples):
             stages.append((statistics.median(times), stage))
+    stages.sort(key=lambda s: s[0])
     previous, label = 0.0, "JVM start, up to Main"
     for at, stage in stages:
+        if stage is None:  # the JVM's exit ends the last stage
+            break
         print(f"  {at - previous:5.0f}  {label}")
         previous, label = at, stage
-    print(f"  {previous:5.0f}  total, up to exit (uptime when Shutdown loads)")
+    end = statistics.median(r[EXIT] for r in samples) if all(EXIT in r for r in samples) else previous
+    print(f"  {end - previous:5.0f}  {label}, up to the JVM's exit")
+    print(f"  {end:5.0f}  total, up to the JVM's exit (uptime)")
+    print(f"  {statistics.median(r[WALL] for r in samples):5.0f}  wall time of the whole process"
+          " (launcher script, JVM start and exit included)")
 
 if __name__ == "__main__":
     sys.exit(main())
