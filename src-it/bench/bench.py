@@ -48,6 +48,8 @@ def parse_args():
     p.add_argument("--floor-rounds", type=int, default=21, help="rounds for f (default 21)")
     p.add_argument("--only", default="abcdf", help="which benchmarks to run, e.g. 'a' or 'bc'")
     p.add_argument("--launcher", default=str(REPO / "shareability-cli/target/kcshare"))
+    p.add_argument("--baseline-launcher",
+                   help="f: also time this (older) build's launcher in the same rounds, for before/after")
     p.add_argument("--servers", default=os.environ.get("KCSHARE_IT_SERVERS", str(REPO / ".it-servers")))
     p.add_argument("--work", help="work directory (default: a fresh temporary one, removed after)")
     p.add_argument("--json-out", help="also write every sample and summary to this JSON file")
@@ -57,6 +59,7 @@ def parse_args():
 class Bench:
     def __init__(self, args):
         self.launcher = Path(args.launcher).resolve()
+        self.baseline = Path(args.baseline_launcher).resolve() if args.baseline_launcher else None
         self.servers = Path(args.servers).resolve()
         self.bin = self.servers / "node_modules/.bin"
         self.fixture = REPO / "src-it/fixtures/mcp-fixture.mjs"
@@ -106,8 +109,8 @@ class Bench:
             sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}\n{proc.stderr[-2000:]}")
         return proc.stdout
 
-    def kcshare(self, *args):
-        return [str(self.launcher), *map(str, args)]
+    def kcshare(self, *args, launcher=None):
+        return [str(launcher or self.launcher), *map(str, args)]
 
     def rows(self, records):
         path = records / "shareability-verdicts.json"
@@ -155,6 +158,10 @@ class Bench:
         if not archives:
             sys.exit("bench: the launcher created no AppCDS archive")
         self.run(self.kcshare("--version"))  # first use of the archive, untimed
+        if self.baseline:
+            self.run(self.kcshare("measure", "warm", "--config", config, "--records-dir", self.fresh("rec"),
+                                  launcher=self.baseline))
+            self.run(self.kcshare("--version", launcher=self.baseline))
 
     # ------------------------------------------------------------------ a: one server
 
@@ -199,27 +206,41 @@ class Bench:
             floor += [definition["command"], *definition.get("args", [])]
             if int(self.output(floor).strip() or 0) < 1:
                 sys.exit(f"bench: the floor client listed no tools for {name}")
-            cpu = {"kcshare measure": [], "floor": []}
+            cpu = {}
 
-            def measure():
-                records = self.fresh("rec")
-                t = self.run(self.kcshare("measure", name, "--config", config, "--records-dir", records))
-                cpu["kcshare measure"].append(self.last_cpu)
-                row = self.rows(records).get(name)
-                if not row or not row.get("ran"):
-                    sys.exit(f"bench: kcshare stored no measured row for {name}")
-                return t
+            def measure(label, launcher=None):
+                cpu[label] = []
+
+                def fn():
+                    records = self.fresh("rec")
+                    t = self.run(self.kcshare("measure", name, "--config", config, "--records-dir", records,
+                                              launcher=launcher))
+                    cpu[label].append(self.last_cpu)
+                    row = self.rows(records).get(name)
+                    if not row or not row.get("ran"):
+                        sys.exit(f"bench: kcshare stored no measured row for {name}")
+                    return t
+                return fn
 
             def bare():
                 t = self.run(floor)
                 cpu["floor"].append(self.last_cpu)
                 return t
 
-            samples = self.interleave(rounds, [("kcshare measure", measure), ("floor", bare)])
-            self.record(f"f. {name}", samples, "kcshare measure", "floor", 1.25)
-            self.results[-1]["targetOnPaired"] = True
-            self.record(f"f. {name} CPU", {"measure CPU": cpu["kcshare measure"], "floor CPU": cpu["floor"]},
-                        "measure CPU", "floor CPU", None)
+            contenders = [("kcshare measure", measure("kcshare measure"))]
+            if self.baseline:
+                contenders.append(("baseline build measure", measure("baseline build measure", self.baseline)))
+            cpu["floor"] = []
+            contenders.append(("floor", bare))
+            samples = self.interleave(rounds, contenders)
+            for label, _ in contenders[:-1]:
+                tag = "" if label == "kcshare measure" else " (baseline build)"
+                self.record(f"f. {name}{tag}", samples, label, "floor", 1.25)
+                self.results[-1]["targetOnPaired"] = True
+            for label, _ in contenders[:-1]:
+                tag = "" if label == "kcshare measure" else " (baseline build)"
+                self.record(f"f. {name}{tag} CPU", {f"{label} CPU": cpu[label], "floor CPU": cpu["floor"]},
+                            f"{label} CPU", "floor CPU", None)
 
     # ------------------------------------------------------------------ b: fleet
 

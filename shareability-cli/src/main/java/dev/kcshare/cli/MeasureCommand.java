@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -215,6 +216,18 @@ final class MeasureCommand implements Callable<Integer> {
     }
     ctx.err().flush();
     return Main.EXIT_OK;
+  }
+
+  /**
+   * This command line as a {@link MeasureLine} (one server, neither {@code --all} nor {@code
+   * --retry-failed}), or null.
+   */
+  @Nullable MeasureLine asLine() {
+    if (all || retryFailed || names.size() != 1) {
+      return null;
+    }
+    return new MeasureLine(
+        names.get(0), config.request(), records.recordsDir, timeoutSeconds, jobs, json, noWait);
   }
 
   private List<ConfiguredServer> select(HostConfig host) {
