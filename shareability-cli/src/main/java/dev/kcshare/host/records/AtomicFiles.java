@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -19,6 +20,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,14 +66,7 @@ public final class AtomicFiles {
       throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     createDirectories(dir);
-    Path tmp =
-        POSIX
-            ? Files.createTempFile(
-                dir,
-                "." + target.getFileName() + ".",
-                TMP_SUFFIX,
-                PosixFilePermissions.asFileAttribute(FILE_MODE))
-            : Files.createTempFile(dir, "." + target.getFileName() + ".", TMP_SUFFIX);
+    Path tmp = createTemporary(dir, target.getFileName().toString());
     @Nullable FileTime started = modifiedTime(tmp);
     boolean moved = false;
     try {
@@ -98,6 +93,30 @@ public final class AtomicFiles {
     }
   }
 
+  /**
+   * Creates the temporary file for {@code target} in {@code dir}, exclusively (an existing name, or
+   * a symbolic link, is never opened) and 0600 from creation: {@code .TARGET.N.tmp}, N an unsigned
+   * decimal random number, the names {@link Files#createTempFile} gives. The number comes from
+   * {@link ThreadLocalRandom}: a name needs to be unlikely to be taken, not unpredictable, since a
+   * taken one is simply never used; {@code createTempFile}'s {@code SecureRandom} cost some 25 ms
+   * of class loading and seeding on the path of every pass's write.
+   */
+  private static Path createTemporary(Path dir, String targetName) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      String n = Long.toUnsignedString(ThreadLocalRandom.current().nextLong());
+      Path tmp = dir.resolve("." + targetName + "." + n + TMP_SUFFIX);
+      try {
+        return POSIX
+            ? Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE_MODE))
+            : Files.createFile(tmp);
+      } catch (FileAlreadyExistsException e) {
+        if (attempt >= 100) {
+          throw e;
+        }
+      }
+    }
+  }
+
   /** Whether {@code name} is a temporary file name {@link #write} uses for {@code target}. */
   static boolean isTemporaryName(String name, String target) {
     String prefix = "." + target + ".";
@@ -106,7 +125,7 @@ public final class AtomicFiles {
         || name.length() <= prefix.length() + TMP_SUFFIX.length()) {
       return false;
     }
-    // Files.createTempFile puts an unsigned decimal random number between prefix and suffix.
+    // An unsigned decimal random number between prefix and suffix (createTemporary).
     for (int i = prefix.length(); i < name.length() - TMP_SUFFIX.length(); i++) {
       char c = name.charAt(i);
       if (c < '0' || c > '9') {
