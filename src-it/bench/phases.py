@@ -15,7 +15,9 @@ The markers follow one command through its stages: JVM start, picocli's command 
 command itself (config load, identities, records, verdicts, output), exit. A pre-flight (`measure
 SERVER`) adds its own: the prober set-up, the lock and the records read, the first spawn, the
 first message from a server, the first identity's answer complete, the first teardown done, both
-identities done (comparison, the verdict cache flush), the pass's result.
+identities done (comparison, the verdict cache flush), the pass's result. A plain `measure
+SERVER` begins its pre-flight before picocli builds its model, on another thread: the stages are
+then a timeline of marker events, and work of different threads overlaps in it.
 """
 
 import argparse
@@ -33,9 +35,10 @@ FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m"
 
 # (class whose loading marks the start of a stage, the stage it starts)
 MARKERS = [
-    ("dev.kcshare.cli.Main", "picocli: build the command model"),
+    ("dev.kcshare.cli.Main", "Main, up to the next stage"),
+    ("dev.kcshare.cli.KcshareCommand", "picocli: build the command model"),
     ("picocli.CommandLine$ParseResult$Builder", "picocli: parse the command line"),
-    ("dev.kcshare.cli.log.Verbosity", "the command (up to any config load)"),
+    ("dev.kcshare.cli.log.Verbosity", "the command (up to its next stage)"),
     ("dev.kcshare.host.config.HostConfigLoader", "config: read, parse, entries"),
     ("dev.kcshare.host.records.ServerIdentity", "config: execution identities"),
     ("dev.kcshare.host.records.RecordFile", "records: read, parse, decode"),

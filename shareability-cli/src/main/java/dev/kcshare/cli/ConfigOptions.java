@@ -64,7 +64,18 @@ public final class ConfigOptions {
    * @throws dev.kcshare.host.BadInputException for an unknown {@code --profile}
    */
   public HostConfig load(CliContext ctx) {
-    HostConfig host = HostConfigLoader.load(ctx.host(), request());
+    return warned(ctx, HostConfigLoader.load(ctx.host(), request()));
+  }
+
+  /**
+   * {@link #load} for a configuration already loaded for {@link #request()} (by a head start): the
+   * same warnings, the same result.
+   */
+  HostConfig loaded(CliContext ctx, HostConfig host) {
+    return warned(ctx, host);
+  }
+
+  private HostConfig warned(CliContext ctx, HostConfig host) {
     for (String skipped : host.skipped()) {
       if (warned.add(skipped)) {
         ctx.err()

@@ -20,8 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -105,8 +103,39 @@ final class MeasureCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  private final @Nullable MeasureHeadStart headStart;
+
   MeasureCommand(CliContext ctx) {
+    this(ctx, null);
+  }
+
+  /**
+   * @param headStart the pre-flight begun for this command line before picocli read it, or null
+   */
+  MeasureCommand(CliContext ctx, @Nullable MeasureHeadStart headStart) {
     this.ctx = ctx;
+    this.headStart = headStart;
+  }
+
+  /** The prober of a pass: kcshare's environment and directory, the timeout, the ceiling. */
+  static StdioProber prober(CliContext ctx, int timeoutSeconds, int jobs) {
+    return StdioProber.create(
+        ctx.host(),
+        ProbeOptions.defaults().withTimeout(Duration.ofSeconds(timeoutSeconds)),
+        ProcessPermits.of(jobs));
+  }
+
+  /** The runner of a pass: two processes per server measured at once. */
+  static EvaluationRunner runner(CliContext ctx, StdioProber prober, int jobs) {
+    return new EvaluationRunner(prober, Math.max(1, jobs / 2), ctx.host()::epochSeconds);
+  }
+
+  /** The pass options of a command line. */
+  static EvaluationRunner.Options options(boolean all, boolean noWait, boolean retryFailed) {
+    return (all
+            ? EvaluationRunner.Options.uncapped(!noWait)
+            : EvaluationRunner.Options.forced(!noWait))
+        .withRetryFailed(retryFailed);
   }
 
   @Override
@@ -124,22 +153,19 @@ final class MeasureCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--timeout must be between 5 and 120 seconds");
     }
-    HostConfig host = config.load(ctx).requireValid();
+    // A head start (Main) made for this very command line: its configuration, its runner and the
+    // pre-flight it began; the checks below then pass exactly as they did for it.
+    MeasureHeadStart early = headStart == null ? null : headStart.takeFor(asLine());
+    HostConfig host =
+        (early != null ? config.loaded(ctx, early.host()) : config.load(ctx)).requireValid();
     List<ConfiguredServer> servers = select(host);
     List<ConfiguredServer> conflicting = conflicting(servers);
     servers.removeAll(conflicting);
     RecordsDirectory dir = records.resolve(ctx);
 
-    StdioProber prober =
-        StdioProber.create(
-            ctx.host(), ProbeOptions.defaults().withTimeout(timeout), ProcessPermits.of(jobs));
     EvaluationRunner runner =
-        new EvaluationRunner(prober, Math.max(1, jobs / 2), ctx.host()::epochSeconds);
-    EvaluationRunner.Options options =
-        (all
-                ? EvaluationRunner.Options.uncapped(!noWait)
-                : EvaluationRunner.Options.forced(!noWait))
-            .withRetryFailed(retryFailed);
+        early != null ? early.runner() : runner(ctx, prober(ctx, timeoutSeconds, jobs), jobs);
+    EvaluationRunner.Options options = options(all, noWait, retryFailed);
     // -v/-q may come before or after the subcommand: read them from the whole command line.
     int verbosity = KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
     boolean quiet = verbosity < 0;
@@ -159,13 +185,12 @@ final class MeasureCommand implements Callable<Integer> {
     }
 
     PassResult result;
-    Thread worker = Thread.currentThread();
-    CountDownLatch passEnded = new CountDownLatch(1);
-    Thread hook = new Thread(() -> interruptAndAwait(worker, passEnded), "kcshare-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    PassHook hook = early != null ? early.hook() : PassHook.install();
     try {
       try {
-        result = runner.run(servers, dir.cacheFile(), options, progress);
+        result =
+            runner.run(
+                servers, dir.cacheFile(), options, progress, early == null ? null : early.head());
       } finally {
         progress.close();
       }
@@ -177,8 +202,7 @@ final class MeasureCommand implements Callable<Integer> {
       ctx.err().flush();
       return Main.EXIT_FAILURE;
     } finally {
-      passEnded.countDown();
-      removeHook(hook);
+      hook.ended();
     }
 
     if (result.outcome() == PassResult.Outcome.BUSY) {
@@ -260,27 +284,5 @@ final class MeasureCommand implements Callable<Integer> {
     List<ServerResult> sorted = new ArrayList<>(fresh);
     sorted.sort(Comparator.comparingInt(r -> order.getOrDefault(r.name(), Integer.MAX_VALUE)));
     return sorted;
-  }
-
-  /**
-   * The shutdown hook: interrupts the pass and waits until it has flushed. It waits for the pass,
-   * not for the thread to end — the thread then blocks in {@code System.exit} until every hook has
-   * returned.
-   */
-  private static void interruptAndAwait(Thread worker, CountDownLatch passEnded) {
-    worker.interrupt();
-    try {
-      passEnded.await(20, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void removeHook(Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // the JVM is already shutting down: the hook is running
-    }
   }
 }

@@ -6,6 +6,7 @@ import dev.kcshare.host.prober.ProbeOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -128,6 +129,29 @@ record MeasureLine(
         jobs,
         json,
         noWait);
+  }
+
+  /**
+   * Field by field, written out: a record's generated {@code equals} is bootstrapped through method
+   * handles on its first call, which cost tens of milliseconds at start-up.
+   */
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof MeasureLine l
+        && name.equals(l.name)
+        && config.configFiles().equals(l.config.configFiles())
+        && config.discover() == l.config.discover()
+        && Objects.equals(config.profile(), l.config.profile())
+        && Objects.equals(recordsDir, l.recordsDir)
+        && timeoutSeconds == l.timeoutSeconds
+        && jobs == l.jobs
+        && json == l.json
+        && noWait == l.noWait;
+  }
+
+  @Override
+  public int hashCode() {
+    return name.hashCode() * 31 + timeoutSeconds * 7 + jobs;
   }
 
   /** Plain decimal digits without a leading zero, at most {@code digits} of them; else -1. */

@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
@@ -59,7 +60,13 @@ import org.slf4j.LoggerFactory;
  * Cancellation (interruption) flushes the verdicts already paid for, then propagates.
  */
 public final class EvaluationRunner {
-  private static final Logger log = LoggerFactory.getLogger(EvaluationRunner.class);
+  /**
+   * Looked up when there is something to log, not in a static field: a pass that logs nothing never
+   * starts the logging backend (docs/performance.md).
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(EvaluationRunner.class);
+  }
 
   /** How long a stopped pass waits for its pre-flights' teardown before giving up on them. */
   private static final long STOP_WAIT_SECONDS = 30;
@@ -151,15 +158,193 @@ public final class EvaluationRunner {
       Options options,
       PassProgress.Listener listener)
       throws IOException, InterruptedException {
+    return run(servers, cacheFile, options, listener, null);
+  }
+
+  /**
+   * {@link #run(List, Path, Options, PassProgress.Listener)}, continuing {@code head} when it was
+   * begun ({@link #startEarly}) for exactly this pass: its lock, and its pre-flight for its server.
+   * A head start for anything else is ended first (its pre-flight stopped, its lock released).
+   *
+   * @throws InterruptedException when cancelled, after flushing what was already measured
+   * @throws IOException when the lock or the final write fails (kcshare's own failure)
+   */
+  public PassResult run(
+      List<ConfiguredServer> servers,
+      Path cacheFile,
+      Options options,
+      PassProgress.Listener listener,
+      @Nullable HeadStart head)
+      throws IOException, InterruptedException {
     PassProgress.Listener events = new SafeListener(listener);
-    Duration wait =
-        options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
-    CacheStore.Session session = CacheStore.open(cacheFile, wait, events::onWaitingForLock);
-    if (session == null) {
-      return busy(servers, cacheFile, options);
+    if (head != null && !head.isFor(this, servers, cacheFile, options)) {
+      head.close();
+      head = null;
+    }
+    CacheStore.Session session;
+    if (head != null) {
+      session = head.take();
+    } else {
+      Duration wait =
+          options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
+      session = CacheStore.open(cacheFile, wait, events::onWaitingForLock);
+      if (session == null) {
+        return busy(servers, cacheFile, options);
+      }
     }
     try (session) {
-      return runLocked(servers, session, AttemptStore.besideCache(cacheFile), options, events);
+      return runLocked(
+          servers, session, AttemptStore.besideCache(cacheFile), options, events, head);
+    } finally {
+      if (head != null) {
+        head.close(); // its pre-flight was awaited, or stopped: this only ends its thread
+      }
+    }
+  }
+
+  /**
+   * Begins a pass of {@link Mode#FORCED} over the one server {@code server}: does what {@link #run}
+   * does before its first spawn — takes the cache lock (only if it is free now) — and starts the
+   * server's pre-flight on a thread of its own. Returns null, having spawned nothing, when the pass
+   * would not spawn it at once: the server is refused (disabled, nothing to spawn) or the lock is
+   * held. Continue it with {@link #run(List, Path, Options, PassProgress.Listener, HeadStart)};
+   * close a head start that is not continued.
+   *
+   * @throws IOException when the lock cannot be taken (as {@link #run} would fail)
+   * @throws IllegalArgumentException unless {@code options} is a FORCED pass
+   */
+  public @Nullable HeadStart startEarly(ConfiguredServer server, Path cacheFile, Options options)
+      throws IOException, InterruptedException {
+    Objects.requireNonNull(server, "server");
+    if (options.mode() != Mode.FORCED) {
+      throw new IllegalArgumentException("only a forced pass starts early: " + options.mode());
+    }
+    if (refusal(server.first()) != null) {
+      return null;
+    }
+    CacheStore.Session session = CacheStore.open(cacheFile, Duration.ZERO, null);
+    if (session == null) {
+      return null;
+    }
+    try {
+      return new HeadStart(this, server, cacheFile, options, session);
+    } catch (RuntimeException | Error e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  /**
+   * A forced pass of one server begun by {@link #startEarly}: it holds the cache lock, and its
+   * server's pre-flight runs on a thread of its own. Closing it (idempotent) stops a pre-flight
+   * that nobody awaited, waits for its teardown and releases the lock.
+   */
+  public static final class HeadStart implements AutoCloseable {
+    private final EvaluationRunner runner;
+    private final ConfiguredServer server;
+    private final Path cacheFile;
+    private final Options options;
+    private final CacheStore.Session session;
+    private final FutureTask<Measured> task;
+    private final Thread thread;
+    private boolean taken;
+
+    private HeadStart(
+        EvaluationRunner runner,
+        ConfiguredServer server,
+        Path cacheFile,
+        Options options,
+        CacheStore.Session session) {
+      this.runner = runner;
+      this.server = server;
+      this.cacheFile = cacheFile;
+      this.options = options;
+      this.session = session;
+      PassProgress.Listener none = progress -> {}; // its events come when the pass awaits it
+      this.task = new FutureTask<>(() -> runner.measure(server, runner.prober.timeout(), none));
+      this.thread = new Thread(task, "kcshare-head-start");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    boolean isFor(EvaluationRunner other, List<ConfiguredServer> servers, Path file, Options opts) {
+      // Compared by identity and field by field: a record's generated equals is bootstrapped
+      // through method handles on first use, tens of milliseconds at start-up.
+      return other == runner
+          && !taken
+          && servers.size() == 1
+          && servers.get(0) == server
+          && file.equals(cacheFile)
+          && opts.mode() == options.mode()
+          && opts.budget() == options.budget()
+          && opts.waitForLock() == options.waitForLock()
+          && opts.retryFailed() == options.retryFailed();
+    }
+
+    /** The lock, handed to the pass that continues this head start. */
+    private synchronized CacheStore.Session take() {
+      taken = true;
+      return session;
+    }
+
+    boolean measures(ConfiguredServer s) {
+      return s == server;
+    }
+
+    /**
+     * The pre-flight's result; when the waiting thread is interrupted, the pre-flight is stopped
+     * (its processes torn down) before the interruption propagates.
+     */
+    private Measured await() throws InterruptedException {
+      try {
+        return task.get();
+      } catch (InterruptedException e) {
+        stop();
+        throw e;
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof InterruptedException ie) {
+          throw ie;
+        }
+        if (cause instanceof Error error) {
+          throw error;
+        }
+        throw new IllegalStateException("pre-flight task failed", cause);
+      }
+    }
+
+    /** Interrupts the pre-flight and waits until it has ended (teardown included). */
+    private void stop() {
+      thread.interrupt();
+      boolean interrupted = false;
+      while (true) {
+        try {
+          thread.join();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    @Override
+    public void close() {
+      stop(); // at once when the pre-flight had ended
+      boolean release;
+      synchronized (this) {
+        release = !taken;
+        taken = true;
+      }
+      if (release) {
+        try {
+          session.close();
+        } catch (IOException e) {
+          log().debug("releasing the cache lock failed", e);
+        }
+      }
     }
   }
 
@@ -186,7 +371,8 @@ public final class EvaluationRunner {
       CacheStore.Session session,
       Path attemptsFile,
       Options options,
-      PassProgress.Listener listener)
+      PassProgress.Listener listener,
+      @Nullable HeadStart head)
       throws IOException, InterruptedException {
     VerdictCache cache = session.cache();
     FailedAttempts attempts = AttemptStore.load(attemptsFile);
@@ -218,7 +404,7 @@ public final class EvaluationRunner {
             options.mode() == Mode.BUDGETED ? options.budget() : Selection.UNCAPPED,
             heldBack);
     for (Map.Entry<String, CacheLookup> drop : selection.versionDrops().entrySet()) {
-      log.info(drop.getValue().versionDropMessage(drop.getKey()));
+      log().info(drop.getValue().versionDropMessage(drop.getKey()));
     }
     List<String> due = selection.due();
     if (options.mode() == Mode.FORCED) {
@@ -236,7 +422,11 @@ public final class EvaluationRunner {
     try {
       for (String name : due) {
         ConfiguredServer server = byName.get(name);
-        completions.submit(() -> measure(server, timeout, listener));
+        if (head != null && head.measures(server)) {
+          completions.submit(() -> continued(head, listener));
+        } else {
+          completions.submit(() -> measure(server, timeout, listener));
+        }
         pending++;
       }
       List<ConfiguredServer> timedOut = new ArrayList<>();
@@ -344,7 +534,7 @@ public final class EvaluationRunner {
                   o == null ? null : o.lastExitStatus(),
                   o == null ? "" : o.lastStderrTail());
         } catch (RuntimeException e) { // a broken clock must not end the pass
-          log.debug("not remembering the failed pre-flight", e);
+          log().debug("not remembering the failed pre-flight", e);
         }
       }
       ProbeOutcome o = m.outcome();
@@ -379,6 +569,13 @@ public final class EvaluationRunner {
     }
   }
 
+  /** The head start's pre-flight, awaited as if this pass had started it now. */
+  private static Measured continued(HeadStart head, PassProgress.Listener events)
+      throws InterruptedException {
+    events.onStarted(head.server.name());
+    return head.await();
+  }
+
   private Measured measure(ConfiguredServer server, Duration timeout, PassProgress.Listener events)
       throws InterruptedException {
     String name = server.name();
@@ -404,7 +601,7 @@ public final class EvaluationRunner {
       if (!isolatable(t)) {
         throw t;
       }
-      log.debug("measuring {} failed", Escaper.quoted(name, Escaper.SHORT_LIMIT), t);
+      log().debug("measuring {} failed", Escaper.quoted(name, Escaper.SHORT_LIMIT), t);
       return new Measured(
           name,
           PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null),
@@ -468,7 +665,7 @@ public final class EvaluationRunner {
             Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
           break;
         }
-        log.warn("pre-flights still running {} s after the pass was stopped", STOP_WAIT_SECONDS);
+        log().warn("pre-flights still running {} s after the pass was stopped", STOP_WAIT_SECONDS);
         break;
       } catch (InterruptedException e) {
         interrupted = true;
@@ -549,10 +746,11 @@ public final class EvaluationRunner {
         try {
           answer = f.getValue().get();
         } catch (ExecutionException e) {
-          log.debug(
-              "version re-check of {} failed",
-              Escaper.quoted(f.getKey(), Escaper.SHORT_LIMIT),
-              e.getCause());
+          log()
+              .debug(
+                  "version re-check of {} failed",
+                  Escaper.quoted(f.getKey(), Escaper.SHORT_LIMIT),
+                  e.getCause());
           continue;
         }
         if (answer.isEmpty()) {
@@ -634,7 +832,7 @@ public final class EvaluationRunner {
       try {
         event.run();
       } catch (RuntimeException e) {
-        log.debug("progress listener failed", e);
+        log().debug("progress listener failed", e);
       }
     }
   }
@@ -647,10 +845,11 @@ public final class EvaluationRunner {
     try {
       AttemptStore.flush(file, attempts);
     } catch (IOException | RuntimeException e) {
-      log.warn(
-          "could not record the failed pre-flights in {}: {}",
-          Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
-          Escaper.esc(String.valueOf(e.getMessage()), Escaper.LONG_LIMIT));
+      log()
+          .warn(
+              "could not record the failed pre-flights in {}: {}",
+              Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
+              Escaper.esc(String.valueOf(e.getMessage()), Escaper.LONG_LIMIT));
     }
   }
 
@@ -664,9 +863,10 @@ public final class EvaluationRunner {
     try {
       session.flush();
     } catch (IOException | RuntimeException e) {
-      log.warn(
-          "could not save the verdicts measured before the interruption: {}",
-          Escaper.esc(String.valueOf(e), Escaper.LONG_LIMIT));
+      log()
+          .warn(
+              "could not save the verdicts measured before the interruption: {}",
+              Escaper.esc(String.valueOf(e), Escaper.LONG_LIMIT));
     } finally {
       if (attemptsFile != null && attempts != null) {
         flushAttempts(attemptsFile, attempts);

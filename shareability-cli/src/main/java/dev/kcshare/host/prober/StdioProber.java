@@ -43,7 +43,14 @@ import org.slf4j.LoggerFactory;
  * processes across all of them.
  */
 public final class StdioProber {
-  private static final Logger log = LoggerFactory.getLogger(StdioProber.class);
+  /**
+   * Looked up when there is something to log, not in a static field: a pre-flight that logs nothing
+   * never starts the logging backend (docs/performance.md).
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(StdioProber.class);
+  }
+
   private static final AtomicInteger POOL_SEQUENCE = new AtomicInteger();
 
   /**
@@ -194,7 +201,7 @@ public final class StdioProber {
       if (!isolatable(t)) {
         throw t;
       }
-      log.debug("pre-flight failed unexpectedly", t);
+      log().debug("pre-flight failed unexpectedly", t);
       result = PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null);
       captures.clear();
     }
@@ -235,7 +242,7 @@ public final class StdioProber {
       if (!isolatable(t)) {
         throw t;
       }
-      log.debug("version re-check failed unexpectedly", t);
+      log().debug("version re-check failed unexpectedly", t);
       return Optional.empty();
     }
   }
@@ -511,7 +518,7 @@ public final class StdioProber {
         if (!isolatable(t)) {
           throw t;
         }
-        log.debug("identity {} failed unexpectedly", identity, t);
+        log().debug("identity {} failed unexpectedly", identity, t);
         failure = ProbeFailure.PROBE_ERROR;
         return null;
       } finally {
