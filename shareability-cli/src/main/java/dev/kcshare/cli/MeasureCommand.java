@@ -161,7 +161,7 @@ final class MeasureCommand implements Callable<Integer> {
     List<ConfiguredServer> servers = select(host);
     List<ConfiguredServer> conflicting = conflicting(servers);
     servers.removeAll(conflicting);
-    RecordsDirectory dir = records.resolve(ctx);
+    RecordsDirectory dir = early != null ? early.dir() : records.resolve(ctx);
 
     EvaluationRunner runner =
         early != null ? early.runner() : runner(ctx, prober(ctx, timeoutSeconds, jobs), jobs);

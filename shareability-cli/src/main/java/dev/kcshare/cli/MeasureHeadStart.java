@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 final class MeasureHeadStart implements AutoCloseable {
   private final MeasureLine line;
   private final HostConfig host;
+  private final RecordsDirectory dir;
   private final EvaluationRunner runner;
   private final EvaluationRunner.HeadStart head;
   private final PassHook hook;
@@ -37,11 +38,13 @@ final class MeasureHeadStart implements AutoCloseable {
   private MeasureHeadStart(
       MeasureLine line,
       HostConfig host,
+      RecordsDirectory dir,
       EvaluationRunner runner,
       EvaluationRunner.HeadStart head,
       PassHook hook) {
     this.line = line;
     this.host = host;
+    this.dir = dir;
     this.runner = runner;
     this.head = head;
     this.hook = hook;
@@ -73,7 +76,7 @@ final class MeasureHeadStart implements AutoCloseable {
         hook.ended();
         return null;
       }
-      return new MeasureHeadStart(line, host, runner, head, hook);
+      return new MeasureHeadStart(line, host, dir, runner, head, hook);
     } catch (IOException | RuntimeException e) {
       // The ordinary path meets the same problem and reports it in its own words.
       if (hook != null) {
@@ -106,6 +109,11 @@ final class MeasureHeadStart implements AutoCloseable {
     return host;
   }
 
+  /** The records directory resolved for the line. */
+  RecordsDirectory dir() {
+    return dir;
+  }
+
   EvaluationRunner runner() {
     return runner;
   }
@@ -118,12 +126,14 @@ final class MeasureHeadStart implements AutoCloseable {
     return hook;
   }
 
-  /** Ends a head start nobody took: the pre-flight stopped, torn down, the lock released. */
+  /**
+   * Ends the head start, once the command is done with it: a pre-flight nobody awaited (the command
+   * did not take it, or failed before its pass) is stopped and torn down, and a lock no pass took
+   * over is released; after a pass that continued it, nothing is left to do.
+   */
   @Override
   public void close() {
-    if (!taken) {
-      head.close();
-    }
+    head.close();
     hook.ended();
   }
 }

@@ -189,4 +189,27 @@ final class MeasureHeadStartTest {
     assertThat(waited[0].exitCode()).as(waited[0].stderr()).isZero();
     fleet.assertSpawns(Map.of("a", 2));
   }
+
+  @Test
+  void anInterruptedPassStopsTheHeadStartsPreflightAndReleasesTheLock() throws Exception {
+    fleet = new FixtureFleet(dir).fixture("a", "silent");
+    fleet.write();
+    CliRun[] run = new CliRun[1];
+    Thread pass = new Thread(() -> run[0] = CliRun.run(dir, "", env(), measure("a")));
+    pass.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (fleet.spawns("a") < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    fleet.assertSpawns(Map.of("a", 2));
+    pass.interrupt(); // what the shutdown hook does on SIGTERM
+    pass.join(30_000);
+    assertThat(pass.isAlive()).isFalse();
+    assertThat(run[0].exitCode()).as(run[0].stderr()).isEqualTo(Main.EXIT_FAILURE);
+    assertThat(run[0].stderr()).contains("kcshare: interrupted");
+    fleet.assertAllGone();
+    try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), Duration.ZERO)) {
+      assertThat(s).as("lock released").isNotNull();
+    }
+  }
 }
