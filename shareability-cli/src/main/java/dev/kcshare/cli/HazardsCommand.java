@@ -1,8 +1,8 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.LedgerUnion;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.records.LedgerStore;
@@ -12,10 +12,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -72,22 +70,6 @@ final class HazardsCommand implements Runnable {
       return Main.EXIT_OK;
     }
 
-    /** The flat union over a server's identities, as the ledger file's flat members define it. */
-    record Union(List<String> codes, long count, double lastSeen) {
-      static Union of(Map<String, HazardRecord> identities) {
-        TreeSet<String> codes = new TreeSet<>(CodePoints.ORDER);
-        long count = 0;
-        double lastSeen = 0.0;
-        for (HazardRecord r : identities.values()) {
-          codes.addAll(r.codes());
-          long sum = count + r.count();
-          count = ((count ^ sum) & (r.count() ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-          lastSeen = Math.max(lastSeen, r.lastSeen());
-        }
-        return new Union(List.copyOf(codes), count, lastSeen);
-      }
-    }
-
     static Map<String, Object> toJson(LedgerLoad load) {
       Map<String, Object> out = new LinkedHashMap<>();
       for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
@@ -96,8 +78,8 @@ final class HazardsCommand implements Runnable {
           HazardRecord r = id.getValue();
           identities.put(id.getKey(), record(r.codes(), r.count(), r.lastSeen()));
         }
-        Union union = Union.of(server.getValue());
-        Map<String, Object> entry = record(union.codes(), union.count(), union.lastSeen());
+        LedgerUnion union = LedgerUnion.of(server.getValue().values());
+        Map<String, Object> entry = record(union.codes(), union.countValue(), union.lastSeen());
         entry.put("identities", identities);
         out.put(server.getKey(), entry);
       }
@@ -105,7 +87,7 @@ final class HazardsCommand implements Runnable {
     }
 
     private static Map<String, Object> record(
-        Collection<String> codes, long count, double lastSeen) {
+        Collection<String> codes, Number count, double lastSeen) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("codes", new ArrayList<>(codes));
       m.put("count", count);
@@ -122,7 +104,7 @@ final class HazardsCommand implements Runnable {
         return;
       }
       for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
-        Union union = Union.of(server.getValue());
+        LedgerUnion union = LedgerUnion.of(server.getValue().values());
         out.printf(
             "%s: %s (%d times, last seen %s)%n",
             Escaper.esc(server.getKey(), Escaper.SHORT_LIMIT),

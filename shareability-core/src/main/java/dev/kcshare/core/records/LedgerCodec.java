@@ -220,9 +220,10 @@ public final class LedgerCodec {
    * The ledger document as plain values in the member order of records.md §4.2: {@code schema},
    * {@code servers}, then {@code cleared} when non-empty. Names and identities are written in
    * code-point order; a server appears only if some identity has a code; each server entry carries
-   * {@code identities} and the flat union ({@code codes} sorted union, {@code count} sum, {@code
-   * lastSeen} max or 0.0). Counts are {@link Long}, times {@link Double} (non-finite → 0.0).
-   * Markers with an empty name or a non-finite time are left out.
+   * {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted union,
+   * {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the flat
+   * count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
+   * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out.
    */
   public static Map<String, Object> encode(
       Map<String, ? extends Map<String, HazardRecord>> servers, Map<String, Double> cleared) {
@@ -235,31 +236,26 @@ public final class LedgerCodec {
         continue;
       }
       Map<String, Object> identities = new LinkedHashMap<>();
-      int unionMask = 0;
-      long countSum = 0;
-      double lastSeenMax = 0.0;
-      boolean any = false;
+      List<HazardRecord> written = new ArrayList<>();
       for (Map.Entry<String, HazardRecord> identity : sorted(server.getValue()).entrySet()) {
         HazardRecord record = identity.getValue();
         int mask = record.mask();
         if (mask <= 0) {
           continue;
         }
-        double lastSeen = finite(record.lastSeen());
-        identities.put(identity.getKey(), recordValue(mask, record.count(), lastSeen));
-        unionMask |= mask;
-        countSum = saturatedAdd(countSum, record.count());
-        lastSeenMax = any ? Math.max(lastSeenMax, lastSeen) : lastSeen;
-        any = true;
+        identities.put(
+            identity.getKey(), recordValue(mask, record.count(), finite(record.lastSeen())));
+        written.add(record);
       }
-      if (!any) {
+      if (written.isEmpty()) {
         continue;
       }
+      LedgerUnion union = LedgerUnion.of(written);
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("identities", identities);
-      entry.put("codes", new ArrayList<>(HazardCodes.listOf(unionMask)));
-      entry.put("count", countSum);
-      entry.put("lastSeen", lastSeenMax);
+      entry.put("codes", new ArrayList<>(union.codes()));
+      entry.put("count", union.countValue());
+      entry.put("lastSeen", union.lastSeen());
       serversOut.put(server.getKey(), entry);
     }
     document.put("servers", serversOut);
@@ -295,10 +291,5 @@ public final class LedgerCodec {
 
   private static double finite(double d) {
     return Double.isFinite(d) ? d : 0.0;
-  }
-
-  private static long saturatedAdd(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
   }
 }
