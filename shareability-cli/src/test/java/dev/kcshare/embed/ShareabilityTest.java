@@ -18,6 +18,7 @@ import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.report.ServerVerdict;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -285,6 +286,66 @@ final class ShareabilityTest {
     assertThat(ran.fresh()).hasSize(2).allSatisfy(r -> assertThat(r.result().ran()).isFalse());
     assertThat(ran.progress().done()).isEqualTo(2);
     assertThat(ran.progress().measured()).isZero();
+  }
+
+  @Test
+  void aSymlinkedRecordsDirectoryIsTheSameLockAndBusyIsNeverAnException(@TempDir Path dir)
+      throws Exception {
+    Path real = Files.createDirectories(dir.resolve("records"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    Shareability viaReal = Shareability.builder(real).clock(() -> 10.0).build();
+    Shareability viaLink = Shareability.builder(link).clock(() -> 10.0).build();
+    List<ConfiguredServer> servers =
+        viaLink.servers(
+            List.of(ServerDefinition.stdio("gone", dir.resolve("none").toString(), List.of())));
+
+    // A pass holds the cache lock through the real path; a budgeted pass through the link yields.
+    CacheStore.Session held = CacheStore.open(viaReal.records().cacheFile(), null);
+    try {
+      assertThat(viaLink.budgetedPass(servers).outcome()).isEqualTo(PassResult.Outcome.YIELDED);
+      // Another thread closes the session (twice): the lock is free again for everyone.
+      Thread closer =
+          new Thread(
+              () -> {
+                try {
+                  held.close();
+                  held.close();
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      closer.start();
+      closer.join();
+      assertThat(viaLink.budgetedPass(servers).outcome()).isEqualTo(PassResult.Outcome.RAN);
+    } finally {
+      held.close();
+    }
+
+    // Two writers of one ledger, one through each path, flushing at once: both succeed.
+    LedgerStore a = viaReal.openLedger();
+    LedgerStore b = viaLink.openLedger();
+    a.record("s-a", UNROUTABLE, "id");
+    b.record("s-b", UNROUTABLE, "id");
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicBoolean flushedA = new AtomicBoolean();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                go.await();
+                flushedA.set(a.flush());
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            });
+    t.start();
+    go.countDown();
+    boolean flushedB = b.flush();
+    t.join();
+    assertThat(failure.get()).isNull();
+    assertThat(flushedA.get()).isTrue();
+    assertThat(flushedB).isTrue();
   }
 
   @Test
