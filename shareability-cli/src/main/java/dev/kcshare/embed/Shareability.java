@@ -113,9 +113,7 @@ public final class Shareability {
    * @return the loaded ledger writer
    */
   public LedgerStore openLedger() {
-    LedgerStore store = new LedgerStore(records.ledgerFile(), clock);
-    store.load();
-    return store;
+    return new LedgerStore(records.ledgerFile(), clock);
   }
 
   /**

@@ -1,20 +1,15 @@
 package dev.kcshare.host.records;
 
 import dev.kcshare.core.records.HazardLedger;
-import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
-import dev.kcshare.core.records.LedgerSnapshot;
 import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
@@ -22,7 +17,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A ledger writer: the in-memory {@link HazardLedger} bound to its file, with the flush protocol of
- * records spec §6.3 and the cross-process clear of §4.4.
+ * records spec §6.3, merging with the file (§9.4), and the cross-process clear of §4.4.
+ *
+ * <p>Several writers may share one file (two gateway processes, or a gateway and {@code kcshare
+ * hazards clear}): every flush re-reads the file under its lock and writes the union of what it
+ * holds and what this writer holds, so no writer drops what another recorded, counts add up, and a
+ * clear removes exactly what was observed before it, whatever any writer still held in memory.
  *
  * <p>{@link #record} is cheap and never blocks, so it may run on a gateway's event loop; {@link
  * #flush} does blocking I/O and belongs on a background thread (a heartbeat, and once on shutdown).
@@ -48,17 +48,23 @@ public final class LedgerStore {
   private final ReentrantLock flushMutex = new ReentrantLock();
 
   /**
+   * A writer of {@code file}, loaded from it (blocking: reads the file; a missing or unusable file
+   * is "nothing observed"). Even a writer that loaded nothing never drops what the file holds: its
+   * flushes merge.
+   *
    * @param file the ledger file ({@code observed-hazards.json})
    * @param clock wall-clock epoch seconds
+   * @throws NullPointerException if an argument is null
    */
   public LedgerStore(Path file, DoubleSupplier clock) {
     this.file = Objects.requireNonNull(file, "file");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.ledger = HazardLedger.create();
+    this.ledger = HazardLedger.of(read(file));
   }
 
   /**
-   * The in-memory state, for reads ({@code codesFor}, {@code codesForName}, {@code all}).
+   * The in-memory state, for reads ({@code codesFor}, {@code codesForName}, {@code all}). It holds
+   * what this writer recorded and what it found in the file at its last load or flush.
    *
    * @return the live ledger (never copied)
    */
@@ -71,27 +77,35 @@ public final class LedgerStore {
    *
    * @param file the ledger file
    * @return what it holds
+   * @throws NullPointerException if {@code file} is null
    */
   public static LedgerLoad read(Path file) {
-    return LedgerCodec.decode(RecordFile.read(file).root());
-  }
-
-  /** Loads the file into memory (at start, before recording). Does not dirty. */
-  public void load() {
-    ledger.load(read(file));
+    return LedgerCodec.decode(RecordFile.read(Objects.requireNonNull(file, "file")).root());
   }
 
   /**
-   * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused for an
-   * empty name or an unknown code, with a warning.
+   * Reads the file again and unites it with memory; nothing recorded here is dropped. Does not
+   * dirty. (The constructor already loads; a flush absorbs the file too.)
+   */
+  public void load() {
+    ledger.absorb(read(file));
+  }
+
+  /**
+   * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused — false,
+   * nothing stored, one warning — for an empty name or an unknown code.
    *
    * @param name the configured server name
    * @param code a hazard code ({@link dev.kcshare.core.records.HazardCodes#ALL})
    * @param identity the backend's launch identity ({@code Shareability.launchIdentity}), or {@code
    *     ""} when unknown
    * @return true iff the code was new for this (name, identity)
+   * @throws NullPointerException if an argument is null
    */
   public boolean record(String name, String code, String identity) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(code, "code");
+    Objects.requireNonNull(identity, "identity");
     boolean known = dev.kcshare.core.records.HazardCodes.isKnown(code);
     if (name.isEmpty() || !known) {
       log.warn(
@@ -112,28 +126,56 @@ public final class LedgerStore {
   }
 
   /**
-   * Drops every observation of {@code name} from memory and stamps a clear marker that the next
-   * flush writes, so the clear survives a restart and reaches other kcshare readers. The only way
-   * evidence is removed (an operator's decision, for example after the gateway misattributed a
-   * frame).
+   * Drops every observation of {@code name} from memory, stamps a clear marker and writes it to the
+   * file at once (blocking: a flush), so no other writer can merge an older observation back and
+   * the clear reaches every kcshare reader and writer. If that write fails, the next flush retries.
+   * The only way evidence is removed (an operator's decision, for example after the gateway
+   * misattributed a frame).
    *
-   * @param name the configured server name
-   * @return true if anything was removed
+   * @param name the configured server name (an empty name changes nothing)
+   * @return true if anything was removed from memory
+   * @throws NullPointerException if {@code name} is null
    */
   public boolean clear(String name) {
-    return ledger.clear(name, clock.getAsDouble());
+    Objects.requireNonNull(name, "name");
+    boolean interrupted = false;
+    flushMutex.lock();
+    try {
+      boolean removed = ledger.clear(name, clock.getAsDouble());
+      try {
+        flushLocked();
+      } catch (InterruptedException e) {
+        interrupted = true; // the marker stays in memory; the next flush writes it
+      }
+      return removed;
+    } finally {
+      flushMutex.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
-   * Flushes per records spec §6.3: under the flush mutex and the ledger file lock, applies the
-   * file's {@code cleared} markers to memory, then, if dirty, writes a snapshot atomically and
-   * marks that snapshot's generation persisted.
+   * Flushes per records spec §6.3 and §9.4: under the flush mutex and the ledger file lock,
+   * re-reads the file, applies its {@code cleared} markers to memory and absorbs its records, then,
+   * if dirty, writes the union atomically. Never throws an unchecked exception: every failure is
+   * logged, reported as false, and retried by the next flush (nothing recorded is lost meanwhile;
+   * the in-memory copy still guards this process).
    *
-   * @return true if the file now holds everything recorded up to this call's snapshot
+   * @return true if the file now holds everything recorded up to this call
    * @throws InterruptedException if interrupted while waiting for the lock
    */
   public boolean flush() throws InterruptedException {
     flushMutex.lockInterruptibly();
+    try {
+      return flushLocked();
+    } finally {
+      flushMutex.unlock();
+    }
+  }
+
+  private boolean flushLocked() throws InterruptedException {
     try {
       // Clean, and no file that could carry clear markers: nothing to apply and nothing to write.
       // Returning before the lock keeps an idle writer's heartbeat from creating the records
@@ -154,24 +196,31 @@ public final class LedgerStore {
         return false;
       }
       try {
-        ledger.applyCleared(read(file).cleared());
-        if (!ledger.isDirty()) {
+        HazardLedger.FlushPlan plan = ledger.mergeForFlush(read(file));
+        if (plan == null) {
           return true;
         }
-        LedgerSnapshot snapshot = ledger.snapshot();
+        boolean written = false;
         try {
-          RecordFile.write(file, LedgerCodec.encode(snapshot));
+          RecordFile.write(file, plan.toDocument());
+          written = true;
         } catch (IOException e) {
           log.warn("ledger flush failed, will retry: {}", e.toString());
           return false;
+        } finally {
+          if (written) {
+            ledger.flushed(plan);
+          } else {
+            ledger.flushFailed(plan);
+          }
         }
-        ledger.markPersisted(snapshot.generation());
         return true;
       } finally {
         release(lock);
       }
-    } finally {
-      flushMutex.unlock();
+    } catch (RuntimeException e) {
+      log.warn("ledger flush failed, will retry: {}", e.toString());
+      return false;
     }
   }
 
@@ -195,21 +244,20 @@ public final class LedgerStore {
    * @return true if the file held observations for {@code name}
    * @throws IOException if the file cannot be locked or written
    * @throws InterruptedException if interrupted while waiting for the lock
+   * @throws NullPointerException if {@code file} or {@code name} is null
+   * @throws IllegalArgumentException if {@code name} is empty
    */
   public static boolean clearInFile(Path file, String name, double now)
       throws IOException, InterruptedException {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(name, "name");
     if (name.isEmpty()) {
       throw new IllegalArgumentException("server name must not be empty");
     }
     try (FileLock lock = FileLock.acquire(file)) {
       LedgerLoad load = read(file);
-      SortedMap<String, SortedMap<String, HazardRecord>> servers = new TreeMap<>(load.servers());
-      boolean had = servers.remove(name) != null;
-      Map<String, Double> cleared = new TreeMap<>(load.cleared());
-      double at = Double.isFinite(now) ? now : 0.0;
-      cleared.merge(name, at, Math::max);
-      RecordFile.write(file, LedgerCodec.encode(servers, cleared));
-      return had;
+      RecordFile.write(file, LedgerCodec.encodeCleared(load, name, now));
+      return load.servers().containsKey(name);
     }
   }
 }

@@ -211,6 +211,31 @@ public final class LedgerCodec {
     return object.containsKey(member) ? Values.describe(value) : "missing";
   }
 
+  /**
+   * The document a cross-process clear writes (records.md §4.4): the file as read without any
+   * record of {@code name}, and {@code cleared[name]} set to the later of its existing value and
+   * {@code now} (stamped even when the file held nothing for the name: a live writer may still hold
+   * unflushed records). A non-finite {@code now} stamps 0.0.
+   *
+   * @param onDisk the file as read, tolerantly
+   * @param name the server to clear, not empty
+   * @param now the clear's time, epoch seconds
+   * @return the document to write
+   * @throws IllegalArgumentException if {@code name} is empty
+   */
+  public static Map<String, Object> encodeCleared(LedgerLoad onDisk, String name, double now) {
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("server name must not be empty");
+    }
+    TreeMap<String, SortedMap<String, HazardRecord>> servers = new TreeMap<>(CodePoints.ORDER);
+    servers.putAll(onDisk.servers());
+    servers.remove(name);
+    TreeMap<String, Double> cleared = new TreeMap<>(CodePoints.ORDER);
+    cleared.putAll(onDisk.cleared());
+    cleared.merge(name, Double.isFinite(now) ? now : 0.0, Math::max);
+    return encode(servers, cleared);
+  }
+
   /** Encodes a snapshot with its clear markers ({@link #encode(Map, Map)}). */
   public static Map<String, Object> encode(LedgerSnapshot snapshot) {
     return encode(snapshot.servers(), snapshot.cleared());
