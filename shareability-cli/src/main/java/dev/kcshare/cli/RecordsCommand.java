@@ -1,9 +1,7 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
-import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.records.RecordFile;
@@ -14,8 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -46,16 +42,11 @@ final class RecordsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RecordsDirectory dir = records.resolve(ctx);
-    // A missing or unusable file has nothing to decode: its state and problem say why it is empty,
-    // and the codec's "top level is null" note would only misdescribe it.
-    RecordFile.Read ledgerRead = RecordFile.read(dir.ledgerFile());
-    LedgerLoad ledger =
-        parsed(ledgerRead) ? LedgerCodec.decode(ledgerRead.root()) : LedgerLoad.empty();
-    RecordFile.Read cacheRead = RecordFile.read(dir.cacheFile());
-    CacheLoad cache =
-        parsed(cacheRead)
-            ? CacheCodec.decode(cacheRead.root())
-            : new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of());
+    // A missing or unusable file has nothing to decode: its state and problem say why it is empty.
+    RecordFile.Loaded<LedgerLoad> ledgerRead = RecordFile.readLedger(dir.ledgerFile());
+    LedgerLoad ledger = ledgerRead.value();
+    RecordFile.Loaded<CacheLoad> cacheRead = RecordFile.readCache(dir.cacheFile());
+    CacheLoad cache = cacheRead.value();
 
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("directory", dir.path().toString());
@@ -80,11 +71,7 @@ final class RecordsCommand implements Callable<Integer> {
     return Main.EXIT_OK;
   }
 
-  private static boolean parsed(RecordFile.Read read) {
-    return read.exists() && read.problem() == null;
-  }
-
-  private static Map<String, Object> file(Path path, RecordFile.Read read) {
+  private static Map<String, Object> file(Path path, RecordFile.Loaded<?> read) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("file", path.toString());
     m.put("exists", read.exists());
@@ -106,9 +93,9 @@ final class RecordsCommand implements Callable<Integer> {
   private static void printHuman(
       PrintWriter out,
       RecordsDirectory dir,
-      RecordFile.Read ledgerRead,
+      RecordFile.Loaded<LedgerLoad> ledgerRead,
       LedgerLoad ledger,
-      RecordFile.Read cacheRead,
+      RecordFile.Loaded<CacheLoad> cacheRead,
       CacheLoad cache) {
     out.printf(
         "Records directory: %s%n  chosen by: %s%n",
@@ -136,7 +123,7 @@ final class RecordsCommand implements Callable<Integer> {
     }
   }
 
-  private static String state(RecordFile.Read read) {
+  private static String state(RecordFile.Loaded<?> read) {
     if (!read.exists()) {
       return "not present (nothing recorded yet)";
     }

@@ -16,7 +16,7 @@ import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.ServerIdentity;
 import dev.kcshare.host.report.ServerVerdict;
@@ -32,7 +32,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
-import java.util.function.Function;
 
 /**
  * The embedding facade: one object per records directory that gives a Java MCP gateway the hazard
@@ -63,7 +62,7 @@ public final class Shareability {
   private final Set<String> identityKeys;
   private final StdioProber prober;
   private final int workers;
-  private final Function<Path, RecordFile.Read> reader;
+  private final RecordReader reader;
 
   private Shareability(Builder b) {
     this.records = new RecordsDirectory(b.recordsDirectory, RecordsDirectory.Rule.OPTION);
@@ -196,7 +195,9 @@ public final class Shareability {
    * @return one row per server, in the given order
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
-    return VerdictReport.load(records, reader).verdicts(servers, profile, identityKeys);
+    Objects.requireNonNull(servers, "servers");
+    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, profile, identityKeys);
   }
 
   /**
@@ -209,7 +210,9 @@ public final class Shareability {
    * @return one row per server, in the given order
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers, LedgerStore liveLedger) {
-    return VerdictReport.live(liveLedger.ledger(), records, reader)
+    Objects.requireNonNull(servers, "servers");
+    Objects.requireNonNull(liveLedger, "liveLedger");
+    return VerdictReport.live(liveLedger.ledger(), records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
   }
 
@@ -305,7 +308,7 @@ public final class Shareability {
     private Set<String> identityKeys = Set.of();
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
     private Duration probeTimeout = ProbeOptions.DEFAULT_TIMEOUT;
-    private Function<Path, RecordFile.Read> reader = RecordFile::read;
+    private RecordReader reader = RecordReader.FILES;
 
     private Builder(Path recordsDirectory) {
       this.recordsDirectory = Objects.requireNonNull(recordsDirectory, "recordsDirectory");
@@ -398,7 +401,7 @@ public final class Shareability {
     }
 
     /** How record files are read; an instrumentation seam for tests. */
-    Builder recordReader(Function<Path, RecordFile.Read> reader) {
+    Builder recordReader(RecordReader reader) {
       this.reader = Objects.requireNonNull(reader, "reader");
       return this;
     }

@@ -52,6 +52,12 @@ final class AssessMetricsTest {
             "--metrics",
             "no/such/dir/kcshare.prom");
     assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.stderr()).contains("kcshare.prom").contains("cannot write metrics");
+    assertThat(r.stderr())
+        .isEqualTo(
+            "kcshare: cannot write "
+                + dir.resolve("no/such/dir/kcshare.prom")
+                + ": "
+                + dir.resolve("no/such/dir")
+                + ": no such directory\n");
   }
 }

@@ -3,6 +3,7 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.HazardRecord;
@@ -17,6 +18,7 @@ import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.report.ServerVerdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +37,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,12 +46,19 @@ final class ShareabilityTest {
   private static final String UNROUTABLE = HazardCodes.UNROUTABLE_SERVER_REQUEST;
 
   /** Records every read, per file. */
-  private static final class CountingReader {
+  private static final class CountingReader implements RecordReader {
     final Map<Path, AtomicInteger> reads = new ConcurrentHashMap<>();
 
-    RecordFile.Read read(Path file) {
+    @Override
+    public RecordFile.Loaded<LedgerLoad> ledger(Path file, Predicate<String> names) {
       reads.computeIfAbsent(file, k -> new AtomicInteger()).incrementAndGet();
-      return RecordFile.read(file);
+      return RecordReader.FILES.ledger(file, names);
+    }
+
+    @Override
+    public RecordFile.Loaded<CacheLoad> cache(Path file, Predicate<String> names) {
+      reads.computeIfAbsent(file, k -> new AtomicInteger()).incrementAndGet();
+      return RecordReader.FILES.cache(file, names);
     }
 
     Map<Path, Integer> snapshotAndReset() {
@@ -73,7 +83,7 @@ final class ShareabilityTest {
     Shareability kc =
         Shareability.builder(dir.resolve("records"))
             .clock(() -> 1000.0)
-            .recordReader(reader::read)
+            .recordReader(reader)
             .build();
     List<ConfiguredServer> servers = kc.servers(fleet(6));
     // records for some rows: a hazard for server-1, a measurement for server-2

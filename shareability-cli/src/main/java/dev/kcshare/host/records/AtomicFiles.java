@@ -44,6 +44,34 @@ public final class AtomicFiles {
   private AtomicFiles() {}
 
   /**
+   * Fails a write the way the file system would: an instrumentation seam for tests of full and
+   * read-only disks (it runs after the content was written to the temporary file, before the sync).
+   */
+  @FunctionalInterface
+  public interface WriteFault {
+    /**
+     * Throws to make the write of {@code target} fail.
+     *
+     * @param target the file being replaced
+     * @param temporary the temporary file holding the new content
+     * @throws IOException the failure to simulate
+     */
+    void check(Path target, Path temporary) throws IOException;
+  }
+
+  private static volatile @Nullable WriteFault fault;
+
+  /**
+   * Installs a {@link WriteFault} for every following write (null removes it). An instrumentation
+   * seam for tests; never set in production.
+   *
+   * @param writeFault the fault, or null
+   */
+  public static void simulateFault(@Nullable WriteFault writeFault) {
+    fault = writeFault;
+  }
+
+  /**
    * Replaces {@code target} with {@code content}: exclusive temporary file in the same directory
    * (mode 0600 from creation), write, fsync, atomic rename, fsync of the directory. On failure the
    * temporary file is deleted and the exception propagates; the old file is untouched.
@@ -79,6 +107,10 @@ public final class AtomicFiles {
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
           ch.write(buf);
+        }
+        WriteFault f = fault;
+        if (f != null) {
+          f.check(target, tmp);
         }
         ch.force(true);
       }
@@ -184,7 +216,10 @@ public final class AtomicFiles {
         }
       } catch (java.nio.file.FileAlreadyExistsException e) {
         if (!Files.isDirectory(p)) {
-          throw e;
+          java.nio.file.FileSystemException notADirectory =
+              new java.nio.file.FileSystemException(p.toString(), null, "Not a directory");
+          notADirectory.initCause(e);
+          throw notADirectory;
         }
       }
     }

@@ -29,6 +29,7 @@ public final class FileLock implements AutoCloseable {
   private static final ConcurrentHashMap<Object, Mutex> MUTEXES = new ConcurrentHashMap<>();
   private static final long POLL_MILLIS = 50;
 
+  private final Path recordFile;
   private final Mutex mutex;
   private final FileChannel channel;
   private final java.nio.channels.FileLock osLock;
@@ -40,10 +41,17 @@ public final class FileLock implements AutoCloseable {
     volatile @Nullable Thread holder;
   }
 
-  private FileLock(Mutex mutex, FileChannel channel, java.nio.channels.FileLock osLock) {
+  private FileLock(
+      Path recordFile, Mutex mutex, FileChannel channel, java.nio.channels.FileLock osLock) {
+    this.recordFile = recordFile;
     this.mutex = mutex;
     this.channel = channel;
     this.osLock = osLock;
+  }
+
+  /** The record file this lock guards. */
+  public Path recordFile() {
+    return recordFile;
   }
 
   /** The lock file guarding {@code recordFile}: the same name plus {@code .lock}. */
@@ -103,7 +111,7 @@ public final class FileLock implements AutoCloseable {
         }
         if (os != null) {
           ok = true;
-          return new FileLock(mutex, channel, os);
+          return new FileLock(recordFile, mutex, channel, os);
         }
         if (System.nanoTime() >= deadline) {
           return null;

@@ -4,6 +4,7 @@ import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,7 @@ public final class LedgerStore {
   private final HazardLedger ledger;
   private final DoubleSupplier clock;
   private final ReentrantLock flushMutex = new ReentrantLock();
+  private @Nullable String lastWarning; // guarded by flushMutex
 
   /**
    * A writer of {@code file}, loaded from it (blocking: reads the file; a missing or unusable file
@@ -80,7 +83,25 @@ public final class LedgerStore {
    * @throws NullPointerException if {@code file} is null
    */
   public static LedgerLoad read(Path file) {
-    return LedgerCodec.decode(RecordFile.read(Objects.requireNonNull(file, "file")).root());
+    return RecordFile.readLedger(Objects.requireNonNull(file, "file")).value();
+  }
+
+  /**
+   * Reads the file for a writer that will replace it, under its lock.
+   *
+   * @throws FileProblem when the file must be left as it is: written by a newer version or
+   *     otherwise not understood, or present but unreadable (its records could not be merged)
+   */
+  private static LedgerLoad readForWrite(Path file) throws FileProblem {
+    RecordFile.Loaded<LedgerLoad> read = RecordFile.readLedger(file);
+    if (!read.state().replaceable()) {
+      throw FileProblem.leftUnchanged(file, "could not be read to merge (" + read.problem() + ")");
+    }
+    String refusal = read.value().refusal();
+    if (refusal != null) {
+      throw FileProblem.leftUnchanged(file, refusal);
+    }
+    return read.value();
   }
 
   /**
@@ -188,7 +209,9 @@ public final class LedgerStore {
       try {
         lock = FileLock.tryAcquire(file, LOCK_WAIT);
       } catch (IOException e) {
-        log.warn("ledger flush skipped: cannot lock {}: {}", file, e.toString());
+        warnOnce(
+            "ledger flush skipped, will retry: "
+                + FileProblem.of("lock", FileLock.lockFileFor(file), e).getMessage());
         return false;
       }
       if (lock == null) {
@@ -196,16 +219,26 @@ public final class LedgerStore {
         return false;
       }
       try {
-        HazardLedger.FlushPlan plan = ledger.mergeForFlush(read(file));
+        LedgerLoad onDisk;
+        try {
+          onDisk = readForWrite(file);
+        } catch (FileProblem e) {
+          warnOnce("ledger not written, evidence kept in memory: " + e.getMessage());
+          return false;
+        }
+        HazardLedger.FlushPlan plan = ledger.mergeForFlush(onDisk);
         if (plan == null) {
+          lastWarning = null;
           return true;
         }
         boolean written = false;
         try {
           RecordFile.write(file, plan.toDocument());
           written = true;
+          lastWarning = null;
         } catch (IOException e) {
-          log.warn("ledger flush failed, will retry: {}", e.toString());
+          warnOnce(
+              "ledger flush failed, will retry: " + FileProblem.of("write", file, e).getMessage());
           return false;
         } finally {
           if (written) {
@@ -219,8 +252,22 @@ public final class LedgerStore {
         release(lock);
       }
     } catch (RuntimeException e) {
-      log.warn("ledger flush failed, will retry: {}", e.toString());
+      log.warn("ledger flush failed (an error of kcshare's own), will retry: {}", e.toString());
+      log.debug("ledger flush failed", e);
       return false;
+    }
+  }
+
+  /**
+   * Logs a flush failure, once until it changes or a flush succeeds: a heartbeat retrying every
+   * minute against a read-only file must not fill the log.
+   */
+  private void warnOnce(String message) {
+    if (!message.equals(lastWarning)) {
+      log.warn("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
+      lastWarning = message;
+    } else {
+      log.debug("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
     }
   }
 
@@ -228,7 +275,10 @@ public final class LedgerStore {
     try {
       lock.close();
     } catch (IOException e) {
-      log.warn("releasing the ledger lock failed: {}", e.toString());
+      log.warn(
+          "{}",
+          FileProblem.of("release the lock", FileLock.lockFileFor(lock.recordFile()), e)
+              .getMessage());
     }
   }
 
@@ -242,6 +292,8 @@ public final class LedgerStore {
    * @param name the configured server name (not empty)
    * @param now epoch seconds for the marker
    * @return true if the file held observations for {@code name}
+   * @throws FileProblem if the file cannot be locked or written, or must be left as it is (written
+   *     by a newer version, not understood, or unreadable): the file is then unchanged
    * @throws IOException if the file cannot be locked or written
    * @throws InterruptedException if interrupted while waiting for the lock
    * @throws NullPointerException if {@code file} or {@code name} is null
@@ -254,9 +306,19 @@ public final class LedgerStore {
     if (name.isEmpty()) {
       throw new IllegalArgumentException("server name must not be empty");
     }
-    try (FileLock lock = FileLock.acquire(file)) {
-      LedgerLoad load = read(file);
-      RecordFile.write(file, LedgerCodec.encodeCleared(load, name, now));
+    FileLock lock;
+    try {
+      lock = FileLock.acquire(file);
+    } catch (IOException e) {
+      throw FileProblem.of("write", file, e);
+    }
+    try (lock) {
+      LedgerLoad load = readForWrite(file);
+      try {
+        RecordFile.write(file, LedgerCodec.encodeCleared(load, name, now));
+      } catch (IOException e) {
+        throw FileProblem.of("write", file, e);
+      }
       return load.servers().containsKey(name);
     }
   }
