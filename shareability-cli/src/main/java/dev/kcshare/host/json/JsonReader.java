@@ -209,74 +209,42 @@ public final class JsonReader {
    * @throws IOException when reading the stream fails
    */
   public void stream(InputStream in, TopLevel handler) throws JsonSyntaxException, IOException {
-    java.io.PushbackInputStream bom = new java.io.PushbackInputStream(in, 3);
-    byte[] head = bom.readNBytes(3);
-    boolean hasBom =
-        head.length == 3
-            && (head[0] & 0xff) == 0xef
-            && (head[1] & 0xff) == 0xbb
-            && (head[2] & 0xff) == 0xbf;
-    if (!hasBom) {
-      bom.unread(head);
-    }
-    var decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-    Reader reader = new InputStreamReader(bom, decoder);
-    try (JsonParser parser = factory.createParser(reader)) {
-      streamTopLevel(parser, handler);
-    } catch (CharacterCodingException | CharConversionException e) {
-      throw new JsonSyntaxException("not valid UTF-8", -1, -1);
+    new JsonScanner(in, this, depthLimit).scan(handler);
+  }
+
+  /**
+   * Parses one value from bytes already validated by a {@link JsonScanner}, enclosed in {@code
+   * baseDepth} containers, starting at {@code line} and {@code column} of the document (for the
+   * location of an error).
+   */
+  @Nullable Object parseSlice(byte[] bytes, int baseDepth, int line, int column)
+      throws JsonSyntaxException {
+    // The scanner validated the bytes as strict UTF-8: Jackson's byte parser may read them as is.
+    try (JsonParser p = factory.createParser(bytes)) {
+      if (p.nextToken() == null) {
+        throw new JsonSyntaxException("empty input: no JSON value", line, column);
+      }
+      Object value = readValue(p, baseDepth);
+      requireEnd(p);
+      return value;
     } catch (StreamConstraintsException e) {
       throw constraint(e);
     } catch (JsonParseException e) {
       JsonLocation at = e.getLocation();
+      int l = at == null ? -1 : at.getLineNr();
+      int c = at == null ? -1 : at.getColumnNr();
       throw new JsonSyntaxException(
           e.getOriginalMessage(),
-          at == null ? -1 : at.getLineNr(),
-          at == null ? -1 : at.getColumnNr());
-    }
-  }
-
-  private void streamTopLevel(JsonParser p, TopLevel handler)
-      throws IOException, JsonSyntaxException {
-    JsonToken t = p.nextToken();
-    if (t == null) {
-      throw new JsonSyntaxException("empty input: no JSON value", -1, -1);
-    }
-    if (t != JsonToken.START_OBJECT) {
-      handler.root(readValue(p, 0));
-      requireEnd(p);
-      return;
-    }
-    while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      JsonToken value = p.nextToken();
-      if (value == JsonToken.START_OBJECT && handler.streams(name)) {
-        if (depthLimit < 2) {
-          JsonLocation at = p.currentLocation();
-          throw tooDeep(at.getLineNr(), at.getColumnNr());
-        }
-        handler.begin(name);
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String key = p.currentName();
-          p.nextToken();
-          if (handler.wants(name, key)) {
-            handler.entry(name, key, readValue(p, 2));
-          } else {
-            p.skipChildren();
-          }
-        }
-      } else {
-        handler.member(name, readValue(p, 1));
+          l < 0 ? line : line + l - 1,
+          l < 0 ? column : (l == 1 ? column + c - 1 : c));
+    } catch (JsonSyntaxException e) {
+      if (e.nestingTooDeep() || e.limitExceeded()) {
+        throw e;
       }
+      throw new JsonSyntaxException(e.getMessage(), line, column);
+    } catch (IOException e) {
+      throw new JsonSyntaxException(String.valueOf(e.getMessage()), line, column);
     }
-    if (t != JsonToken.END_OBJECT) {
-      throw syntax(p, "unexpected token " + t);
-    }
-    requireEnd(p);
   }
 
   private static void requireEnd(JsonParser p) throws IOException, JsonSyntaxException {
