@@ -74,7 +74,19 @@ public final class CacheCodec {
     private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
     private final LinkedHashMap<Object, List<Dropped>> rowNotes = new LinkedHashMap<>();
 
+    /**
+     * Equal values of different rows held once: rows of one build, or of servers answering alike,
+     * share their handshake, version and reasons, so a large cache costs memory per distinct answer
+     * rather than per row.
+     */
+    private final Map<Object, Object> shared = new HashMap<>();
+
     private Decoder() {}
+
+    @SuppressWarnings("unchecked")
+    private <T> T share(T value) {
+      return (T) shared.computeIfAbsent(value, v -> v);
+    }
 
     /** Whether {@code member}'s object value is fed entry by entry: {@code entries}. */
     public boolean streams(String member) {
@@ -123,7 +135,18 @@ public final class CacheCodec {
               },
               notes);
       if (row != null) {
-        rows.put(name, row);
+        StoredHandshake handshake = row.handshake();
+        rows.put(
+            name,
+            new CacheRow(
+                row.ran(),
+                row.callerSensitive(),
+                share(row.reasons()),
+                row.evaluatedAt(),
+                row.identity(),
+                share(row.reportedVersion()),
+                row.era(),
+                handshake == null ? null : share(handshake)));
       }
     }
 
