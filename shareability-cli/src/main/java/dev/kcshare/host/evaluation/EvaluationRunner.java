@@ -7,6 +7,7 @@ import dev.kcshare.core.policy.RuntimeResolved;
 import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
@@ -284,9 +285,15 @@ public final class EvaluationRunner {
   /** Stores a ran result; returns what the pass reports for it. */
   private static ServerResult store(VerdictCache cache, Measured m) {
     boolean stored = false;
-    if (m.row() != null) {
-      cache.put(m.name(), m.row());
-      stored = true;
+    CacheRow row = m.row();
+    if (row != null) {
+      stored = cache.put(m.name(), row);
+      if (!stored) {
+        log.warn(
+            "not storing the measurement of {}: {}",
+            Escaper.quoted(m.name(), Escaper.SHORT_LIMIT),
+            RecordLimits.rowRefusal(m.name(), row));
+      }
     }
     return new ServerResult(m.name(), m.result(), stored, m.stderrTail());
   }

@@ -3,6 +3,7 @@ package dev.kcshare.host.records;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import java.io.IOException;
@@ -114,7 +115,8 @@ public final class LedgerStore {
 
   /**
    * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused — false,
-   * nothing stored, one warning — for an empty name or an unknown code.
+   * nothing stored, one warning — for an empty name, an unknown code, or a name or identity longer
+   * than {@link RecordLimits#MAX_KEY_LENGTH} characters (so the file always reads back).
    *
    * @param name the configured server name
    * @param code a hazard code ({@link dev.kcshare.core.records.HazardCodes#ALL})
@@ -128,12 +130,13 @@ public final class LedgerStore {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(identity, "identity");
     boolean known = dev.kcshare.core.records.HazardCodes.isKnown(code);
-    if (name.isEmpty() || !known) {
+    String tooLong = RecordLimits.refusal(name, identity);
+    if (name.isEmpty() || !known || tooLong != null) {
       log.warn(
           "refusing to record hazard {} for server {}: {}",
           Escaper.quoted(code, Escaper.SHORT_LIMIT),
           Escaper.quoted(name, Escaper.SHORT_LIMIT),
-          known ? "empty server name" : "not a known hazard code");
+          !known ? "not a known hazard code" : tooLong != null ? tooLong : "empty server name");
       return false;
     }
     boolean isNew = ledger.record(name, code, identity, clock.getAsDouble());

@@ -91,9 +91,10 @@ public final class HazardLedger {
   /**
    * Records one observation of {@code code} for (name, identity) at {@code now} (epoch seconds; a
    * non-finite time counts as 0.0). Refused — returns false and stores nothing — when {@code name}
-   * is empty or {@code code} is outside the closed vocabulary; callers log the refusal (check with
-   * {@link HazardCodes#isKnown}). The recording site's gating (shared backend only) is the
-   * caller's.
+   * is empty, {@code code} is outside the closed vocabulary, or the name or identity is longer than
+   * {@link RecordLimits#MAX_KEY_LENGTH} (so the file stays readable); callers log the refusal
+   * (check with {@link HazardCodes#isKnown} and {@link RecordLimits#refusal}). The recording site's
+   * gating (shared backend only) is the caller's.
    *
    * @return true iff the code was new for (name, identity), so the caller can warn once
    * @throws NullPointerException if an argument is null
@@ -103,7 +104,7 @@ public final class HazardLedger {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(identity, "identity");
     int bit = HazardCodes.bit(code);
-    if (bit == 0 || name.isEmpty()) {
+    if (bit == 0 || name.isEmpty() || RecordLimits.refusal(name, identity) != null) {
       return false;
     }
     double time = Double.isFinite(now) ? now : 0.0;

@@ -106,18 +106,21 @@ public final class VerdictCache {
   }
 
   /**
-   * Stores the row for a name, overwriting the previous one; dirties. A row under the empty name is
-   * ignored: it could never be read back.
+   * Stores the row for a name, overwriting the previous one; dirties. Refused — nothing changes —
+   * for the empty name (it could never be read back) and for a row beyond {@link RecordLimits}
+   * ({@link RecordLimits#rowRefusal} says why): a row the reader could not take is never written.
    *
+   * @return true if the row was stored
    * @throws NullPointerException if an argument is null
    */
-  public synchronized void put(String name, CacheRow row) {
+  public synchronized boolean put(String name, CacheRow row) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(row, "row");
-    if (name.isEmpty()) {
-      return;
+    if (name.isEmpty() || RecordLimits.rowRefusal(name, row) != null) {
+      return false;
     }
     change(name, row);
+    return true;
   }
 
   /** Records a change (rows updated at once; the file's original kept for the merge). */
