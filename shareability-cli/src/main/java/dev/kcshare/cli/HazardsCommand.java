@@ -5,6 +5,7 @@ import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerUnion;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
@@ -156,6 +157,8 @@ final class HazardsCommand implements Runnable {
         throw new BadInputException("SERVER must not be empty");
       }
       RecordsDirectory dir = records.resolve(ctx);
+      // A command that writes the records also ends what a killed pass left running there.
+      SpawnRegistry.reapOrphans(dir.path());
       boolean had =
           LedgerStore.clearInFile(dir.ledgerFile(), server, System.currentTimeMillis() / 1000.0);
       ctx.err()

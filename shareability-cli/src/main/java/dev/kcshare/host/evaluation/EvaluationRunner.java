@@ -15,6 +15,7 @@ import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.CacheStore;
 import java.io.IOException;
@@ -122,14 +123,22 @@ public final class EvaluationRunner {
       Options options,
       PassProgress.Listener listener)
       throws IOException, InterruptedException {
+    Objects.requireNonNull(servers, "servers");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(listener, "listener");
+    // What a killed pass left running on these records ends before this pass spawns anything
+    // (records spec §9.5); a live pass's processes are left alone.
+    Path recordsDir = cacheFile.toAbsolutePath().getParent();
+    SpawnRegistry.reapOrphans(recordsDir);
     Duration wait =
         options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
     CacheStore.Session session = CacheStore.open(cacheFile, wait);
     if (session == null) {
       return busy(servers, cacheFile, options);
     }
-    try (session) {
-      return runLocked(servers, session, options, listener);
+    try (session;
+        SpawnRegistry registry = SpawnRegistry.open(recordsDir)) {
+      return runLocked(servers, session, options, listener, prober.withSpawnWatcher(registry));
     }
   }
 
@@ -155,7 +164,8 @@ public final class EvaluationRunner {
       List<ConfiguredServer> servers,
       CacheStore.Session session,
       Options options,
-      PassProgress.Listener listener)
+      PassProgress.Listener listener,
+      StdioProber prober)
       throws IOException, InterruptedException {
     VerdictCache cache = session.cache();
     Map<String, ConfiguredServer> byName = new LinkedHashMap<>();
@@ -166,7 +176,9 @@ public final class EvaluationRunner {
     Map<String, String> versions;
     try {
       versions =
-          options.mode() == Mode.UNCAPPED ? recheckVersions(byName.values(), cache) : Map.of();
+          options.mode() == Mode.UNCAPPED
+              ? recheckVersions(byName.values(), cache, prober)
+              : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
       flushQuietly(session); // handshakes refreshed so far
       throw e;
@@ -200,7 +212,7 @@ public final class EvaluationRunner {
     try {
       for (String name : due) {
         ConfiguredServer server = byName.get(name);
-        completions.submit(() -> measure(server));
+        completions.submit(() -> measure(server, prober));
         pending++;
       }
       while (pending > 0) {
@@ -252,7 +264,8 @@ public final class EvaluationRunner {
   private record Measured(
       String name, PreflightResult result, String stderrTail, @Nullable CacheRow row) {}
 
-  private Measured measure(ConfiguredServer server) throws InterruptedException {
+  private Measured measure(ConfiguredServer server, StdioProber prober)
+      throws InterruptedException {
     String name = server.name();
     try {
       ConfiguredDefinition first = server.first();
@@ -402,7 +415,8 @@ public final class EvaluationRunner {
    * refreshes the handshake of a row it does not invalidate. Its failure changes nothing.
    */
   private Map<String, String> recheckVersions(
-      Iterable<ConfiguredServer> servers, VerdictCache cache) throws InterruptedException {
+      Iterable<ConfiguredServer> servers, VerdictCache cache, StdioProber prober)
+      throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       ConfiguredDefinition first = s.first();

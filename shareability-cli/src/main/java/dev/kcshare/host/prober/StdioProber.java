@@ -47,6 +47,7 @@ public final class StdioProber {
   private final ProcessPermits permits;
   private final Checkpoints checkpoints;
   private final ExecutorService executor;
+  private final SpawnWatcher spawnWatcher;
 
   /**
    * Fixed points of a pre-flight, for tests: throwing from one simulates an unexpected failure in
@@ -82,6 +83,25 @@ public final class StdioProber {
               t.setDaemon(true);
               return t;
             });
+    this.spawnWatcher = SpawnWatcher.NONE;
+  }
+
+  private StdioProber(StdioProber base, SpawnWatcher spawnWatcher) {
+    this.baseEnv = base.baseEnv;
+    this.baseCwd = base.baseCwd;
+    this.options = base.options;
+    this.permits = base.permits;
+    this.checkpoints = base.checkpoints;
+    this.executor = base.executor;
+    this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
+  }
+
+  /**
+   * This prober, telling {@code watcher} about every process it spawns (a pass records them in its
+   * records directory); shares the process permits and threads of this one.
+   */
+  public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
+    return new StdioProber(this, watcher);
   }
 
   /**
@@ -403,7 +423,7 @@ public final class StdioProber {
       ServerProcess server = null;
       try {
         try {
-          server = ServerProcess.start(launch, options);
+          server = ServerProcess.start(launch, options, spawnWatcher);
         } catch (IOException e) {
           failure = "spawn failed: " + spawnReason(e);
           return null;
@@ -433,6 +453,10 @@ public final class StdioProber {
         if (server != null) {
           server.tearDown();
           stderrTail = server.stderrTail();
+          String refused = server.wrapperFailure();
+          if (refused != null && ProbeFailure.NO_RESPONSE.equals(failure)) {
+            failure = "spawn failed: " + refused; // setsid could not start the command
+          }
         }
       }
     }
@@ -488,12 +512,18 @@ public final class StdioProber {
     }
   }
 
-  /** The OS's words for a refused spawn, without Java's "Cannot run program" preamble. */
+  /**
+   * The OS's words for a refused spawn, without Java's "Cannot run program" preamble or its
+   * "error=N, " prefix (so a refusal reads the same whether Java or {@code setsid} met it).
+   */
   private static String spawnReason(IOException e) {
     Throwable cause = e.getCause();
     String reason =
         cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
-    return reason == null ? e.getClass().getSimpleName() : reason;
+    if (reason == null) {
+      return "the operating system refused to start it";
+    }
+    return reason.replaceFirst("^error=\\d+, ", "");
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */

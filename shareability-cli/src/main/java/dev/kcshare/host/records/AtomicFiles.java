@@ -90,6 +90,20 @@ public final class AtomicFiles {
    */
   public static void write(Path target, byte[] content, @Nullable Set<PosixFilePermission> mode)
       throws IOException {
+    write(target, content, mode, true);
+  }
+
+  /**
+   * {@link #write(Path, byte[])} without syncing to disk: still atomic (readers see the old file or
+   * the new one), for kcshare's own bookkeeping that a crash of the host makes moot anyway.
+   */
+  public static void writeUnsynced(Path target, byte[] content) throws IOException {
+    write(target, content, null, false);
+  }
+
+  private static void write(
+      Path target, byte[] content, @Nullable Set<PosixFilePermission> mode, boolean sync)
+      throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     createDirectories(dir);
     Path tmp =
@@ -112,14 +126,18 @@ public final class AtomicFiles {
         if (f != null) {
           f.check(target, tmp);
         }
-        ch.force(true);
+        if (sync) {
+          ch.force(true);
+        }
       }
       if (POSIX && mode != null) {
         Files.setPosixFilePermissions(tmp, mode);
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       moved = true;
-      syncDirectory(dir);
+      if (sync) {
+        syncDirectory(dir);
+      }
     } finally {
       if (!moved) {
         Files.deleteIfExists(tmp);
