@@ -125,6 +125,7 @@ public final class Shareability {
    * @return one configured server per name, in order of first appearance
    */
   public List<ConfiguredServer> servers(List<ServerDefinition> definitions) {
+    requireElements(definitions, "definitions");
     Fingerprints fingerprints = fingerprints();
     Map<String, List<ConfiguredDefinition>> byName = new LinkedHashMap<>();
     for (int i = 0; i < definitions.size(); i++) {
@@ -172,6 +173,7 @@ public final class Shareability {
    * @throws IllegalArgumentException if the definition has no command
    */
   public String launchIdentity(ServerDefinition definition) {
+    Objects.requireNonNull(definition, "definition");
     String command = definition.command();
     if (command == null) {
       throw new IllegalArgumentException("not a stdio definition: " + definition.name());
@@ -195,7 +197,7 @@ public final class Shareability {
    * @return one row per server, in the given order
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
-    Objects.requireNonNull(servers, "servers");
+    requireElements(servers, "servers");
     return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
   }
@@ -210,7 +212,7 @@ public final class Shareability {
    * @return one row per server, in the given order
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers, LedgerStore liveLedger) {
-    Objects.requireNonNull(servers, "servers");
+    requireElements(servers, "servers");
     Objects.requireNonNull(liveLedger, "liveLedger");
     return VerdictReport.live(liveLedger.ledger(), records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
@@ -232,6 +234,7 @@ public final class Shareability {
    */
   public PassResult budgetedPass(List<ConfiguredServer> servers)
       throws IOException, InterruptedException {
+    requireElements(servers, "servers");
     return runner()
         .run(
             servers,
@@ -262,6 +265,8 @@ public final class Shareability {
    */
   public BackgroundPass startUncappedPass(
       List<ConfiguredServer> servers, PassProgress.Listener listener) {
+    requireElements(servers, "servers");
+    Objects.requireNonNull(listener, "listener");
     List<ConfiguredServer> snapshot = List.copyOf(servers);
     AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
     return BackgroundPass.start(
@@ -277,6 +282,16 @@ public final class Shareability {
                       listener.onProgress(p);
                     }),
         "kcshare-uncapped-pass");
+  }
+
+  /** Checks a list argument and its elements at the call, naming the parameter. */
+  private static void requireElements(List<?> list, String parameter) {
+    Objects.requireNonNull(list, parameter);
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == null) {
+        throw new NullPointerException(parameter + "[" + i + "]");
+      }
+    }
   }
 
   private EvaluationRunner runner() {
@@ -322,7 +337,14 @@ public final class Shareability {
      * @return this builder
      */
     public Builder environment(Map<String, String> environment) {
-      this.environment = Objects.requireNonNull(environment, "environment");
+      Objects.requireNonNull(environment, "environment");
+      environment.forEach(
+          (k, v) -> {
+            if (k == null || v == null) {
+              throw new NullPointerException("environment entry");
+            }
+          });
+      this.environment = environment;
       return this;
     }
 
@@ -370,7 +392,11 @@ public final class Shareability {
      * @return this builder
      */
     public Builder identityKeys(Set<String> identityKeys) {
-      this.identityKeys = Objects.requireNonNull(identityKeys, "identityKeys");
+      Objects.requireNonNull(identityKeys, "identityKeys");
+      for (String key : identityKeys) {
+        Objects.requireNonNull(key, "identityKeys element");
+      }
+      this.identityKeys = identityKeys;
       return this;
     }
 
@@ -390,13 +416,16 @@ public final class Shareability {
     }
 
     /**
-     * The per-response pre-flight timeout (default 15 s); checked by {@link #build()}.
+     * The per-response pre-flight timeout (default 15 s).
      *
      * @param probeTimeout 5 to 120 seconds
      * @return this builder
+     * @throws IllegalArgumentException if {@code probeTimeout} is outside 5 to 120 seconds
      */
     public Builder probeTimeout(Duration probeTimeout) {
-      this.probeTimeout = Objects.requireNonNull(probeTimeout, "probeTimeout");
+      Objects.requireNonNull(probeTimeout, "probeTimeout");
+      ProbeOptions.defaults().withTimeout(probeTimeout); // refuses a value outside 5 to 120 s now
+      this.probeTimeout = probeTimeout;
       return this;
     }
 
