@@ -76,7 +76,17 @@ final class RecordsCommand implements Callable<Integer> {
     m.put("file", path.toString());
     m.put("exists", read.exists());
     m.put("problem", read.problem());
+    m.put("leftUnchanged", refusal(read));
     return m;
+  }
+
+  /** Why kcshare will not rewrite the file (written by a newer version…), or null. */
+  private static @Nullable String refusal(RecordFile.Loaded<?> read) {
+    Object value = read.value();
+    if (value instanceof LedgerLoad l) {
+      return l.refusal();
+    }
+    return value instanceof CacheLoad c ? c.refusal() : null;
   }
 
   private static List<Object> dropped(List<Dropped> dropped) {
@@ -128,6 +138,12 @@ final class RecordsCommand implements Callable<Integer> {
       return "not present (nothing recorded yet)";
     }
     @Nullable String problem = read.problem();
+    @Nullable String refusal = refusal(read);
+    if (problem == null && refusal != null) {
+      return "read as empty: it "
+          + Escaper.esc(refusal, Escaper.LONG_LIMIT)
+          + "; kcshare leaves it unchanged";
+    }
     return problem == null
         ? "present"
         : "read as empty: " + Escaper.esc(problem, Escaper.LONG_LIMIT);

@@ -46,10 +46,15 @@ final class NewerRecordFilesTest {
             "kcshare: " + ledger + " was written by a newer version (schema 2); left unchanged\n");
     assertThat(Files.readAllBytes(ledger)).isEqualTo(before);
 
-    // Still read as nothing observed.
+    // Still read as nothing observed, and kcshare records says why it is left alone.
     CliRun list = run("hazards", "list", "--json", "--records-dir", records().toString());
     assertThat(list.exitCode()).isZero();
     assertThat(list.stdout()).isEqualTo("{}\n");
+    CliRun shown = run("records", "--records-dir", records().toString());
+    assertThat(shown.stdout())
+        .contains(
+            "Hazard ledger (observed-hazards.json): read as empty: it was written by a newer"
+                + " version (schema 2); kcshare leaves it unchanged");
   }
 
   @Test

@@ -51,10 +51,12 @@ final class RecordsCommandTest {
                     + quote(records.toString())
                     + ", \"rule\": \"--records-dir\", \"ledger\": {\"file\": "
                     + quote(records.resolve("observed-hazards.json").toString())
-                    + ", \"exists\": false, \"problem\": null, \"servers\": [], \"identities\": 0,"
+                    + ", \"exists\": false, \"problem\": null, \"leftUnchanged\": null,"
+                    + " \"servers\": [], \"identities\": 0,"
                     + " \"cleared\": [], \"dropped\": []}, \"cache\": {\"file\": "
                     + quote(records.resolve("shareability-verdicts.json").toString())
-                    + ", \"exists\": false, \"problem\": null, \"rows\": [], \"applied\": [],"
+                    + ", \"exists\": false, \"problem\": null, \"leftUnchanged\": null,"
+                    + " \"rows\": [], \"applied\": [],"
                     + " \"dropped\": []}}"));
     CliRun human = CliRun.run(dir, "", env(), "records", "--records-dir", "nowhere");
     assertThat(human.stdout())
