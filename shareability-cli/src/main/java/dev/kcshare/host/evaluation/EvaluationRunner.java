@@ -11,6 +11,7 @@ import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOutcome;
@@ -499,6 +500,18 @@ public final class EvaluationRunner {
             fresh));
   }
 
+  /** An I/O failure in plain words (path and reason); anything else as it is (a defect). */
+  private static String describe(Exception e) {
+    if (e instanceof dev.kcshare.host.FileProblem problem) {
+      return problem.getMessage();
+    }
+    if (e instanceof IOException) {
+      String path = FileProblems.pathOf(e);
+      return path == null ? FileProblems.reason(e) : path + ": " + FileProblems.reason(e);
+    }
+    return e.toString();
+  }
+
   private static void report(PassProgress.Listener listener, PassProgress progress) {
     try {
       listener.onProgress(progress);
@@ -518,7 +531,7 @@ public final class EvaluationRunner {
     } catch (IOException | RuntimeException e) {
       log.warn(
           "could not save the verdicts measured before the interruption: {}",
-          Escaper.esc(String.valueOf(e), Escaper.LONG_LIMIT));
+          Escaper.esc(describe(e), Escaper.LONG_LIMIT));
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
