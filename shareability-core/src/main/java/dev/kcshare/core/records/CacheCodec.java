@@ -77,11 +77,17 @@ public final class CacheCodec {
     /**
      * Equal values of different rows held once: rows of one build, or of servers answering alike,
      * share their handshake, version and reasons, so a large cache costs memory per distinct answer
-     * rather than per row.
+     * rather than per row. Handshakes are keyed by their compact JSON text: hashing the nested
+     * values themselves would recurse as deep as a server nested them.
      */
     private final Map<Object, Object> shared = new HashMap<>();
 
-    private Decoder() {}
+    private final Map<String, StoredHandshake> handshakes = new HashMap<>();
+
+    private StoredHandshake share(StoredHandshake handshake) {
+      return handshakes.computeIfAbsent(
+          dev.kcshare.core.json.JsonWriter.compact(handshake.toJson()), k -> handshake);
+    }
 
     @SuppressWarnings("unchecked")
     private <T> T share(T value) {

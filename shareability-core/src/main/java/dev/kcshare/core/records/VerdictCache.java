@@ -3,6 +3,7 @@ package dev.kcshare.core.records;
 import dev.kcshare.core.json.CodePoints;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
@@ -206,7 +207,7 @@ public final class VerdictCache {
         merged.put(e.getKey(), replacement);
       } else {
         CacheRow now = merged.get(e.getKey());
-        if (now == null || now.equals(change.original())) {
+        if (now == null || sameRow(now, change.original())) {
           merged.remove(e.getKey());
         }
       }
@@ -215,6 +216,19 @@ public final class VerdictCache {
     mergedApplied.addAll(onDisk.applied());
     mergedApplied.addAll(applied);
     return new Merge(merged, mergedApplied, new HashMap<>(changes), new TreeSet<>(appliedNew));
+  }
+
+  /**
+   * Whether two rows are the same measurement, compared as written (the writer does not recurse, a
+   * handshake's own equality would, as deep as the server nested it).
+   */
+  private static boolean sameRow(CacheRow a, @Nullable CacheRow b) {
+    if (b == null) {
+      return false;
+    }
+    return dev.kcshare.core.json.JsonWriter.compact(CacheCodec.encode(Map.of("r", a), List.of()))
+        .equals(
+            dev.kcshare.core.json.JsonWriter.compact(CacheCodec.encode(Map.of("r", b), List.of())));
   }
 
   /**

@@ -76,4 +76,20 @@ final class CacheMergeTest {
     assertThat(cache.serverNames()).containsExactly("late", "mine");
     assertThat(cache.merge(disk(merge.rows(), Set.of())).rows()).containsOnlyKeys("late", "mine");
   }
+
+  @Test
+  void aDroppedRowWithADeeplyNestedHandshakeIsComparedWithoutRecursion() {
+    Map<String, Object> deep = new java.util.LinkedHashMap<>();
+    Map<String, Object> cursor = deep;
+    for (int i = 0; i < 20_000; i++) {
+      Map<String, Object> next = new java.util.LinkedHashMap<>();
+      cursor.put("x", next);
+      cursor = next;
+    }
+    StoredHandshake handshake = new StoredHandshake(deep, "2024-11-05", Map.of(), List.of(), true);
+    CacheRow nested = new CacheRow(true, false, List.of(), 1.0, ID, "1", Era.LEGACY, handshake);
+    VerdictCache cache = VerdictCache.of(disk(Map.of("s", nested), Set.of()));
+    assertThat(cache.get("s", ID, "2").outcome()).isEqualTo(CacheLookup.Outcome.VERSION_CHANGED);
+    assertThat(cache.merge(disk(Map.of("s", nested), Set.of())).rows()).isEmpty();
+  }
 }
