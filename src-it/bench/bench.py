@@ -12,7 +12,10 @@ measurement gets a fresh records directory, so it really spawns and measures.
      --jobs) vs `measure --all --jobs 1` (target <= 0.6)
   c  `assess --all` over 200 configured servers with a verdict cache and a hazard ledger present
      vs `kcshare --version` (target <= 1.5), and `kcshare --version` alone (median <= 250 ms)
-  d  the same `assess --all` with a 200,000-row verdict cache (the 200 real rows plus 199,800
+  d  session-cost sampling: `measure --all` of the fleet of b with the pre-flight's /proc sampling
+     on (as shipped) vs off (-Dkcshare.footprint=off, a switch for this benchmark only); target
+     ratio <= 1.05 in wall time; the same runs' CPU time (kcshare and its servers) is reported too
+  e  the same `assess --all` with a 200,000-row verdict cache (the 200 real rows plus 199,800
      rows of other servers, about 170 MB) under -Xmx256m (median <= 3 s), with its peak RSS
 
 All kcshare runs use the packaged launcher with an AppCDS archive in a private cache directory,
@@ -23,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,7 +43,8 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--rounds", type=int, default=11, help="rounds for a and c (default 11)")
     p.add_argument("--fleet-rounds", type=int, default=7, help="rounds for b (default 7)")
-    p.add_argument("--only", default="abcd", help="which benchmarks to run, e.g. 'a' or 'bd'")
+    p.add_argument("--sampling-rounds", type=int, default=15, help="rounds for d (default 15)")
+    p.add_argument("--only", default="abcde", help="which benchmarks to run, e.g. 'a' or 'be'")
     p.add_argument("--launcher", default=str(REPO / "shareability-cli/target/kcshare"))
     p.add_argument("--servers", default=os.environ.get("KCSHARE_IT_SERVERS", str(REPO / ".it-servers")))
     p.add_argument("--work", help="work directory (default: a fresh temporary one, removed after)")
@@ -72,17 +77,22 @@ class Bench:
         self.counter += 1
         return self.work / f"{what}-{self.counter}"
 
-    def run(self, argv, check=True):
+    def run(self, argv, check=True, env=None):
         """Runs argv with outputs discarded; returns the wall time in seconds."""
+        env = env or self.env
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env=self.env, cwd=self.work)
+            env=env, cwd=self.work)
         elapsed = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # CPU of the whole tree the run waited for (kcshare's JVM and the servers it reaped).
+        self.last_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if check and proc.returncode != 0:
             # Re-run with output shown, so the failure explains itself.
             out = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                 env=self.env, cwd=self.work)
+                                 env=env, cwd=self.work)
             sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}\n"
                      f"{out.stdout[-2000:]}{out.stderr[-2000:]}")
         return elapsed
@@ -177,10 +187,7 @@ class Bench:
 
     def bench_fleet(self, rounds):
         print("b. fleet of 12", file=sys.stderr)
-        servers = {name: self.npm_definition(name) for name in NPM_SERVERS}
-        for i in range(8):
-            servers[f"fixture-{i}"] = self.fixture_definition(
-                "stable", "--delay-ms", "300", "--name", f"fixture-{i}")
+        servers = self.fleet_servers()
         config = self.write_config("fleet.json", servers)
 
         def measure_all(*extra):
@@ -199,6 +206,55 @@ class Bench:
             ("measure --all --jobs 1", measure_all("--jobs", "1")),
         ])
         self.record("b. fleet (12)", samples, "measure --all", "measure --all --jobs 1", 0.6)
+
+    # ------------------------------------------------------------------ d: sampling overhead
+
+    def fleet_servers(self):
+        servers = {name: self.npm_definition(name) for name in NPM_SERVERS}
+        for i in range(8):
+            servers[f"fixture-{i}"] = self.fixture_definition(
+                "stable", "--delay-ms", "300", "--name", f"fixture-{i}")
+        return servers
+
+    def bench_sampling(self, rounds):
+        print("d. session-cost sampling on vs off (fleet of 12)", file=sys.stderr)
+        servers = self.fleet_servers()
+        config = self.write_config("fleet-sampling.json", servers)
+        # The launcher's own default flags in both, so only the switch differs.
+        flags = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m"
+        on = dict(self.env, KCSHARE_JAVA_OPTS=flags)
+        off = dict(self.env, KCSHARE_JAVA_OPTS=flags + " -Dkcshare.footprint=off")
+
+        cpu = {"sampling on": [], "sampling off": []}
+
+        def measure_all(env, sampled):
+            label = "sampling on" if sampled else "sampling off"
+
+            def fn():
+                records = self.fresh("rec")
+                t = self.run(self.kcshare("measure", "--all", "--config", config,
+                                          "--records-dir", records), env=env)
+                rows = self.rows(records)
+                if sorted(rows) != sorted(servers) or not all(r["ran"] for r in rows.values()):
+                    sys.exit(f"bench: fleet pass stored {sorted(rows)}")
+                with_cost = [n for n, r in rows.items() if "cost" in r]
+                if sampled and len(with_cost) != len(servers):
+                    sys.exit(f"bench: sampling on, but only {sorted(with_cost)} have a cost")
+                if not sampled and with_cost:
+                    sys.exit(f"bench: sampling off, but {sorted(with_cost)} have a cost")
+                cpu[label].append(self.last_cpu)
+                return t
+            return fn
+
+        samples = self.interleave(rounds, [
+            ("sampling on", measure_all(on, True)),
+            ("sampling off", measure_all(off, False)),
+        ])
+        self.record("d. sampling (12)", samples, "sampling on", "sampling off", 1.05)
+        # The same runs' CPU time (user + system of kcshare and every server it started): far less
+        # sensitive to a busy machine than wall time, it shows the work sampling adds.
+        self.record("d. CPU time (12)", {"CPU on": cpu["sampling on"], "CPU off": cpu["sampling off"]},
+                    "CPU on", "CPU off", 1.05)
 
     # ------------------------------------------------------------------ c: assess 200
 
@@ -381,7 +437,7 @@ class Bench:
                 ok = r["ratio"] <= r["target"]
                 verdicts.append(
                     f"{r['benchmark']:<16} ratio of medians {r['ratio']:.2f} (paired per-round ratio median "
-                    f"{p['median']:.2f}, IQR {p['q1']:.2f}-{p['q3']:.2f}); target <= {r['target']:.1f}: "
+                    f"{p['median']:.2f}, IQR {p['q1']:.2f}-{p['q3']:.2f}); target <= {r['target']:.2f}: "
                     f"{'met' if ok else 'MISSED'}")
             else:
                 ok = r["subjectStats"]["median"] <= r["targetSeconds"]
@@ -432,6 +488,8 @@ def main():
         if "c" in args.only:
             bench.bench_assess(args.rounds)
         if "d" in args.only:
+            bench.bench_sampling(args.sampling_rounds)
+        if "e" in args.only:
             bench.bench_large_cache(args.rounds)
         header.append("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         print("\n".join(header))

@@ -16,12 +16,45 @@ Prints one JSON object:
   identities  name -> the execution identity computed here (records.md §7.4) from the row's
               definition in CONFIG_FILE; null when the config has no such server
   roundTrip   json.dumps(doc, indent=2, ensure_ascii=True) + "\n" == text
+  gatewayRows name -> the row as the gateway's loader keeps it (records.md §5.6): its own members
+              only, or null when it would drop the row. kcshare's optional members (era,
+              handshake, cost) are unknown to it and ignored, so they change nothing here.
+  costTypes   name -> cost member -> Python type of its value, for rows with a cost
 """
 
 import json
+import math
 import sys
 
 from identity import cache_identity
+
+
+GATEWAY_MEMBERS = ["ran", "callerSensitive", "reasons", "evaluatedAt", "identity",
+                   "reportedVersion"]
+
+
+def gateway_row(row):
+    """The row as the gateway's tolerant loader reads it, or None when it drops it."""
+    if not isinstance(row, dict):
+        return None
+    identity = row.get("identity")
+    if not isinstance(identity, str) or "\0" not in identity or identity.split("\0")[-1] != "2":
+        return None
+    if not isinstance(row.get("ran"), bool):
+        return None
+    evaluated = row.get("evaluatedAt")
+    finite = isinstance(evaluated, (int, float)) and not isinstance(evaluated, bool) \
+        and math.isfinite(evaluated)
+    version = row.get("reportedVersion")
+    reasons = row.get("reasons")
+    return {
+        "ran": row["ran"],
+        "callerSensitive": row.get("callerSensitive") is True,
+        "reasons": [r for r in reasons if isinstance(r, str)] if isinstance(reasons, list) else [],
+        "evaluatedAt": float(evaluated) if finite else 0.0,
+        "identity": identity,
+        "reportedVersion": version if isinstance(version, str) else "",
+    }
 
 
 def main():
@@ -54,6 +87,9 @@ def main():
         "applied": doc["applied"],
         "identities": identities,
         "roundTrip": json.dumps(doc, indent=2, ensure_ascii=True) + "\n" == text,
+        "gatewayRows": {name: gateway_row(row) for name, row in entries.items()},
+        "costTypes": {name: {k: type(v).__name__ for k, v in row["cost"].items()}
+                      for name, row in entries.items() if isinstance(row.get("cost"), dict)},
     }, sys.stdout, allow_nan=False)
     sys.stdout.write("\n")
 

@@ -1,12 +1,16 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.EvidenceDocument;
 import dev.kcshare.core.verdict.EvidenceInput;
 import dev.kcshare.core.verdict.EvidenceJson;
 import dev.kcshare.core.verdict.Reason;
+import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.core.verdict.VerdictJson;
@@ -15,6 +19,7 @@ import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.Metrics;
 import dev.kcshare.host.report.ReasonText;
@@ -52,7 +57,10 @@ import picocli.CommandLine.Parameters;
           + " preflightCallerSensitive, identityKeys, all optional).",
       "--json prints verdict objects {name, strength, recommendStub, recommendShare, reasons}"
           + " (for configured servers in config order, followed by sources, identity,"
-          + " identitiesAgree and measuredAt).",
+          + " identitiesAgree and measuredAt, then lastAttempt {at, detail, exitStatus,"
+          + " stderrTail, failures} when its last pre-flight could not run, then sessionCost"
+          + " {rssBytes, pssBytes, processes, readyMillis, cpuMillis, measuredAt} when the"
+          + " pre-flight measured it).",
       ""
     })
 final class AssessCommand implements Callable<Integer> {
@@ -61,7 +69,11 @@ final class AssessCommand implements Callable<Integer> {
 
   private final CliContext ctx;
 
-  @Parameters(arity = "0..*", paramLabel = "SERVER", description = "Configured servers to assess.")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "SERVER",
+      description = "Configured servers to assess.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(names = "--all", description = "Assess every configured server.")
@@ -89,8 +101,9 @@ final class AssessCommand implements Callable<Integer> {
       names = "--metrics",
       paramLabel = "FILE",
       description =
-          "Also write a Prometheus textfile with counts by strength and reason code (never a"
-              + " server name or detail), for node_exporter's textfile collector.")
+          "Also write a Prometheus textfile with counts by strength and reason code, and"
+              + " session-cost sums by strength (never a server name or detail), for"
+              + " node_exporter's textfile collector.")
   @Nullable String metrics;
 
   @Mixin ConfigOptions config = new ConfigOptions();
@@ -99,28 +112,36 @@ final class AssessCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Each assessed server's measured session cost, by name (for the metrics). */
+  private final Map<String, SessionCost> costs = new LinkedHashMap<>();
+
   AssessCommand(CliContext ctx) {
     this.ctx = ctx;
   }
 
+  /** The verdicts, and how to print them once the metrics file (if any) is written. */
+  private record Assessed(List<Verdict> verdicts, Runnable print) {}
+
   @Override
   public Integer call() {
     Set<Strength> failing = parseFailOn();
-    List<Verdict> verdicts;
+    Assessed assessed;
     if (evidence != null) {
       if (all || !names.isEmpty()) {
         throw usage("--evidence cannot be combined with server names or --all");
       }
-      verdicts = fromEvidence(evidence);
+      assessed = fromEvidence(evidence);
     } else {
       if (all == !names.isEmpty()) {
         throw usage("give server names, --all, or --evidence FILE");
       }
-      verdicts = fromHost();
+      assessed = fromHost();
     }
+    List<Verdict> verdicts = assessed.verdicts();
+    // The metrics first: a file that cannot be written is exit 2 with nothing on stdout.
     if (metrics != null) {
       try {
-        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts));
+        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs));
       } catch (IOException e) {
         // A path the user gave: a usage error, in plain words.
         throw new BadInputException(
@@ -129,6 +150,7 @@ final class AssessCommand implements Callable<Integer> {
             e);
       }
     }
+    assessed.print().run();
     for (Verdict v : verdicts) {
       if (failing.contains(v.strength())) {
         return EXIT_FAIL_ON;
@@ -137,7 +159,7 @@ final class AssessCommand implements Callable<Integer> {
     return Main.EXIT_OK;
   }
 
-  private List<Verdict> fromEvidence(String source) {
+  private Assessed fromEvidence(String source) {
     Object root = InputFiles.readJson(ctx, source);
     EvidenceDocument document;
     try {
@@ -152,35 +174,46 @@ final class AssessCommand implements Callable<Integer> {
       verdicts.add(v);
       out.add(VerdictJson.toJson(v));
     }
-    Output.json(ctx, document.isArray() ? out : out.get(0));
-    return verdicts;
+    return new Assessed(verdicts, () -> Output.json(ctx, document.isArray() ? out : out.get(0)));
   }
 
-  private List<Verdict> fromHost() {
-    HostConfig host = config.load(ctx).requireValid();
+  private Assessed fromHost() {
+    // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
+    HostConfig host = config.load(ctx).requireValid().requireGatewaySettings();
     List<ConfiguredServer> servers = all ? host.servers() : host.require(names);
     RecordsDirectory dir = records.resolve(ctx);
     List<ServerVerdict> rows =
         VerdictReport.load(dir, servers).verdicts(servers, host.hostProfile(), host.identityKeys());
-    if (json) {
-      List<Object> out = new ArrayList<>();
-      for (ServerVerdict row : rows) {
-        out.add(toJson(row));
-      }
-      Output.json(ctx, out);
-    } else if (rows.size() == 1 && !all) {
-      printDetail(rows.get(0));
-    } else {
-      printTable(rows);
-    }
+    AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
+    double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
     for (ServerVerdict row : rows) {
       verdicts.add(row.verdict());
+      row.sessionCost().ifPresent(c -> costs.put(row.server().name(), c));
     }
-    return verdicts;
+    Runnable print;
+    if (json) {
+      print =
+          () -> {
+            List<Object> out = new ArrayList<>();
+            for (ServerVerdict row : rows) {
+              out.add(toJson(row, AttemptText.of(attempts, row)));
+            }
+            Output.json(ctx, out);
+          };
+    } else if (rows.size() == 1 && !all) {
+      print = () -> printDetail(rows.get(0), AttemptText.of(attempts, rows.get(0)), now);
+    } else {
+      print = () -> printTable(rows, attempts, now);
+    }
+    return new Assessed(verdicts, print);
   }
 
   static Map<String, Object> toJson(ServerVerdict row) {
+    return toJson(row, null);
+  }
+
+  static Map<String, Object> toJson(ServerVerdict row, @Nullable AttemptRecord lastAttempt) {
     Map<String, Object> out = new LinkedHashMap<>(VerdictJson.toJson(row.verdict()));
     List<Object> sources = new ArrayList<>();
     for (ConfiguredDefinition d : row.server().definitions()) {
@@ -194,10 +227,17 @@ final class AssessCommand implements Callable<Integer> {
     out.put("identitiesAgree", row.identitiesAgree());
     CacheRow cached = row.row();
     out.put("measuredAt", cached == null ? null : cached.evaluatedAt());
+    if (lastAttempt != null) {
+      out.put("lastAttempt", AttemptText.json(lastAttempt));
+    }
+    Map<String, Object> sessionCost = SessionCostText.json(row);
+    if (sessionCost != null) {
+      out.put("sessionCost", sessionCost);
+    }
     return out;
   }
 
-  private void printTable(List<ServerVerdict> rows) {
+  private void printTable(List<ServerVerdict> rows, AttemptsLoad attempts, double now) {
     PrintWriter out = ctx.out();
     Style style = Style.of(ctx);
     int width = "SERVER".length();
@@ -206,22 +246,24 @@ final class AssessCommand implements Callable<Integer> {
     }
     width = Math.min(width, 40);
     out.printf(
-        "%-" + width + "s  %-12s  %-5s  %-5s  %s%n",
+        "%-" + width + "s  %-12s  %-5s  %-5s  %s  %s%n",
         "SERVER",
         "VERDICT",
         "STUB",
         "SHARE",
+        SessionCostText.headerCells(),
         "REASON");
     for (ServerVerdict r : rows) {
       Verdict v = r.verdict();
       String name = Escaper.esc(v.name(), Escaper.SHORT_LIMIT);
       out.printf(
-          "%-" + width + "s  %s  %-5s  %-5s  %s%n",
+          "%-" + width + "s  %s  %-5s  %-5s  %s  %s%n",
           name,
           style.strength(v.strength(), String.format("%-12s", v.strength().json())),
           v.recommendStub() ? "yes" : "no",
           v.recommendShare() ? "yes" : "no",
-          headline(v));
+          SessionCostText.cells(r),
+          headline(v, r.server(), AttemptText.of(attempts, r), now));
     }
     if (rows.isEmpty()) {
       out.println("(no servers configured; see kcshare config)");
@@ -229,11 +271,17 @@ final class AssessCommand implements Callable<Integer> {
     out.flush();
   }
 
-  private static String headline(Verdict v) {
+  private static String headline(
+      Verdict v, ConfiguredServer server, @Nullable AttemptRecord lastAttempt, double now) {
     if (v.reasons().isEmpty()) {
       return "";
     }
-    return reason(v.reasons().get(0));
+    Reason first = v.reasons().get(0);
+    String note = ServerNotes.headline(server);
+    if (note == null && lastAttempt != null && first.code() == ReasonCode.NOT_PROBED) {
+      return AttemptText.cell(lastAttempt, now);
+    }
+    return reason(first) + (note == null ? "" : ": " + note);
   }
 
   private static String reason(Reason r) {
@@ -242,7 +290,7 @@ final class AssessCommand implements Callable<Integer> {
         : r.code().code() + " (" + Escaper.esc(r.detail(), Escaper.SHORT_LIMIT) + ")";
   }
 
-  private void printDetail(ServerVerdict row) {
+  private void printDetail(ServerVerdict row, @Nullable AttemptRecord lastAttempt, double now) {
     PrintWriter out = ctx.out();
     Style style = Style.of(ctx);
     Verdict v = row.verdict();
@@ -257,21 +305,23 @@ final class AssessCommand implements Callable<Integer> {
     out.println("  reasons:");
     for (Reason r : v.reasons()) {
       out.printf("    %s: %s%n", reason(r), ReasonText.meaning(r.code()));
-      String change = ReasonText.change(r.code(), name);
+      String change = ServerNotes.change(row.server(), r.code(), ReasonText.change(r.code(), name));
       if (!change.isEmpty()) {
         out.printf("      what would change it: %s%n", change);
       }
     }
     CacheRow cached = row.row();
+    if (lastAttempt != null) {
+      for (String line : AttemptText.detail(row.server().name(), lastAttempt, now)) {
+        out.println(line);
+      }
+    }
     if (cached != null) {
       out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
-    } else if (!row.identitiesAgree() && row.server().definitions().size() > 1) {
-      out.println("  pre-flight evidence ignored: its definitions resolve to different identities");
+      SessionCostText.printDetail(out, row);
     }
-    for (ConfiguredDefinition d : row.server().definitions()) {
-      out.printf(
-          "  defined in: %s %s%n",
-          Escaper.esc(d.file(), Escaper.LONG_LIMIT), Escaper.esc(d.pointer(), Escaper.LONG_LIMIT));
+    for (String line : ServerNotes.detail(row.server())) {
+      out.println(line);
     }
     out.flush();
   }
@@ -295,11 +345,10 @@ final class AssessCommand implements Callable<Integer> {
     return new CommandLine.ParameterException(spec.commandLine(), message);
   }
 
-  /** ANSI colour for the strength column, only on a terminal and never with NO_COLOR. */
+  /** ANSI colour for the strength column, only on a terminal, never with NO_COLOR or TERM=dumb. */
   record Style(boolean colour) {
     static Style of(CliContext ctx) {
-      String noColor = ctx.env().get("NO_COLOR");
-      return new Style(ctx.stdoutIsTerminal() && (noColor == null || noColor.isEmpty()));
+      return new Style(Terminal.of(ctx).colourOnStdout());
     }
 
     String strength(Strength s, String text) {

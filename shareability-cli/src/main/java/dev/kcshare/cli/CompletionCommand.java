@@ -2,7 +2,6 @@ package dev.kcshare.cli;
 
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -13,10 +12,13 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Prints a completion script for bash or zsh, generated from kcshare's own command"
-          + " definitions (so it always matches this version).",
-      "bash: source <(kcshare completion bash), or save it as"
-          + " /etc/bash_completion.d/kcshare (or ~/.local/share/bash-completion/completions/kcshare).",
-      "zsh: source <(kcshare completion zsh) in ~/.zshrc (it runs through zsh's bashcompinit).",
+          + " definitions (so it always matches this version). Server names complete from the"
+          + " configuration kcshare reads, with the --config, --discover and --profile options"
+          + " already typed.",
+      "The packages install both scripts. By hand, bash: save it as"
+          + " ~/.local/share/bash-completion/completions/kcshare, or source <(kcshare completion"
+          + " bash) in ~/.bashrc; zsh: save it as _kcshare in a directory of $fpath, or source"
+          + " <(kcshare completion zsh) in ~/.zshrc after compinit.",
       ""
     })
 final class CompletionCommand implements Callable<Integer> {
@@ -51,17 +53,7 @@ final class CompletionCommand implements Callable<Integer> {
 
   /** The completion script for the command tree rooted at {@code root}. */
   static String script(CommandLine root, Shell shell) {
-    String bash = AutoComplete.bash("kcshare", root);
-    if (shell == Shell.BASH) {
-      return bash;
-    }
-    // picocli's script is a bash completion function. Under zsh it initialises compinit (only
-    // if it is not already) and bashcompinit itself, so zsh needs no more than this comment.
-    return "# kcshare completion for zsh. Add to ~/.zshrc:\n"
-        + "#   source <(kcshare completion zsh)\n"
-        + "# The bash completion function below runs through zsh's bashcompinit, which it\n"
-        + "# enables itself when it sees $ZSH_VERSION.\n"
-        + bash;
+    return shell == Shell.BASH ? CompletionScripts.bash(root) : CompletionScripts.zsh(root);
   }
 
   /** Accepts the shell name case-insensitively. */

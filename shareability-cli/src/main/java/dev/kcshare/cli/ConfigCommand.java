@@ -8,6 +8,7 @@ import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.Conflict;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.config.ProfileSelection;
 import dev.kcshare.host.config.UnresolvedVariable;
 import dev.kcshare.host.prober.ServerDefinition;
 import java.io.PrintWriter;
@@ -27,18 +28,23 @@ import picocli.CommandLine.Option;
     name = "config",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows the MCP server configuration kcshare reads: the files (read, missing or failed), each"
-          + " server with every definition and where it came from, conflicting definitions,"
+      "Shows the MCP server configuration kcshare reads: the files (read, missing, skipped or"
+          + " failed, with the reason), each server with every definition, the clients that"
+          + " define it and where, conflicting definitions and the fields they differ in,"
           + " variables that could not be substituted, the Kiro Crew gateway settings and the"
           + " host profile with the reason it was chosen. Env values are never printed.",
       "--json prints {profile, files, gateway, identityKeys, servers, conflicts, unresolved,"
-          + " errors} (see docs/config.md).",
-      "Exit code 2 when a file cannot be used (the report is still printed).",
+          + " errors, skipped} (see docs/config.md).",
+      "A discovered file that cannot be used is skipped with a warning. Exit code 2 when a file"
+          + " named with --config cannot be used (the report is still printed).",
       ""
     })
 final class ConfigCommand implements Callable<Integer> {
   /** Command-line tokens printed bare; anything else is quoted and escaped. */
   private static final Pattern PLAIN_TOKEN = Pattern.compile("[A-Za-z0-9@%+=:,./_~^-]+");
+
+  /** A server name {@code --names} prints: printable, no white space, no shell quoting needed. */
+  private static final Pattern COMPLETABLE_NAME = Pattern.compile("[A-Za-z0-9@%+=:,./_~^-]{1,200}");
 
   private final CliContext ctx;
 
@@ -47,6 +53,13 @@ final class ConfigCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Machine-readable output.")
   boolean json;
 
+  /**
+   * For the completion scripts: the configured server names, one a line, and nothing else on
+   * stdout. Hidden from help; names a shell could not offer as one word are left out.
+   */
+  @Option(names = "--names", hidden = true)
+  boolean names;
+
   ConfigCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -54,6 +67,15 @@ final class ConfigCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     HostConfig host = config.load(ctx);
+    if (names) {
+      for (ConfiguredServer s : host.servers()) {
+        if (COMPLETABLE_NAME.matcher(s.name()).matches()) {
+          ctx.out().println(s.name());
+        }
+      }
+      ctx.out().flush();
+      return Main.EXIT_OK;
+    }
     if (json) {
       Output.json(ctx, host.toJson());
     } else {
@@ -68,7 +90,8 @@ final class ConfigCommand implements Callable<Integer> {
   }
 
   private static void printHuman(PrintWriter out, HostConfig host) {
-    out.printf("Profile: %s (%s)%n", host.profile().name(), esc(host.profile().reason()));
+    out.printf("Profile: %s (because %s)%n", host.profile().name(), esc(host.profile().reason()));
+    out.printf("  rule: %s%n", ProfileSelection.RULE);
 
     out.printf("%nFiles:%n");
     for (ConfigFile f : host.files()) {
@@ -84,6 +107,7 @@ final class ConfigCommand implements Callable<Integer> {
       if (f.servers() > 0) {
         line.append(' ').append(f.servers()).append(f.servers() == 1 ? " server" : " servers");
       }
+      line.append(" (").append(f.origin()).append(')');
       out.println(line);
       for (String problem : f.problems()) {
         out.printf("              %s%n", esc(problem));
@@ -129,6 +153,13 @@ final class ConfigCommand implements Callable<Integer> {
           esc(s.name()),
           s.stdio() ? "stdio" : "not stdio",
           s.declaredEnvNames().isEmpty() ? "" : "  env: " + names(s.declaredEnvNames()));
+      if (s.definitions().size() > 1) {
+        out.printf("    defined by: %s%n", String.join(", ", s.clients()));
+        List<String> differences = s.differences();
+        if (!differences.isEmpty()) {
+          out.printf("    definitions differ in: %s%n", String.join(", ", differences));
+        }
+      }
       for (ConfiguredDefinition d : s.definitions()) {
         printDefinition(out, d);
       }
@@ -141,6 +172,7 @@ final class ConfigCommand implements Callable<Integer> {
     }
     for (Conflict c : conflicts) {
       out.printf("  %s: %s%n", esc(c.name()), c.reason());
+      out.printf("    they differ in: %s%n", String.join(", ", c.differences()));
       for (ConfiguredDefinition d : c.definitions()) {
         out.printf(
             "    %s %s  %s%n",
@@ -189,6 +221,9 @@ final class ConfigCommand implements Callable<Integer> {
     }
     if (!def.env().isEmpty()) {
       out.printf("      env: %s%n", names(d.envNames()));
+    }
+    if (!def.unsetEnv().isEmpty()) {
+      out.printf("      removes env: %s%n", names(def.unsetEnv()));
     }
     if (d.identity() != null) {
       out.printf("      identity: %s%n", esc(d.identity()));

@@ -1,10 +1,13 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.config.ConfigRequest;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -19,16 +22,19 @@ public final class ConfigOptions {
       paramLabel = "FILE",
       description =
           "An MCP configuration file to read (repeatable). Its format is detected: mcpServers"
-              + " (Kiro, Claude, Cursor), servers (VS Code), mcp_gateway (Kiro Crew); comments and"
-              + " trailing commas are allowed. Only the named files are read unless --discover is"
-              + " given.")
+              + " (Kiro, Claude, Cursor and most others), servers (VS Code), mcp_servers (Codex,"
+              + " .toml), context_servers (Zed), a list of mcpServers or extensions (Continue,"
+              + " Goose, .yaml), mcp_gateway (Kiro Crew); JSON may have comments and trailing"
+              + " commas. Only the named files are read unless --discover is given; a named file"
+              + " that cannot be used is an error (exit 2).")
   private List<String> configFiles = new ArrayList<>();
 
   @Option(
       names = "--discover",
       description =
-          "Read the usual Kiro Crew, Kiro, Claude Desktop, Claude Code, Cursor and VS Code files"
-              + " as well as the --config files (discovery is the default without --config).")
+          "Read the usual files of every client kcshare knows (docs/config.md) as well as the"
+              + " --config files (discovery is the default without --config). A discovered file"
+              + " that cannot be used is skipped with a warning.")
   private boolean discover;
 
   @Option(
@@ -39,6 +45,9 @@ public final class ConfigOptions {
               + " ~/.kiro/crew exists, else default.")
   private @Nullable String profile;
 
+  /** Skipped files already warned about: a command that loads twice warns once. */
+  private final Set<String> warned = new HashSet<>();
+
   /** For picocli and for commands that declare the mixin. */
   public ConfigOptions() {}
 
@@ -48,12 +57,24 @@ public final class ConfigOptions {
   }
 
   /**
-   * Loads the configuration the options name. Bad files are reported in the result; call {@link
+   * Loads the configuration the options name, and warns once on standard error about each
+   * discovered file that is skipped. Bad named files are reported in the result; call {@link
    * HostConfig#requireValid()} before building verdicts on it.
    *
    * @throws dev.kcshare.host.BadInputException for an unknown {@code --profile}
    */
   public HostConfig load(CliContext ctx) {
-    return HostConfigLoader.load(ctx.host(), request());
+    HostConfig host = HostConfigLoader.load(ctx.host(), request());
+    for (String skipped : host.skipped()) {
+      if (warned.add(skipped)) {
+        ctx.err()
+            .println(
+                "kcshare: warning: "
+                    + Escaper.esc(skipped, Escaper.LONG_LIMIT)
+                    + " (file skipped; its servers are left out)");
+      }
+    }
+    ctx.err().flush();
+    return host;
   }
 }

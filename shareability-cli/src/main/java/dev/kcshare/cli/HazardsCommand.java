@@ -3,8 +3,11 @@ package dev.kcshare.cli;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerUnion;
+import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.config.ConfigRequest;
+import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordsDirectory;
@@ -13,9 +16,11 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -144,7 +149,11 @@ final class HazardsCommand implements Runnable {
 
     @Mixin RecordsOptions records = new RecordsOptions();
 
-    @Parameters(arity = "1", paramLabel = "SERVER", description = "The configured server name.")
+    @Parameters(
+        arity = "1",
+        paramLabel = "SERVER",
+        description = "The configured server name.",
+        completionCandidates = ServerNames.class)
     String server;
 
     Clear(CliContext ctx) {
@@ -161,14 +170,33 @@ final class HazardsCommand implements Runnable {
       SpawnRegistry.reapOrphans(dir.path());
       boolean had =
           LedgerStore.clearInFile(dir.ledgerFile(), server, System.currentTimeMillis() / 1000.0);
-      ctx.err()
-          .println(
-              had
-                  ? "Cleared the observed hazards of " + Escaper.quoted(server, 120) + "."
-                  : "No hazards were recorded for "
-                      + Escaper.quoted(server, 120)
-                      + "; the clear is stamped anyway.");
+      if (had) {
+        ctx.err().println("Cleared the observed hazards of " + Escaper.quoted(server, 120) + ".");
+      } else {
+        String hint = closestName(dir);
+        ctx.err()
+            .println(
+                "No hazards were recorded for "
+                    + Escaper.quoted(server, 120)
+                    + (hint == null ? "" : " (did you mean " + Escaper.quoted(hint, 120) + "?)")
+                    + "; the clear is stamped anyway.");
+      }
       return Main.EXIT_OK;
+    }
+
+    /**
+     * The name the operator most likely meant: among the servers with recorded hazards first, then
+     * the configured servers (read leniently: this is only a hint).
+     */
+    private @Nullable String closestName(RecordsDirectory dir) {
+      List<String> candidates =
+          new ArrayList<>(LedgerStore.read(dir.ledgerFile()).servers().keySet());
+      try {
+        candidates.addAll(HostConfigLoader.load(ctx.host(), ConfigRequest.discovery()).names());
+      } catch (RuntimeException e) {
+        // no configured names to offer
+      }
+      return ClosestName.closest(server, candidates);
     }
   }
 }

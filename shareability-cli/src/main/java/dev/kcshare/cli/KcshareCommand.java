@@ -88,6 +88,7 @@ final class KcshareCommand implements Runnable {
     Map<String, Class<?>> m = new LinkedHashMap<>();
     m.put("assess", AssessCommand.class);
     m.put("measure", MeasureCommand.class);
+    m.put("cost", CostCommand.class);
     m.put("preflight", PreflightCommand.class);
     m.put("hazards", HazardsCommand.class);
     m.put("records", RecordsCommand.class);

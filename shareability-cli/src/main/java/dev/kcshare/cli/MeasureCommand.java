@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.text.Escaper;
+import dev.kcshare.core.policy.Selection;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.EvaluationRunner;
@@ -38,17 +38,29 @@ import picocli.CommandLine.Parameters;
           + " and stores the result in the verdict cache.",
       "",
       "--all measures every server that is due: never measured (or measured under another"
-          + " identity or version) first, then those that diverged last time. Named servers are"
-          + " measured now, whatever the cache holds. Disabled servers and servers without a"
-          + " command are never spawned.",
-      "Cron-friendly: quiet on success unless -v; the exit code is non-zero only for kcshare's"
-          + " own failures, never because a server could not run.",
+          + " identity or version) first, then those that diverged last time. A server whose"
+          + " pre-flight failed twice in a row under the same identity is skipped for 1 h, then"
+          + " 2 h, 4 h ... up to 24 h; --retry-failed tries such servers now. A server that timed"
+          + " out while others were measured is tried once more at the end, alone, with twice the"
+          + " timeout. Named servers are measured now, whatever the cache holds. Disabled servers"
+          + " and servers without a command are never spawned. A server whose definitions"
+          + " conflict (see kcshare config) is not measured: named, it is an error (exit 2);"
+          + " --all skips it.",
+      "On a terminal it shows each result as it comes, the servers in flight and whom it waits"
+          + " for; otherwise it is quiet unless -v (which adds each server's command line, env"
+          + " names, working directory, exit status and phase times). -q prints errors only. The"
+          + " exit code is non-zero only for kcshare's own failures, never because a server could"
+          + " not run.",
       ""
     })
 final class MeasureCommand implements Callable<Integer> {
   private final CliContext ctx;
 
-  @Parameters(arity = "0..*", paramLabel = "SERVER", description = "Servers to measure now.")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "SERVER",
+      description = "Servers to measure now.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(names = "--all", description = "Measure every server that is due.")
@@ -57,8 +69,10 @@ final class MeasureCommand implements Callable<Integer> {
   @Option(
       names = {"-j", "--jobs"},
       paramLabel = "N",
-      description = "Most live server processes at once (default: ${DEFAULT-VALUE}).")
-  int jobs = ProcessPermits.DEFAULT_CEILING;
+      description =
+          "Most live server processes at once; each server measured needs two (default: one per"
+              + " CPU, from 2 to 8; ${DEFAULT-VALUE} here).")
+  int jobs = Selection.defaultProcessCeiling(Runtime.getRuntime().availableProcessors());
 
   @Option(
       names = "--timeout",
@@ -72,10 +86,16 @@ final class MeasureCommand implements Callable<Integer> {
   boolean noWait;
 
   @Option(
+      names = "--retry-failed",
+      description = "With --all: also try servers skipped because their pre-flight kept failing.")
+  boolean retryFailed;
+
+  @Option(
       names = "--json",
       description =
           "Print a JSON array, one object per server attempted: {name, ran, callerSensitive,"
-              + " reasons, detail, era, reportedVersion, stored}.")
+              + " reasons, detail, era, reportedVersion, stored}, plus stderrTail and exitStatus"
+              + " for a server that could not run.")
   boolean json;
 
   @Mixin ConfigOptions config = new ConfigOptions();
@@ -105,20 +125,37 @@ final class MeasureCommand implements Callable<Integer> {
     }
     HostConfig host = config.load(ctx).requireValid();
     List<ConfiguredServer> servers = select(host);
+    List<ConfiguredServer> conflicting = conflicting(servers);
+    servers.removeAll(conflicting);
     RecordsDirectory dir = records.resolve(ctx);
 
     StdioProber prober =
         StdioProber.create(
             ctx.host(), ProbeOptions.defaults().withTimeout(timeout), ProcessPermits.of(jobs));
     EvaluationRunner runner =
-        new EvaluationRunner(
-            prober, Math.max(1, jobs / 2), () -> System.currentTimeMillis() / 1000.0);
+        new EvaluationRunner(prober, Math.max(1, jobs / 2), ctx.host()::epochSeconds);
     EvaluationRunner.Options options =
-        all ? EvaluationRunner.Options.uncapped(!noWait) : EvaluationRunner.Options.forced(!noWait);
+        (all
+                ? EvaluationRunner.Options.uncapped(!noWait)
+                : EvaluationRunner.Options.forced(!noWait))
+            .withRetryFailed(retryFailed);
     // -v/-q may come before or after the subcommand: read them from the whole command line.
     int verbosity = KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
     boolean quiet = verbosity < 0;
-    ProgressLine progress = new ProgressLine(ctx, ctx.stderrIsTerminal() && !json && !quiet);
+    Terminal terminal = Terminal.of(ctx);
+    MeasureDisplay progress =
+        new MeasureDisplay(
+            ctx.err(),
+            MeasureDisplay.modeFor(terminal, quiet, json),
+            verbosity > 0,
+            System::nanoTime,
+            terminal.columns(),
+            MeasureDisplay.Ticker.every(Duration.ofSeconds(1)));
+    if (!quiet && (ctx.stderrIsTerminal() || verbosity > 0)) {
+      for (ConfiguredServer s : conflicting) {
+        ctx.err().println(ServerNotes.measureSkip(s));
+      }
+    }
 
     PassResult result;
     Thread worker = Thread.currentThread();
@@ -129,7 +166,7 @@ final class MeasureCommand implements Callable<Integer> {
       try {
         result = runner.run(servers, dir.cacheFile(), options, progress);
       } finally {
-        progress.finish();
+        progress.close();
       }
     } catch (InterruptedException e) {
       // SIGTERM or Ctrl-C (through the hook) or an embedder's interrupt: the runner has torn down
@@ -144,7 +181,10 @@ final class MeasureCommand implements Callable<Integer> {
     }
 
     if (result.outcome() == PassResult.Outcome.BUSY) {
-      ctx.err().println("kcshare: another measure pass is running on these records; nothing done.");
+      if (!quiet) {
+        ctx.err()
+            .println("kcshare: another measure pass is running on these records; nothing done.");
+      }
       if (json) {
         Output.json(ctx, List.of());
       }
@@ -159,27 +199,43 @@ final class MeasureCommand implements Callable<Integer> {
       Output.json(ctx, out);
     }
     boolean chatty = !quiet && (ctx.stderrIsTerminal() || verbosity > 0);
-    if (chatty && !json) {
+    if (chatty && !json && !progress.printedResults()) {
       for (ServerResult r : fresh) {
-        ctx.err().println(describe(r));
+        for (String line : MeasureLines.of(r, verbosity > 0)) {
+          ctx.err().println(line);
+        }
       }
     }
     PassProgress p = result.progress();
-    if (p.measured() > 0 && chatty) {
-      ctx.err()
-          .printf(
-              "Measured %d of %d server(s)%s.%n",
-              p.measured(),
-              p.total(),
-              p.done() > p.measured()
-                  ? "; " + (p.done() - p.measured()) + " could not run (not stored)"
-                  : "");
+    if (chatty) {
+      for (String line :
+          MeasureLines.summary(p.measured(), p.total(), p.done(), result.skipped())) {
+        ctx.err().println(line);
+      }
     }
+    ctx.err().flush();
     return Main.EXIT_OK;
   }
 
   private List<ConfiguredServer> select(HostConfig host) {
-    return all ? host.servers() : host.require(names);
+    return new ArrayList<>(all ? host.servers() : host.require(names));
+  }
+
+  /**
+   * The servers whose definitions conflict: no measurement of one definition could count for the
+   * name (engine spec §8), so a named one is refused (exit 2) and {@code --all} skips them.
+   */
+  private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
+    List<ConfiguredServer> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      if (s.conflict() != null) {
+        if (!all) {
+          throw new BadInputException(ServerNotes.measureRefusal(s));
+        }
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private static List<ServerResult> inConfigOrder(
@@ -191,22 +247,6 @@ final class MeasureCommand implements Callable<Integer> {
     List<ServerResult> sorted = new ArrayList<>(fresh);
     sorted.sort(Comparator.comparingInt(r -> order.getOrDefault(r.name(), Integer.MAX_VALUE)));
     return sorted;
-  }
-
-  static String describe(ServerResult r) {
-    PreflightResult p = r.result();
-    String name = Escaper.esc(r.name(), Escaper.SHORT_LIMIT);
-    if (!p.ran()) {
-      String line = name + ": could not run: " + Escaper.esc(p.detail(), Escaper.LONG_LIMIT);
-      return r.stderrTail().isEmpty() ? line : line + "\n  stderr: " + r.stderrTail();
-    }
-    return name
-        + (p.callerSensitive()
-            ? ": handshake differs between callers ("
-                + Escaper.esc(p.detail(), Escaper.LONG_LIMIT)
-                + ")"
-            : ": handshake reproducible")
-        + (r.stored() ? ", stored" : "");
   }
 
   /**
@@ -228,37 +268,6 @@ final class MeasureCommand implements Callable<Integer> {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {
       // the JVM is already shutting down: the hook is running
-    }
-  }
-
-  /** The progress line on a terminal: done / measured / total, rewritten in place. */
-  private static final class ProgressLine implements PassProgress.Listener {
-    private final CliContext ctx;
-    private final boolean enabled;
-    private boolean drawn;
-
-    ProgressLine(CliContext ctx, boolean enabled) {
-      this.ctx = ctx;
-      this.enabled = enabled;
-    }
-
-    @Override
-    public synchronized void onProgress(PassProgress p) {
-      if (!enabled || !p.running()) {
-        return;
-      }
-      ctx.err()
-          .printf(
-              "\r\u001b[Kmeasuring: %d/%d done, %d measured", p.done(), p.total(), p.measured());
-      ctx.err().flush();
-      drawn = true;
-    }
-
-    synchronized void finish() {
-      if (drawn) {
-        ctx.err().print("\r\u001b[K");
-        ctx.err().flush();
-      }
     }
   }
 }

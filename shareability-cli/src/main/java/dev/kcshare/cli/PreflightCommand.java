@@ -42,7 +42,8 @@ import picocli.CommandLine.Parameters;
           + " working directory (else the current one). A disabled server, or one without a"
           + " command, is never spawned.",
       "Output with --json: {\"name\", \"ran\", \"callerSensitive\", \"reasons\", \"detail\","
-          + " \"era\", \"reportedVersion\"}.",
+          + " \"era\", \"reportedVersion\"}, plus \"stderrTail\" (escaped) and \"exitStatus\""
+          + " when the server could not run.",
       "Exit code 0 whether or not the server could run; 2 for an unknown server or a bad config.",
       ""
     },
@@ -55,7 +56,8 @@ final class PreflightCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "SERVER",
-      description = "The configured server name (see kcshare config).")
+      description = "The configured server name (see kcshare config).",
+      completionCandidates = ServerNames.class)
   @Nullable String server;
 
   @Mixin ConfigOptions config = new ConfigOptions();
@@ -106,6 +108,10 @@ final class PreflightCommand implements Callable<Integer> {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();
       report.put("name", definition.name());
       report.putAll(outcome.result().toReportJson());
+      if (!outcome.result().ran()) {
+        report.put("stderrTail", outcome.lastStderrTail());
+        report.put("exitStatus", outcome.lastExitStatus());
+      }
       Output.json(ctx, report);
     } else {
       for (String line : outcome.humanLines(definition.name())) {

@@ -7,6 +7,7 @@ import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
+import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.CacheStore;
@@ -16,6 +17,7 @@ import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +47,11 @@ import picocli.CommandLine.Option;
           + " never seeded again, even after it leaves the configuration and comes back.",
       "Only mcp_gateway.stub_overrides is written; stub_servers and the sharing switch"
           + " (enabled) never are. Servers whose verdict would also share are listed for a"
-          + " separate decision. Servers not measured yet are left for a later seed.",
+          + " separate decision. Servers not measured yet, whose definitions conflict or that"
+          + " are disabled are left for a later seed.",
+      "Only servers the Kiro Crew gateway fronts are seeded: those defined in"
+          + " ~/.kiro/settings/mcp.json or ~/.kiro/agents/*.json. Servers defined only in other"
+          + " clients' files are listed as not served by the gateway and never written.",
       "--plan prints what would happen and writes nothing; --apply does it under the config"
           + " lock and the verdict-cache lock (see docs/seeding.md).",
       ""
@@ -82,12 +88,30 @@ final class SeedCommand implements Callable<Integer> {
       Path configFile,
       boolean sharingOn,
       Seeding.SeedPlan plan,
-      List<String> notMeasured,
+      Candidates candidates,
       boolean applied,
       List<String> added,
       List<String> keptExplicit,
       boolean configWritten,
-      boolean markersWritten) {}
+      boolean markersWritten,
+      GatewayWrites.Before before) {}
+
+  /**
+   * Every configured server sorted for seeding: the recommendations of the servers seeding may act
+   * on, and the names it leaves alone, each list in code-point order.
+   *
+   * @param recommendations the gateway-served servers with a verdict other than {@code unknown}
+   * @param notMeasured served, never measured here; seeded by the first seed after a measurement
+   * @param conflicting served, but the definitions disagree, so no measurement counts
+   * @param disabled served, but disabled, so never spawned and never measured
+   * @param notServed defined only in files the Kiro Crew gateway does not front; never seeded
+   */
+  private record Candidates(
+      Map<String, Seeding.Recommendation> recommendations,
+      List<String> notMeasured,
+      List<String> conflicting,
+      List<String> disabled,
+      List<String> notServed) {}
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -107,30 +131,41 @@ final class SeedCommand implements Callable<Integer> {
   private Outcome plan(HostConfig host, Path file, RecordsDirectory dir) {
     GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
     VerdictReport report = VerdictReport.load(dir);
-    List<String> notMeasured = new ArrayList<>();
-    Map<String, Seeding.Recommendation> recommendations =
-        recommendations(report, host, settings, report.cache().applied(), notMeasured);
+    Candidates candidates =
+        candidates(report, host, settings, report.cache().applied(), GatewaySources.of(ctx.env()));
     Seeding.SeedPlan plan =
-        Seeding.plan(report.cache().applied(), recommendations, settings.effectiveStubSet());
+        Seeding.plan(
+            report.cache().applied(), candidates.recommendations(), settings.effectiveStubSet());
+    Path parent = file.toAbsolutePath().getParent();
     return new Outcome(
-        file, settings.sharingOn(), plan, notMeasured, false, List.of(), List.of(), false, false);
+        file,
+        settings.sharingOn(),
+        plan,
+        candidates,
+        false,
+        List.of(),
+        List.of(),
+        false,
+        false,
+        new GatewayWrites.Before(Files.exists(file), parent == null || Files.isDirectory(parent)));
   }
 
   private Outcome apply(Path file, RecordsDirectory dir) throws IOException, InterruptedException {
     // Lock order everywhere: the config lock, then the cache lock.
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       HostConfig host = config.load(ctx).requireValid(); // the definitions, read under the lock
+      GatewayWrites.Before fileBefore = GatewayWrites.Before.of(editor);
       try (CacheStore.Session session = openCache(dir.cacheFile())) {
         VerdictCache cache = session.cache();
         HazardLedger ledger = HazardLedger.of(LedgerStore.read(dir.ledgerFile()));
         VerdictReport report = VerdictReport.of(ledger, cache);
         GatewaySettings settings = editor.settings();
         Map<String, @Nullable Object> section = editor.section();
-        List<String> notMeasured = new ArrayList<>();
-        Map<String, Seeding.Recommendation> recommendations =
-            recommendations(report, host, settings, cache.applied(), notMeasured);
+        Candidates candidates =
+            candidates(report, host, settings, cache.applied(), GatewaySources.of(ctx.env()));
         Seeding.SeedPlan plan =
-            Seeding.plan(cache.applied(), recommendations, Seeding.effectiveStubSet(section));
+            Seeding.plan(
+                cache.applied(), candidates.recommendations(), Seeding.effectiveStubSet(section));
 
         List<String> roster = Seeding.roster(section);
         Map<String, Boolean> before = Seeding.validOverrides(section);
@@ -150,43 +185,62 @@ final class SeedCommand implements Callable<Integer> {
             editor.file(),
             settings.sharingOn(),
             plan,
-            notMeasured,
+            candidates,
             true,
             changed ? added : List.of(),
             kept,
             written,
-            flushed);
+            flushed,
+            fileBefore);
       }
     }
   }
 
   /**
-   * Each configured server's two recommendations. A server whose verdict is {@code unknown} (never
-   * measured here, or its definitions disagree) is left out and listed in {@code notMeasured}:
-   * seeding it now would mark it applied with no evidence and it would never be seeded once
-   * measured. A name already applied is never listed there: it will not be seeded again anyway.
+   * Sorts every configured server for seeding. Only servers the Kiro Crew gateway fronts are ever
+   * seeded; the others are listed as not served and never marked applied (they would be seeded once
+   * they move into a Kiro file). A served server whose verdict is {@code unknown} (never measured
+   * here, its definitions conflict, or it is disabled) is left out too: seeding it now would mark
+   * it applied with no evidence and it would never be seeded once measured. A name already applied
+   * is listed nowhere but in not served: it will not be seeded again anyway.
    */
-  private static Map<String, Seeding.Recommendation> recommendations(
+  private static Candidates candidates(
       VerdictReport report,
       HostConfig host,
       GatewaySettings settings,
       Set<String> applied,
-      List<String> notMeasured) {
+      GatewaySources sources) {
     Map<String, Seeding.Recommendation> out = new LinkedHashMap<>();
+    List<String> notMeasured = new ArrayList<>();
+    List<String> conflicting = new ArrayList<>();
+    List<String> disabled = new ArrayList<>();
+    List<String> notServed = new ArrayList<>();
     for (ServerVerdict v :
         report.verdicts(host.servers(), host.hostProfile(), settings.identityKeys())) {
-      if (v.verdict().strength() == Strength.UNKNOWN) {
-        if (!applied.contains(v.verdict().name())) {
-          notMeasured.add(v.verdict().name());
+      String name = v.verdict().name();
+      if (!sources.serves(v.server())) {
+        notServed.add(name);
+      } else if (v.verdict().strength() == Strength.UNKNOWN) {
+        if (applied.contains(name)) {
+          continue;
+        }
+        if (v.server().conflict() != null) {
+          conflicting.add(name);
+        } else if (ServerNotes.disabled(v.server())) {
+          disabled.add(name);
+        } else {
+          notMeasured.add(name);
         }
       } else {
         out.put(
-            v.verdict().name(),
+            name,
             new Seeding.Recommendation(v.verdict().recommendStub(), v.verdict().recommendShare()));
       }
     }
-    notMeasured.sort(CodePoints.ORDER);
-    return out;
+    for (List<String> list : List.of(notMeasured, conflicting, disabled, notServed)) {
+      list.sort(CodePoints.ORDER);
+    }
+    return new Candidates(out, notMeasured, conflicting, disabled, notServed);
   }
 
   /** Takes the cache lock, saying so when an evaluation pass holds it. */
@@ -214,7 +268,7 @@ final class SeedCommand implements Callable<Integer> {
     plan.put("markApplied", o.plan().markApplied());
     plan.put("wantsShare", o.plan().wantsShare());
     out.put("plan", plan);
-    out.put("notMeasured", o.notMeasured());
+    out.put("notMeasured", o.candidates().notMeasured());
     out.put("applied", o.applied());
     if (o.applied()) {
       out.put("added", o.added());
@@ -222,24 +276,52 @@ final class SeedCommand implements Callable<Integer> {
       out.put("configWritten", o.configWritten());
       out.put("markersWritten", o.markersWritten());
     }
+    out.put("conflicting", o.candidates().conflicting());
+    out.put("disabled", o.candidates().disabled());
+    out.put("notServed", o.candidates().notServed());
+    out.put("configExists", o.before().fileExisted());
+    if (o.applied()) {
+      out.put("configCreated", o.configWritten() && !o.before().fileExisted());
+    }
     return out;
   }
 
-  private static void printHuman(PrintWriter out, Outcome o) {
+  private void printHuman(PrintWriter out, Outcome o) {
     Seeding.SeedPlan plan = o.plan();
     String file = GatewayWrites.path(o.configFile());
     if (o.applied()) {
       out.printf("Seeded %s%n", file);
-    } else {
+    } else if (o.before().fileExisted()) {
       out.printf("Seeding plan for %s (nothing written):%n", file);
+    } else {
+      out.printf(
+          "Seeding plan for %s (nothing written; it does not exist, --apply creates it when there"
+              + " is something to stub):%n",
+          file);
     }
     out.printf("  stub (stub_overrides = true): %s%n", GatewayWrites.list(plan.addStub()));
     out.printf("  mark applied:                 %s%n", GatewayWrites.list(plan.markApplied()));
     out.printf("  would also share:             %s%n", GatewayWrites.list(plan.wantsShare()));
-    if (!o.notMeasured().isEmpty()) {
+    Candidates c = o.candidates();
+    if (!c.notMeasured().isEmpty()) {
       out.printf(
           "  not measured yet (left for a later seed; run kcshare measure): %s%n",
-          GatewayWrites.list(o.notMeasured()));
+          GatewayWrites.list(c.notMeasured()));
+    }
+    if (!c.conflicting().isEmpty()) {
+      out.printf(
+          "  conflicting definitions (left until they agree; see kcshare assess NAME): %s%n",
+          GatewayWrites.list(c.conflicting()));
+    }
+    if (!c.disabled().isEmpty()) {
+      out.printf(
+          "  disabled (never spawned, so never measured; enable it to seed it): %s%n",
+          GatewayWrites.list(c.disabled()));
+    }
+    if (!c.notServed().isEmpty()) {
+      out.printf(
+          "  not served by the gateway (defined only outside %s; never seeded): %s%n",
+          GatewaySources.describe(), GatewayWrites.list(c.notServed()));
     }
     if (o.applied()) {
       if (!o.keptExplicit().isEmpty()) {
@@ -249,10 +331,13 @@ final class SeedCommand implements Callable<Integer> {
       out.printf(
           "  %s%n",
           o.configWritten()
-              ? "wrote stub_overrides (previous version in "
-                  + GatewayWrites.path(ConfigEditor.backupFile(o.configFile()))
-                  + ")"
-              : "configuration unchanged");
+              ? GatewayWrites.wrote(o.configFile(), o.before())
+              : o.before().fileExisted()
+                  ? "configuration unchanged"
+                  : "configuration not created (nothing to stub)");
+      if (o.configWritten() && !o.before().fileExisted()) {
+        out.printf("  %s%n", GatewayWrites.profileAfterCreation(ctx));
+      }
       out.printf(
           "  %s%n",
           o.markersWritten()

@@ -5,8 +5,10 @@ import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.GatewaySettings;
+import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.VerdictReport;
@@ -16,8 +18,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -33,7 +37,10 @@ import picocli.CommandLine.Parameters;
       "Stubs the named servers: writes stub_overrides[name] = true in the Kiro Crew"
           + " configuration (only that member changes; the previous file is kept as"
           + " config.json.bak).",
-      "Without --resolve-eligibility exactly the names given are written. With it, each name is"
+      "Every name must be a configured server (else exit 2 and nothing is written). Only servers"
+          + " the Kiro Crew gateway fronts (defined in ~/.kiro/settings/mcp.json or"
+          + " ~/.kiro/agents/*.json) are stubbed; others are skipped as not_served.",
+      "Without --resolve-eligibility the served names given are written. With it, each name is"
           + " checked under the config lock against the configuration and records as they are"
           + " at that moment, and only eligible names are written: defined in a loaded"
           + " configuration (else unknown), a stdio server the host profile lets be stubbed"
@@ -52,7 +59,11 @@ final class StubCommand implements Callable<Integer> {
 
   @Mixin RecordsOptions records = new RecordsOptions();
 
-  @Parameters(arity = "1..*", paramLabel = "NAME", description = "Configured server names.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "NAME",
+      description = "Configured server names.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(
@@ -71,16 +82,32 @@ final class StubCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     List<String> requested = GatewayWrites.names(names);
     HostConfig host = config.load(ctx);
+    GatewayWrites.requireKnown(host, null, requested);
+    GatewaySources sources = GatewaySources.of(ctx.env());
     Path file = GatewayWrites.configFile(ctx, host);
     Eligibility.Result result;
+    List<Skipped> skipped = new ArrayList<>();
     boolean written;
     Path edited;
+    GatewayWrites.Before before;
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       edited = editor.file();
+      before = GatewayWrites.Before.of(editor);
       GatewaySettings settings = editor.settings();
+      // With eligibility, every input is read under the lock: the section (above), the
+      // definitions, the records.
+      HostConfig locked = resolveEligibility ? config.load(ctx).requireValid() : host;
+      Map<String, ConfiguredServer> notServed = new LinkedHashMap<>();
+      List<String> candidates = new ArrayList<>();
+      for (String name : requested) {
+        ConfiguredServer s = locked.server(name);
+        if (s != null && !sources.serves(s)) {
+          notServed.put(name, s);
+        } else {
+          candidates.add(name);
+        }
+      }
       if (resolveEligibility) {
-        // Every input is read under the lock: the section (above), the definitions, the records.
-        HostConfig locked = config.load(ctx).requireValid();
         RecordsDirectory dir = records.resolve(ctx);
         VerdictReport report = VerdictReport.load(dir);
         Map<String, ServerFacts> servers = new HashMap<>();
@@ -95,9 +122,21 @@ final class StubCommand implements Callable<Integer> {
                 locked.hostProfile());
         result =
             Eligibility.resolve(
-                requested, eligibility, servers, report.ledger()::codesForName, report.cache());
+                candidates, eligibility, servers, report.ledger()::codesForName, report.cache());
       } else {
-        result = new Eligibility.Result(requested, List.of(), settings.sharingOn());
+        result = new Eligibility.Result(candidates, List.of(), settings.sharingOn());
+      }
+      for (String name : requested) {
+        ConfiguredServer s = notServed.get(name);
+        if (s != null) {
+          skipped.add(new Skipped(name, NOT_SERVED, notServed(s)));
+        }
+        for (Eligibility.Skip k : result.skipped()) {
+          if (k.name().equals(name)) {
+            skipped.add(
+                new Skipped(name, k.reason().code(), explain(k.reason(), result.sharingOn())));
+          }
+        }
       }
       written = false;
       if (!result.stubbed().isEmpty()) {
@@ -110,50 +149,65 @@ final class StubCommand implements Callable<Integer> {
     if (json) {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("stubbed", result.stubbed());
-      List<Object> skipped = new ArrayList<>();
-      for (Eligibility.Skip s : result.skipped()) {
+      List<Object> skips = new ArrayList<>();
+      for (Skipped s : skipped) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", s.name());
-        m.put("reason", s.reason().code());
-        skipped.add(m);
+        m.put("reason", s.code());
+        skips.add(m);
       }
-      out.put("skipped", skipped);
+      out.put("skipped", skips);
       out.put("sharingOn", result.sharingOn());
       out.put("written", written);
       Output.json(ctx, out);
     } else {
-      printHuman(ctx.out(), result, written, edited, resolveEligibility);
-      ctx.out().flush();
+      PrintWriter out = ctx.out();
+      for (String name : result.stubbed()) {
+        out.printf("stubbed %s%n", Escaper.esc(name, Escaper.SHORT_LIMIT));
+      }
+      for (Skipped s : skipped) {
+        out.printf(
+            "skipped %s: %s (%s)%n",
+            Escaper.esc(s.name(), Escaper.SHORT_LIMIT), s.code(), s.explanation());
+      }
+      if (resolveEligibility) {
+        out.printf(
+            "Sharing is %s, so eligibility asked for a verdict that recommends %s.%n",
+            result.sharingOn() ? "on" : "off", result.sharingOn() ? "sharing" : "a stub");
+      }
+      if (written) {
+        out.println(GatewayWrites.wrote(edited, before));
+        if (!before.fileExisted()) {
+          out.println(GatewayWrites.profileAfterCreation(ctx));
+        }
+      } else if (result.stubbed().isEmpty()) {
+        out.printf(
+            "Nothing eligible: %s %s.%n",
+            GatewayWrites.path(edited), before.fileExisted() ? "not changed" : "not created");
+      } else {
+        out.printf("Already stubbed: %s not changed.%n", GatewayWrites.path(edited));
+      }
+      out.flush();
     }
     return Main.EXIT_OK;
   }
 
-  private static void printHuman(
-      PrintWriter out, Eligibility.Result r, boolean written, Path file, boolean resolved) {
-    for (String name : r.stubbed()) {
-      out.printf("stubbed %s%n", Escaper.esc(name, Escaper.SHORT_LIMIT));
+  /** The JSON reason of a configured server the gateway does not front. */
+  static final String NOT_SERVED = "not_served";
+
+  /** A requested name that was not stubbed, and why. */
+  private record Skipped(String name, String code, String explanation) {}
+
+  /** Why a configured server the gateway does not front is not stubbed, naming its files. */
+  static String notServed(ConfiguredServer server) {
+    Set<String> files = new LinkedHashSet<>();
+    for (ConfiguredDefinition d : server.definitions()) {
+      files.add(Escaper.esc(d.file(), Escaper.LONG_LIMIT));
     }
-    for (Eligibility.Skip s : r.skipped()) {
-      out.printf(
-          "skipped %s: %s (%s)%n",
-          Escaper.esc(s.name(), Escaper.SHORT_LIMIT),
-          s.reason().code(),
-          explain(s.reason(), r.sharingOn()));
-    }
-    if (resolved) {
-      out.printf(
-          "Sharing is %s, so eligibility asked for a verdict that recommends %s.%n",
-          r.sharingOn() ? "on" : "off", r.sharingOn() ? "sharing" : "a stub");
-    }
-    if (written) {
-      out.printf(
-          "Wrote stub_overrides in %s (previous version in %s).%n",
-          GatewayWrites.path(file), GatewayWrites.path(ConfigEditor.backupFile(file)));
-    } else if (r.stubbed().isEmpty()) {
-      out.printf("Nothing eligible: %s not changed.%n", GatewayWrites.path(file));
-    } else {
-      out.printf("Already stubbed: %s not changed.%n", GatewayWrites.path(file));
-    }
+    return "not served by the Kiro Crew gateway: defined only in "
+        + String.join(", ", files)
+        + "; the gateway fronts the servers of "
+        + GatewaySources.describe();
   }
 
   private static String explain(Eligibility.SkipReason reason, boolean sharingOn) {

@@ -3,6 +3,8 @@ package dev.kcshare.cli;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,6 +27,8 @@ import picocli.CommandLine.Parameters;
       "Unstubs the named servers: writes stub_overrides[name] = false in the Kiro Crew"
           + " configuration, which also takes a server out of the stub_servers roster. Evidence"
           + " is never consulted. Seeding never overwrites this choice.",
+      "Every name must be a configured server or one the gateway section already names (else"
+          + " exit 2 and nothing is written).",
       "--json prints {\"unstubbed\": [...], \"written\"}.",
       ""
     })
@@ -33,7 +37,11 @@ final class UnstubCommand implements Callable<Integer> {
 
   @Mixin ConfigOptions config = new ConfigOptions();
 
-  @Parameters(arity = "1..*", paramLabel = "NAME", description = "Configured server names.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "NAME",
+      description = "Configured server names.",
+      completionCandidates = ServerNames.class)
   List<String> names = new ArrayList<>();
 
   @Option(names = "--json", description = "Machine-readable output.")
@@ -47,11 +55,16 @@ final class UnstubCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     List<String> requested = GatewayWrites.names(names);
     HostConfig host = config.load(ctx);
+    GatewaySources sources = GatewaySources.of(ctx.env());
     Path file = GatewayWrites.configFile(ctx, host);
     boolean written = false;
     Path edited;
+    GatewayWrites.Before before;
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       edited = editor.file();
+      before = GatewayWrites.Before.of(editor);
+      // Under the lock: a name the section stubs is known even when it left the configuration.
+      GatewayWrites.requireKnown(host, editor.settings(), requested);
       Map<String, @Nullable Object> section = editor.section();
       if (Seeding.setOverrides(section, requested, false)) {
         written = editor.writeStubOverrides(Seeding.validOverrides(section));
@@ -64,15 +77,21 @@ final class UnstubCommand implements Callable<Integer> {
       Output.json(ctx, out);
     } else {
       for (String name : requested) {
-        ctx.out().printf("unstubbed %s%n", Escaper.esc(name, Escaper.SHORT_LIMIT));
+        ConfiguredServer s = host.server(name);
+        ctx.out()
+            .printf(
+                "unstubbed %s%s%n",
+                Escaper.esc(name, Escaper.SHORT_LIMIT),
+                s != null && !sources.serves(s) ? " (not served by the Kiro Crew gateway)" : "");
       }
-      ctx.out()
-          .printf(
-              written
-                  ? "Wrote stub_overrides in %s (previous version in %s).%n"
-                  : "Already unstubbed: %s not changed.%n",
-              GatewayWrites.path(edited),
-              GatewayWrites.path(ConfigEditor.backupFile(edited)));
+      if (written) {
+        ctx.out().println(GatewayWrites.wrote(edited, before));
+        if (!before.fileExisted()) {
+          ctx.out().println(GatewayWrites.profileAfterCreation(ctx));
+        }
+      } else {
+        ctx.out().printf("Already unstubbed: %s not changed.%n", GatewayWrites.path(edited));
+      }
       ctx.out().flush();
     }
     return Main.EXIT_OK;

@@ -2,6 +2,7 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
@@ -39,6 +40,9 @@ final class AssessHostTest {
   private static final double MEASURED_AT = 1_790_000_000.5;
   private static final String EVIL = "evil\u001b[2J\nname";
 
+  /** The cost stored with every clean row: 59 MiB PSS (84 MiB RSS) in 2 processes. */
+  private static final SessionCost COST = SessionCost.of(88_080_384, 61_865_984, 2, 412, 380);
+
   @TempDir Path dir;
   private FixtureFleet fleet;
 
@@ -67,6 +71,7 @@ final class AssessHostTest {
     env.remove("KCSHARE_STDOUT_TTY");
     env.remove("KCSHARE_STDERR_TTY");
     env.remove("NO_COLOR");
+    env.remove("TERM");
     env.remove("KCSHARE_RECORDS_DIR");
     for (int i = 0; i < pairs.length; i += 2) {
       env.put(pairs[i], pairs[i + 1]);
@@ -102,7 +107,8 @@ final class AssessHostTest {
         identity,
         "1.0",
         Era.LEGACY,
-        handshake);
+        handshake,
+        sensitive ? null : COST);
   }
 
   private CliRun assess(Map<String, String> env, String... args) {
@@ -142,11 +148,11 @@ final class AssessHostTest {
     }
     assertThat(rows)
         .containsExactly(
-            List.of("SERVER", "VERDICT", "STUB", "SHARE", "REASON"),
-            List.of("files", "measured", "yes", "no", "preflight_passed"),
-            List.of("search", "no_objection", "yes", "no", "no_objection_found"),
-            List.of("fresh", "unknown", "no", "no", "not_probed"),
-            List.of("docs", "disqualified", "no", "no", "not_stdio"));
+            List.of("SERVER", "VERDICT", "STUB", "SHARE", "MEMORY", "PROCS", "REASON"),
+            List.of("files", "measured", "yes", "no", "59 MiB", "2", "preflight_passed"),
+            List.of("search", "no_objection", "yes", "no", "-", "-", "no_objection_found"),
+            List.of("fresh", "unknown", "no", "no", "-", "-", "not_probed"),
+            List.of("docs", "disqualified", "no", "no", "-", "-", "not_stdio"));
     assertThat(r.stdout()).doesNotContain("\u001b");
   }
 
@@ -162,7 +168,8 @@ final class AssessHostTest {
             "      what would change it: run `kcshare measure search` again; divergent servers"
                 + " are re-measured\n")
         .contains("  measured: " + HumanTime.format(MEASURED_AT) + "\n")
-        .contains("  defined in: cfg.json /mcpServers/search\n");
+        .contains("  defined in: cfg.json /mcpServers/search\n")
+        .doesNotContain("session cost");
 
     CliRun fresh = assess("fresh");
     assertThat(fresh.stdout())
@@ -182,17 +189,22 @@ final class AssessHostTest {
         .extracting(v -> v.get("name"))
         .containsExactly("files", "search", "fresh", "docs");
     for (Map<String, Object> v : verdicts) {
-      assertThat(new ArrayList<>(v.keySet()))
-          .containsExactly(
-              "name",
-              "strength",
-              "recommendStub",
-              "recommendShare",
-              "reasons",
-              "sources",
-              "identity",
-              "identitiesAgree",
-              "measuredAt");
+      List<String> members =
+          new ArrayList<>(
+              List.of(
+                  "name",
+                  "strength",
+                  "recommendStub",
+                  "recommendShare",
+                  "reasons",
+                  "sources",
+                  "identity",
+                  "identitiesAgree",
+                  "measuredAt"));
+      if (v.get("name").equals("files")) {
+        members.add("sessionCost"); // after the existing members, only when measured
+      }
+      assertThat(new ArrayList<>(v.keySet())).containsExactlyElementsOf(members);
     }
     Map<String, Object> files = verdicts.get(0);
     assertThat(files.get("strength")).isEqualTo("measured");
@@ -205,6 +217,31 @@ final class AssessHostTest {
         .isEqualTo(List.of(Map.of("file", "cfg.json", "pointer", "/mcpServers/files")));
     assertThat(verdicts.get(2).get("measuredAt")).isNull();
     assertThat(verdicts.get(3).get("identity")).isNull();
+    Map<?, ?> cost = (Map<?, ?>) files.get("sessionCost");
+    assertThat(new ArrayList<Object>(cost.keySet()))
+        .containsExactly(
+            "rssBytes", "pssBytes", "processes", "readyMillis", "cpuMillis", "measuredAt");
+    assertThat(((Number) cost.get("rssBytes")).longValue()).isEqualTo(88_080_384L);
+    assertThat(((Number) cost.get("pssBytes")).longValue()).isEqualTo(61_865_984L);
+    assertThat(((Number) cost.get("processes")).longValue()).isEqualTo(2L);
+    assertThat(((Number) cost.get("readyMillis")).longValue()).isEqualTo(412L);
+    assertThat(((Number) cost.get("cpuMillis")).longValue()).isEqualTo(380L);
+    assertThat(cost.get("measuredAt")).isEqualTo(MEASURED_AT);
+  }
+
+  @Test
+  void singleServerDetailShowsEveryCostFigureWithWhenItWasMeasured() {
+    CliRun r = assess("files");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout())
+        .contains(
+            "  session cost (measured "
+                + HumanTime.format(MEASURED_AT)
+                + "):\n"
+                + "    memory: 59 MiB proportional (PSS), 84 MiB resident (RSS)\n"
+                + "    processes: 2\n"
+                + "    ready after: 412 ms (spawn to the initialize answer)\n"
+                + "    CPU time: 380 ms (user and system, spawn to the sample)\n");
   }
 
   @Test
@@ -222,6 +259,11 @@ final class AssessHostTest {
     assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "NO_COLOR", "1"), "files").stdout())
         .doesNotContain("\u001b");
     assertThat(assess(env("KCSHARE_STDERR_TTY", "1"), "--all").stdout()).doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "TERM", "dumb"), "--all").stdout())
+        .as("a dumb terminal gets no colour")
+        .doesNotContain("\u001b");
+    assertThat(assess(env("KCSHARE_STDOUT_TTY", "1", "TERM", "dumb"), "files").stdout())
+        .doesNotContain("\u001b");
   }
 
   @Test
@@ -313,11 +355,26 @@ final class AssessHostTest {
     assertThat(v.get("reasons")).isEqualTo(List.of(Map.of("code", "not_probed", "detail", "")));
     assertThat((List<?>) v.get("sources")).hasSize(2);
 
+    // Assess says why, lists each definition with what differs, and how to resolve it; it does
+    // not send the operator to `kcshare measure files`, which refuses a conflicting name.
     CliRun detail = assess("files", "--config", "cfg.json", "--config", "other.json");
     assertThat(detail.stdout())
-        .contains("pre-flight evidence ignored: its definitions resolve to different identities")
-        .contains("defined in: cfg.json /mcpServers/files")
-        .contains("defined in: other.json /mcpServers/files");
+        .contains(
+            "      what would change it: make its definitions agree (see below), then run"
+                + " `kcshare measure files`\n")
+        .doesNotContain("what would change it: run `kcshare measure files`")
+        .contains(
+            "  definitions conflict: definitions resolve to different execution identities:\n")
+        .containsPattern("\n    cfg\\.json /mcpServers/files: node \\S+ stable")
+        .containsPattern("\n    other\\.json /mcpServers/files: node \\S+ stable .*--delay-ms 5")
+        .contains("    they differ in: command or arguments\n")
+        .contains(
+            "  to resolve it: make the definitions identical (or remove all but one), or pass"
+                + " --config FILE to read only the file whose definition you mean; then run"
+                + " kcshare measure files\n");
+    CliRun table = assess("--all", "--config", "cfg.json", "--config", "other.json");
+    assertThat(table.stdout())
+        .containsPattern("\nfiles +unknown +no +no +- +- +not_probed: conflicting definitions\n");
   }
 
   /**

@@ -34,6 +34,11 @@ final class AssessMetricsTest {
         .contains("kcshare_servers_by_strength{strength=\"disqualified\"} 1\n")
         .contains("kcshare_servers_by_strength{strength=\"unknown\"} 1\n")
         .contains("kcshare_servers_by_reason{code=\"rotating_secret_env\"} 1\n")
+        // Never measured: no memory counted for its tier, and counted as without a cost; the
+        // URL server has no local process to measure.
+        .contains("kcshare_session_memory_bytes{strength=\"unknown\"} 0\n")
+        .contains("kcshare_servers_without_session_cost{strength=\"unknown\"} 1\n")
+        .contains("kcshare_servers_without_session_cost{strength=\"disqualified\"} 0\n")
         .doesNotContain("secret-inventory-name")
         .doesNotContain("other")
         .doesNotContain("OAUTH_X");
@@ -59,5 +64,30 @@ final class AssessMetricsTest {
                 + ": "
                 + dir.resolve("no/such/dir")
                 + ": no such directory\n");
+    assertThat(r.stdout()).as("nothing printed before the failure").isEmpty();
+  }
+
+  @Test
+  void unwritableMetricsFilePrintsNoTableOrJsonFromTheHostEither() throws Exception {
+    Files.writeString(
+        dir.resolve("cfg.json"), "{\"mcpServers\":{\"a\":{\"url\":\"https://x.invalid\"}}}");
+    for (String[] extra :
+        new String[][] {{"--all"}, {"--all", "--json"}, {"a"}, {"--all", "--fail-on", "unknown"}}) {
+      java.util.List<String> args =
+          new java.util.ArrayList<>(
+              java.util.List.of(
+                  "assess",
+                  "--config",
+                  "cfg.json",
+                  "--records-dir",
+                  "rec",
+                  "--metrics",
+                  "cfg.json/kcshare.prom"));
+      args.addAll(java.util.List.of(extra));
+      CliRun r = CliRun.run(dir, "", java.util.Map.of(), args.toArray(String[]::new));
+      assertThat(r.exitCode()).as("%s: %s", args, r.stderr()).isEqualTo(Main.EXIT_USAGE);
+      assertThat(r.stdout()).as("%s", args).isEmpty();
+      assertThat(r.stderr()).as("%s", args).contains("cannot write").contains("kcshare.prom");
+    }
   }
 }

@@ -66,6 +66,8 @@ public final class ClassListTraining {
                     "assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
                 List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
                 List.of("assess", "--all", "--config", fleet, "--records-dir", empty),
+                List.of("cost", "--config", fleet, "--records-dir", recordsDir),
+                List.of("cost", "--json", "--config", fleet, "--records-dir", recordsDir),
                 List.of("config", "--config", fleet),
                 List.of("records", "--records-dir", recordsDir),
                 List.of("hazards", "list", "--records-dir", recordsDir),
@@ -82,11 +84,24 @@ public final class ClassListTraining {
     } else {
       System.err.println("ClassListTraining: no node on PATH; measure is left out of the list");
     }
+    // Discovery of a home that holds a TOML (Codex) and a YAML (Continue, Goose) file, so the
+    // archive also covers their parsers; every other line has an empty home and loads neither.
+    Path clients = clientsHome(work.resolve("clients-home"));
+    List<List<String>> withClients =
+        List.of(List.of("assess", "--all", "--records-dir", empty), List.of("config", "--json"));
     Set<String> lines = new LinkedHashSet<>();
     int n = 0;
+    List<Map.Entry<Path, List<String>>> runs = new ArrayList<>();
     for (List<String> commandLine : commandLines) {
+      runs.add(Map.entry(home, commandLine));
+    }
+    for (List<String> commandLine : withClients) {
+      runs.add(Map.entry(clients, commandLine));
+    }
+    for (Map.Entry<Path, List<String>> r : runs) {
+      List<String> commandLine = r.getValue();
       Path part = work.resolve("part-" + n++ + ".classlist");
-      run(jar, part, home, examples, commandLine);
+      run(jar, part, r.getKey(), examples, commandLine);
       for (String line : Files.readAllLines(part, StandardCharsets.UTF_8)) {
         if (!line.isBlank() && !line.startsWith("#")) {
           lines.add(line);
@@ -100,6 +115,28 @@ public final class ClassListTraining {
       out.append(line).append('\n');
     }
     return out.toString();
+  }
+
+  /** A home with one Codex TOML and two YAML files (Continue, Goose), each with a server. */
+  private static Path clientsHome(Path home) throws IOException {
+    write(
+        home.resolve(".codex/config.toml"),
+        "[mcp_servers.notes]\ncommand = \"node\"\nargs = [\"notes.mjs\"]\nenabled = true\n\n"
+            + "[mcp_servers.notes.env]\nMODE = \"train\"\n");
+    write(
+        home.resolve(".continue/config.yaml"),
+        "name: train\nversion: 1.0.0\nschema: v1\nmcpServers:\n  - name: notes\n"
+            + "    command: node\n    args: [notes.mjs]\n");
+    write(
+        home.resolve(".config/goose/config.yaml"),
+        "extensions:\n  notes:\n    enabled: true\n    type: stdio\n    name: notes\n"
+            + "    cmd: node\n    args: [notes.mjs]\n    envs: {MODE: train}\n");
+    return home;
+  }
+
+  private static void write(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text, StandardCharsets.UTF_8);
   }
 
   private static void run(

@@ -47,11 +47,15 @@ final class ConfigCommandTest {
     assertThat(r.stderr()).isEmpty();
     String out = r.stdout();
     assertThat(out)
-        .startsWith("Profile: kirocrew (the Kiro Crew data home ~/.kiro/crew exists)")
-        .contains("  read      ~/.kiro/crew/config.json [kirocrew]\n")
-        .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers\n")
-        .contains("  read      .vscode/mcp.json [vscode] 3 servers\n")
-        .contains("  missing   .cursor/mcp.json\n")
+        .startsWith(
+            "Profile: kirocrew (because ~/.kiro/crew exists)\n"
+                + "  rule: --profile if given; else kirocrew when KIROCREW_HOME is set, or when"
+                + " ~/.kiro/crew exists and holds more than the files kcshare writes there; else"
+                + " default\n")
+        .contains("  read      ~/.kiro/crew/config.json [kirocrew] (kirocrew)\n")
+        .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers (kiro-user)\n")
+        .contains("  read      .vscode/mcp.json [vscode] 3 servers (vscode-workspace)\n")
+        .contains("  missing   .cursor/mcp.json (cursor-workspace)\n")
         .contains(
             "              note: /mcpServers/aws-docs/env/MCP_VERBOSE: boolean used as True/False,"
                 + " as the Kiro Crew gateway converts it\n")
@@ -72,8 +76,11 @@ final class ConfigCommandTest {
         .contains("    ~/.kiro/settings/mcp.json /mcpServers/context7 [kiro, not stdio]\n")
         .contains("      url: https://mcp.context7.com/mcp\n")
         .contains("    .vscode/mcp.json /servers/github [vscode, not stdio, type http]\n")
-        .contains("  fetch: definitions resolve to different execution identities\n")
-        .contains("  github: some definitions are stdio and some are not\n")
+        .contains(
+            "  fetch: definitions resolve to different execution identities\n    they differ in: args\n")
+        .contains(
+            "  github: some definitions are stdio and some are not\n    they differ in: transport,"
+                + " command, args, env names, url\n")
         .contains(
             "  perplexity  .vscode/mcp.json /servers/perplexity/env/PERPLEXITY_API_KEY "
                 + " ${input:perplexity-key} (input: VS Code prompts for this value; kcshare"
@@ -96,7 +103,8 @@ final class ConfigCommandTest {
             "servers",
             "conflicts",
             "unresolved",
-            "errors");
+            "errors",
+            "skipped");
     assertThat(List.copyOf(doc.keySet()))
         .containsExactly(
             "profile",
@@ -106,10 +114,11 @@ final class ConfigCommandTest {
             "servers",
             "conflicts",
             "unresolved",
-            "errors");
+            "errors",
+            "skipped");
     assertThat(object(doc.get("profile")))
         .containsEntry("name", "kirocrew")
-        .containsEntry("reason", "the Kiro Crew data home ~/.kiro/crew exists");
+        .containsEntry("reason", "~/.kiro/crew exists");
     Map<String, Object> firstFile = object(list(doc.get("files")).get(0));
     assertThat(List.copyOf(firstFile.keySet()))
         .containsExactly(
@@ -127,7 +136,14 @@ final class ConfigCommandTest {
             .orElseThrow();
     assertThat(List.copyOf(awsDocs.keySet()))
         .containsExactly(
-            "name", "stdio", "declaredEnvNames", "identity", "conflict", "definitions");
+            "name",
+            "stdio",
+            "declaredEnvNames",
+            "identity",
+            "conflict",
+            "definitions",
+            "clients",
+            "differences");
     Map<String, Object> def = object(list(awsDocs.get("definitions")).get(0));
     assertThat(List.copyOf(def.keySet()))
         .containsExactly(
@@ -144,7 +160,9 @@ final class ConfigCommandTest {
             "type",
             "stdio",
             "identity",
-            "unresolved");
+            "unresolved",
+            "client",
+            "unsetEnvNames");
     assertThat(def)
         .containsEntry("source", "~/.kiro/settings/mcp.json")
         .containsEntry("pointer", "/mcpServers/aws-docs")
@@ -195,27 +213,58 @@ final class ConfigCommandTest {
   }
 
   @Test
-  void aBadFileIsReportedAndExitsTwo() {
+  void aBadDiscoveredFileIsSkippedWithOneWarningAndTheRestIsReported() throws Exception {
     Layout l = ConfigSamples.full(root);
     l.write(
         l.home().resolve(".cursor/mcp.json"),
         "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [1],"
             + " \"env\": {\"K\": \"bad-file-env-value\"}}}}");
     CliRun r = run(l, l.env(), "config");
-    assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.exitCode()).isZero();
     assertThat(r.stdout())
-        .contains("  error     ~/.cursor/mcp.json [cursor]\n")
+        .contains("  skipped   ~/.cursor/mcp.json [cursor] (cursor-user)\n")
         .contains("              /mcpServers/x/args/0: expected a string, got a number\n")
-        .contains("  filesystem  stdio");
+        .contains("  filesystem  stdio")
+        .doesNotContain("bad-file-env-value");
     assertThat(r.stderr())
         .isEqualTo(
-            "kcshare: ~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got a number"
+            "kcshare: warning: ~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got"
+                + " a number (file skipped; its servers are left out)"
                 + System.lineSeparator());
     CliRun json = run(l, l.env(), "config", "--json");
-    assertThat(json.exitCode()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(json.stdout())
-        .contains("\"~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got a number\"")
-        .doesNotContain("bad-file-env-value");
+    assertThat(json.exitCode()).isZero();
+    Map<String, Object> doc = object(parse(json.stdout()));
+    assertThat(doc.get("skipped"))
+        .isEqualTo(
+            List.of("~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got a number"));
+    assertThat(doc.get("errors")).isEqualTo(List.of());
+    assertThat(list(doc.get("files")))
+        .map(ConfigCommandTest::object)
+        .filteredOn(f -> f.get("origin").equals("cursor-user"))
+        .singleElement()
+        .satisfies(f -> assertThat(f).containsEntry("status", "skipped"));
+    assertThat(json.stdout()).doesNotContain("bad-file-env-value");
+  }
+
+  @Test
+  void aBadNamedFileIsAnErrorAndExitsTwo() {
+    Layout l = ConfigSamples.full(root);
+    l.write(l.workspace().resolve("team.json"), "{\"mcpServers\": {\"x\": {\"command\": 1,}}");
+    CliRun r = run(l, l.env(), "config", "--config", "team.json");
+    assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stdout()).contains("  error     team.json (config)\n");
+    assertThat(r.stderr())
+        .isEqualTo(
+            "kcshare: team.json:1:38: not valid JSON: the file ends inside an object opened at"
+                + " line 1; expected '}'"
+                + System.lineSeparator());
+    CliRun missing = run(l, l.env(), "config", "--config", "missing.json");
+    assertThat(missing.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(missing.stderr())
+        .isEqualTo("kcshare: missing.json: no such file" + System.lineSeparator());
+    l.write(l.workspace().resolve("other.json"), "{\"name\": \"x\"}");
+    CliRun other = run(l, l.env(), "config", "--config", "other.json");
+    assertThat(other.stdout() + other.stderr()).doesNotContain("\\").contains("mcpServers");
   }
 
   @Test
@@ -225,13 +274,13 @@ final class ConfigCommandTest {
     CliRun only = run(l, l.env(), "config", "--config", "team.json");
     assertThat(only.exitCode()).isZero();
     assertThat(only.stdout())
-        .contains("  read      team.json [mcp-servers] 3 servers\n")
+        .contains("  read      team.json [mcp-servers] 3 servers (config)\n")
         .doesNotContain("~/.kiro/settings/mcp.json")
         .doesNotContain("Gateway");
     CliRun both = run(l, l.env(), "config", "--config", "team.json", "--discover");
     assertThat(both.stdout())
-        .contains("  read      team.json [mcp-servers] 3 servers\n")
-        .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers\n");
+        .contains("  read      team.json [mcp-servers] 3 servers (config)\n")
+        .contains("  read      ~/.kiro/settings/mcp.json [kiro] 5 servers (kiro-user)\n");
     assertThat(both.stdout().indexOf("team.json"))
         .isLessThan(both.stdout().indexOf("~/.kiro/settings/mcp.json"));
   }
@@ -240,7 +289,7 @@ final class ConfigCommandTest {
   void profileOption() {
     Layout l = ConfigSamples.full(root);
     assertThat(run(l, l.env(), "config", "--profile", "default").stdout())
-        .startsWith("Profile: default (--profile default)\n");
+        .startsWith("Profile: default (because --profile default was given)\n");
     CliRun bad = run(l, l.env(), "config", "--profile", "crew");
     assertThat(bad.exitCode()).isEqualTo(Main.EXIT_USAGE);
     assertThat(bad.stdout()).isEmpty();

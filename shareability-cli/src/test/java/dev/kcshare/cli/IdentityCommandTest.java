@@ -131,6 +131,135 @@ final class IdentityCommandTest {
     assertThat(((String) missing.get("cacheIdentity"))).endsWith("\u0000unknown\u00002");
   }
 
+  /** Option values that look like options, or like the end of options, are values. */
+  static List<Arguments> verbatimValues() {
+    return List.of(
+        Arguments.of(List.of("--arg=-v"), List.of("-v")),
+        Arguments.of(List.of("--arg", "-v"), List.of("-v")),
+        Arguments.of(List.of("--arg=--"), List.of("--")),
+        Arguments.of(List.of("--arg", "--"), List.of("--")),
+        Arguments.of(List.of("--arg=--json"), List.of("--json")),
+        Arguments.of(List.of("--arg", "--json"), List.of("--json")),
+        Arguments.of(List.of("--arg", "-q", "--arg=--help"), List.of("-q", "--help")),
+        Arguments.of(List.of("--arg", "--command", "--arg", "x"), List.of("--command", "x")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("verbatimValues")
+  void anyArgumentValueIsTakenVerbatim(List<String> options, List<String> expectedArgs)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of("--command", "/bin/a"));
+    args.addAll(options);
+    Map<?, ?> out = identity(args.toArray(String[]::new));
+    assertThat(out.get("commandArgsHash"))
+        .isEqualTo(dev.kcshare.core.records.IdentityHashes.commandArgsHash("/bin/a", expectedArgs));
+    // Human output too: an argument "--json" does not switch the output to JSON.
+    List<String> human = new ArrayList<>(List.of("identity"));
+    human.addAll(args);
+    CliRun r = CliRun.run(dir, "", Map.of("PATH", "/usr/bin:/bin"), human.toArray(String[]::new));
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).startsWith("commandArgsHash  " + out.get("commandArgsHash") + "\n");
+  }
+
+  @Test
+  void verbatimValuesForTheOtherOptions() throws Exception {
+    Map<?, ?> out =
+        identity("--command=--json", "--env", "-X=--v", "--identity-key", "-v", "--arg", "-v");
+    assertThat(out.get("commandArgsHash"))
+        .isEqualTo(
+            dev.kcshare.core.records.IdentityHashes.commandArgsHash("--json", List.of("-v")));
+    assertThat(out.get("envHash"))
+        .isEqualTo(
+            dev.kcshare.core.records.IdentityHashes.envHash(
+                Map.of("-X", "--v"), java.util.Set.of()));
+    CliRun missing = CliRun.run(dir, "", Map.of(), "identity", "--command", "/bin/a", "--arg");
+    assertThat(missing.exitCode()).isEqualTo(2);
+    assertThat(missing.stderr()).contains("--arg");
+  }
+
+  @Test
+  void identityOfAConfiguredServerListsEachDefinition() throws Exception {
+    Path script = Files.writeString(dir.resolve("server.sh"), "#!/bin/sh\necho v1\n");
+    Files.writeString(
+        dir.resolve("a.json"),
+        "{\"mcpServers\": {\"srv\": {\"command\": \""
+            + script
+            + "\", \"args\": [\"-v\"], \"env\": {\"OAUTH_CLIENT\": \"k1\", \"MODE\": \"fast\"}},"
+            + " \"web\": {\"url\": \"https://x.example/mcp\"}}}");
+    Files.writeString(
+        dir.resolve("b.json"),
+        "{\"mcp_gateway\": {\"pool_identity_env\": [\"OAUTH_CLIENT\"]},"
+            + " \"mcpServers\": {\"srv\": {\"command\": \""
+            + script
+            + "\", \"args\": [\"-w\"]}, \"web\": {\"command\": \""
+            + script
+            + "\"}}}");
+    Map<String, String> env = Map.of("PATH", "/usr/bin:/bin");
+    CliRun r =
+        CliRun.run(
+            dir, "", env, "identity", "srv", "--json", "--config", "a.json", "--config", "b.json");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    Map<?, ?> out = (Map<?, ?>) JsonReader.withDepthLimit(100).parse(r.stdout());
+    assertThat(out.get("name")).isEqualTo("srv");
+    assertThat(out.get("identityKeys")).isEqualTo(List.of("OAUTH_CLIENT"));
+    assertThat(out.get("identitiesAgree")).isEqualTo(false);
+    List<?> defs = (List<?>) out.get("definitions");
+    assertThat(defs).hasSize(2);
+    Map<?, ?> first = (Map<?, ?>) defs.get(0);
+    assertThat(first.get("source")).isEqualTo("a.json");
+    assertThat(first.get("pointer")).isEqualTo("/mcpServers/srv");
+    // The same parts as the definition given by hand, with the configured identity keys.
+    Map<?, ?> byHand =
+        identity(
+            "--command",
+            script.toString(),
+            "--arg",
+            "-v",
+            "--env",
+            "OAUTH_CLIENT=k1",
+            "--env",
+            "MODE=fast",
+            "--identity-key",
+            "OAUTH_CLIENT");
+    for (String part :
+        List.of("commandArgsHash", "envHash", "binaryVersion", "cacheIdentity", "launchIdentity")) {
+      assertThat(first.get(part)).as(part).isEqualTo(byHand.get(part));
+    }
+    // And the cache identity is the one kcshare config computed for that definition.
+    CliRun config = CliRun.run(dir, "", env, "config", "--json", "--config", "a.json");
+    assertThat(config.stdout()).contains(JsonWriterLike.quote((String) first.get("cacheIdentity")));
+    assertThat(((Map<?, ?>) defs.get(1)).get("source")).isEqualTo("b.json");
+
+    // A definition that is not stdio has no identity; human output says so.
+    CliRun web =
+        CliRun.run(dir, "", env, "identity", "web", "--config", "a.json", "--config", "b.json");
+    assertThat(web.exitCode()).as(web.stderr()).isZero();
+    assertThat(web.stdout())
+        .startsWith("web\n  a.json /mcpServers/web\n    not stdio: no execution identity\n")
+        .contains("  b.json /mcpServers/web\n    commandArgsHash  ")
+        .contains("the definitions have different cache identities");
+  }
+
+  @Test
+  void serverAndCommandAreExclusive() {
+    for (String[] args :
+        List.of(
+            new String[] {"identity"},
+            new String[] {"identity", "srv", "--command", "/bin/true"},
+            new String[] {"identity", "srv", "--arg", "x"})) {
+      CliRun r = CliRun.run(dir, "", Map.of(), args);
+      assertThat(r.exitCode()).as(List.of(args).toString()).isEqualTo(2);
+      assertThat(r.stdout()).isEmpty();
+    }
+  }
+
+  /** The JSON text of a string as kcshare writes it (NUL as \\u0000). */
+  private static final class JsonWriterLike {
+    static String quote(String s) {
+      return dev.kcshare.core.json.JsonWriter.pretty(s).strip();
+    }
+  }
+
   @Test
   void humanOutputEscapesTheNuls() {
     CliRun r = CliRun.run(dir, "", Map.of(), "identity", "--command", "/bin/true");

@@ -2,12 +2,17 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,6 +85,9 @@ final class MeasureCommandTest {
     env.remove("KCSHARE_STDOUT_TTY");
     env.remove("KCSHARE_RECORDS_DIR");
     env.remove("FIXTURE_TOKEN");
+    env.remove("TERM");
+    env.remove("NO_COLOR");
+    env.remove("COLUMNS");
     for (int i = 0; i < pairs.length; i += 2) {
       env.put(pairs[i], pairs[i + 1]);
     }
@@ -98,6 +106,20 @@ final class MeasureCommandTest {
     return measure(env(), args);
   }
 
+  private CliRun measure(MutableClock clock, Map<String, String> env, String... args)
+      throws Exception {
+    fleet.write();
+    List<String> all = new ArrayList<>(List.of("measure"));
+    all.addAll(List.of(args));
+    all.addAll(List.of("--config", "cfg.json", "--records-dir", "records"));
+    return CliRun.run(dir, "", env, clock, all.toArray(String[]::new));
+  }
+
+  /** The attempts file as stored now. */
+  private Map<String, AttemptRecord> attempts() {
+    return AttemptStore.read(fleet.records().resolve("kcshare-attempts.json")).servers();
+  }
+
   /** Parses stdout, which must be exactly one JSON array of result objects. */
   private static List<Map<String, Object>> results(CliRun r) throws Exception {
     Object parsed = JsonReader.withDepthLimit(100).parse(r.stdout());
@@ -106,7 +128,11 @@ final class MeasureCommandTest {
     for (Object o : (List<?>) parsed) {
       Map<String, Object> m = new LinkedHashMap<>();
       ((Map<?, ?>) o).forEach((k, v) -> m.put((String) k, v));
-      assertThat(new ArrayList<Object>(m.keySet())).isEqualTo(RESULT_KEYS);
+      List<String> keys = new ArrayList<>(RESULT_KEYS);
+      if (Boolean.FALSE.equals(m.get("ran"))) {
+        keys.addAll(List.of("stderrTail", "exitStatus"));
+      }
+      assertThat(new ArrayList<Object>(m.keySet())).isEqualTo(keys);
       out.add(m);
     }
     return out;
@@ -165,7 +191,7 @@ final class MeasureCommandTest {
         .containsEntry("stored", true);
     assertThat(result(results, "broken"))
         .containsEntry("ran", false)
-        .containsEntry("detail", "no response")
+        .containsEntry("detail", "no response (process exited with status 1)")
         .containsEntry("stored", false);
     fleet.assertSpawns(Map.of("clean", 2, "divergent", 2, "off", 0, "remote", 0, "broken", 2));
 
@@ -513,5 +539,253 @@ final class MeasureCommandTest {
             Map.entry("billing", "unknown"),
             Map.entry("docs", "disqualified"),
             Map.entry("archive", "unknown"));
+  }
+
+  // ------------------------------------------------------------------ failures remembered
+
+  @Test
+  void aServerThatKeepsFailingIsRememberedBackedOffAndTriedAgainWhenAsked() throws Exception {
+    MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L));
+    fleet().fixture("needs-env", "needs-env").fixture("ok", "stable");
+    CliRun first = measure(clock, env(), "--all", "--json");
+    assertThat(first.exitCode()).as(first.stderr()).isZero();
+    assertThat(result(results(first), "needs-env"))
+        .containsEntry("detail", "no response (process exited with status 1)")
+        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\\n")
+        .containsEntry("exitStatus", "exit 1");
+    String identity =
+        FixtureFleet.load(dir.resolve("cfg.json"), env()).server("needs-env").first().identity();
+    assertThat(attempts())
+        .containsExactly(
+            Map.entry(
+                "needs-env",
+                new AttemptRecord(
+                    1_800_000_000.0,
+                    identity,
+                    "no response (process exited with status 1)",
+                    "exit 1",
+                    "fixture: FIXTURE_TOKEN is not set\\n",
+                    1)));
+    assertThat(fleet.storedCache().serverNames()).containsExactly("ok");
+
+    clock.advance(Duration.ofMinutes(10));
+    CliRun second = measure(clock, env(), "--all", "-v");
+    assertThat(second.stderr())
+        .contains("needs-env: could not run")
+        .contains("  2 failures in a row: `measure --all` skips it for 1h");
+    assertThat(attempts().get("needs-env").failures()).isEqualTo(2);
+    fleet.assertSpawns(Map.of("needs-env", 4, "ok", 2));
+
+    clock.advance(Duration.ofMinutes(59));
+    CliRun skipped = measure(clock, env(), "--all", "-v");
+    assertThat(skipped.exitCode()).isZero();
+    assertThat(skipped.stderr())
+        .contains(
+            "Skipped 1 server(s) whose pre-flight kept failing (needs-env); --retry-failed tries"
+                + " them now.")
+        .doesNotContain("Measured");
+    fleet.assertSpawns(Map.of("needs-env", 4));
+
+    CliRun retried = measure(clock, env(), "--all", "--retry-failed", "--json");
+    assertThat(names(results(retried))).containsExactly("needs-env");
+    assertThat(attempts().get("needs-env").failures()).isEqualTo(3);
+    fleet.assertSpawns(Map.of("needs-env", 6));
+
+    assertThat(names(results(measure(clock, env(), "needs-env", "--json"))))
+        .containsExactly("needs-env");
+    assertThat(attempts().get("needs-env").failures()).isEqualTo(4);
+    fleet.assertSpawns(Map.of("needs-env", 8));
+
+    clock.advance(Duration.ofHours(3)); // 4 failures: 4 h
+    assertThat(results(measure(clock, env(), "--all", "--json"))).isEmpty();
+    clock.advance(Duration.ofHours(1));
+    assertThat(names(results(measure(clock, env(), "--all", "--json"))))
+        .containsExactly("needs-env");
+    fleet.assertSpawns(Map.of("needs-env", 10, "ok", 2));
+
+    // The operator sets the variable (in kcshare's environment: the identity stays): a named
+    // measure tries at once, succeeds, and the failures are forgotten.
+    CliRun fixed = measure(clock, env("FIXTURE_TOKEN", "t0ken"), "needs-env", "--json");
+    assertThat(result(results(fixed), "needs-env")).containsEntry("stored", true);
+    assertThat(attempts()).isEmpty();
+  }
+
+  @Test
+  void quietPrintsNothingButErrorsEvenWhenAnotherPassRuns() throws Exception {
+    fleet().fixture("a", "exit-early");
+    fleet.write();
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
+                held.countDown();
+                release.await();
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
+    holder.start();
+    try {
+      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+      CliRun quiet = measure(env("KCSHARE_STDERR_TTY", "1"), "--all", "--no-wait", "-q");
+      assertThat(quiet.exitCode()).isZero();
+      assertThat(quiet.stdout()).isEmpty();
+      assertThat(quiet.stderr()).isEmpty();
+    } finally {
+      release.countDown();
+      holder.join(10_000);
+    }
+    CliRun failing = measure(env("KCSHARE_STDERR_TTY", "1"), "-q", "--all");
+    assertThat(failing.exitCode()).isZero();
+    assertThat(failing.stderr()).as("a server that could not run is not an error").isEmpty();
+  }
+
+  @Test
+  void waitingForAnotherPassOnATerminalSaysForWhichProcess() throws Exception {
+    fleet().fixture("a", "stable");
+    fleet.write();
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
+                held.countDown();
+                release.await();
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
+    holder.start();
+    assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+    StringWriter err = new StringWriter();
+    CliRun[] run = new CliRun[1];
+    Thread waiter =
+        new Thread(
+            () ->
+                run[0] =
+                    CliRun.run(
+                        dir,
+                        "",
+                        env("KCSHARE_STDERR_TTY", "1", "TERM", "dumb"),
+                        java.time.Clock.systemUTC(),
+                        err,
+                        "measure",
+                        "--all",
+                        "--config",
+                        "cfg.json",
+                        "--records-dir",
+                        "records"));
+    waiter.start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (!err.toString().contains("waiting for") && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(err.toString())
+          .startsWith("waiting for process " + ProcessHandle.current().pid() + " (")
+          .contains("to finish its pass on these records...");
+      fleet.assertSpawns(Map.of("a", 0));
+    } finally {
+      release.countDown();
+      holder.join(10_000);
+      waiter.join(30_000);
+    }
+    assertThat(run[0].exitCode()).isZero();
+    assertThat(run[0].stderr()).contains("a: handshake reproducible, stored");
+  }
+
+  @Test
+  void verboseShowsHowEachServerWasStartedWithoutEnvValues() throws Exception {
+    fleet().fixture("early", "exit-early");
+    Map<String, Object> def = new LinkedHashMap<>();
+    def.put("command", "node");
+    def.put("args", fleet.args("early", "exit-early"));
+    def.put("env", Map.of("API_KEY", "s3cret-value"));
+    def.put("cwd", dir.toString());
+    fleet.entry("early", def);
+    CliRun r = measure("-v", "--all");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr())
+        .contains("early: could not run: no response (process exited with status 1)")
+        .containsPattern(
+            "  command: \\S*/node "
+                + java.util.regex.Pattern.quote(FixtureFleet.SCRIPT.toString())
+                + " exit-early ")
+        .contains("  env: API_KEY declared (values not shown), over kcshare's own environment")
+        .contains("  working directory: " + dir)
+        .containsPattern(
+            "  A: spawn \\d+ ms -> initialize - -> exit \\d+ ms; exit 1; failed: no response")
+        .containsPattern(
+            "  B: spawn \\d+ ms -> initialize - -> exit \\d+ ms; exit 1; failed: no response")
+        .doesNotContain("s3cret-value");
+
+    fleet.fixture("early", "stable");
+    CliRun ok = measure("-v", "--all");
+    assertThat(ok.stderr())
+        .contains("early: handshake reproducible, stored")
+        .containsPattern(
+            "  A: spawn \\d+ ms -> initialize \\d+ ms -> tools/list \\d+ ms -> exit \\d+ ms; exit 0;"
+                + " answered")
+        .contains("  env: none declared (kcshare's own environment)");
+  }
+
+  @Test
+  void aTimeoutInABusyPassIsRetriedAloneWithTwiceTheTimeoutAndCounted() throws Exception {
+    Path state = Files.createDirectories(dir.resolve("slow-state"));
+    fleet()
+        .fixture("slow", "stable", "--slow-first-ms", "7000", "--state", state.toString())
+        .fixture("quick", "stable");
+    CliRun r =
+        measure(
+            env("KCSHARE_STDERR_TTY", "1", "TERM", "dumb"),
+            "--all",
+            "--timeout",
+            "5",
+            "--jobs",
+            "4");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr())
+        .contains(
+            "slow: timed out while other servers were measured; trying it again alone with a 10 s"
+                + " timeout")
+        .contains("slow: handshake reproducible, stored")
+        .contains("Measured 2 of 2 server(s).")
+        .doesNotContain("could not run");
+    fleet.assertSpawns(Map.of("slow", 4, "quick", 2));
+    assertThat(fleet.storedCache().serverNames()).containsExactly("quick", "slow");
+    assertThat(attempts()).isEmpty();
+  }
+
+  @Test
+  void aDumbTerminalOrNoColorGetsWholeLinesAndNoControlCodes() throws Exception {
+    fleet().fixture("a", "stable").fixture("b", "exit-early");
+    for (Map<String, String> env :
+        List.of(
+            env("KCSHARE_STDERR_TTY", "1", "TERM", "dumb"),
+            env("KCSHARE_STDERR_TTY", "1", "NO_COLOR", "1"))) {
+      fleet.fixture("a", "stable", "--delay-ms", Integer.toString(env.hashCode() & 0xff));
+      CliRun r = measure(env, "--all");
+      assertThat(r.exitCode()).isZero();
+      assertThat(r.stderr())
+          .contains("a: handshake reproducible, stored\n")
+          .contains("b: could not run: no response")
+          .doesNotContain("\u001b")
+          .doesNotContain("\r")
+          .doesNotContain("measuring:");
+    }
+  }
+
+  @Test
+  void theDefaultJobsFollowTheCpuCount() throws Exception {
+    fleet().fixture("a", "stable");
+    CliRun help = CliRun.run(dir, "", env(), "measure", "--help");
+    int expected =
+        dev.kcshare.core.policy.Selection.defaultProcessCeiling(
+            Runtime.getRuntime().availableProcessors());
+    assertThat(help.stdout().replaceAll("\\s+", " "))
+        .contains("one per CPU, from 2 to 8; " + expected + " here");
   }
 }

@@ -55,6 +55,44 @@ final class OperatorFixture {
     return new OperatorFixture(l, config, records, l.env());
   }
 
+  /**
+   * The fixture plus a messy host: {@code good} in Kiro, {@code dup} defined differently in Kiro
+   * and in Cursor (with an env value that must never be printed), {@code off} disabled in Kiro,
+   * {@code cursor-only} only in Cursor, {@code claude-only} only in {@code ~/.claude.json} and
+   * {@code agent-srv} in a Kiro agent file.
+   */
+  static OperatorFixture mixed(Path root) {
+    OperatorFixture f = create(root);
+    f.kiroServers(
+        "\"good\": {\"command\": \"npx\", \"args\": [\"-y\", \"good-mcp\"]},\n"
+            + "    \"dup\": {\"command\": \"npx\", \"args\": [\"-y\", \"dup-mcp@1\"]},\n"
+            + "    \"off\": {\"command\": \"npx\", \"args\": [\"-y\", \"off-mcp\"], \"disabled\":"
+            + " true}");
+    f.homeFile(
+        ".cursor/mcp.json",
+        "{\"mcpServers\": {"
+            + "\"dup\": {\"command\": \"npx\", \"args\": [\"-y\", \"dup-mcp@2\"], \"env\":"
+            + " {\"DUP_TOKEN\": \"s3cret-value\"}},"
+            + "\"cursor-only\": {\"command\": \"npx\", \"args\": [\"-y\", \"cursor-only-mcp\"]}}}");
+    f.homeFile(
+        ".claude.json",
+        "{\"mcpServers\": {\"claude-only\": {\"command\": \"npx\", \"args\": [\"claude-only\"]}}}");
+    f.homeFile(
+        ".kiro/agents/helper.json",
+        "{\"name\": \"helper\", \"mcpServers\": {\"agent-srv\": {\"command\": \"npx\","
+            + " \"args\": [\"agent-srv\"]}}}");
+    return f;
+  }
+
+  /** A cache with clean measurements (stub, no share) of the named servers and no markers. */
+  void measuredRows(String... names) {
+    Map<String, CacheRow> rows = new LinkedHashMap<>();
+    for (String n : names) {
+      rows.put(n, measured(n));
+    }
+    cache(rows, List.of());
+  }
+
   static String text(String name) {
     try (InputStream in = OperatorFixture.class.getResourceAsStream("/operator/" + name)) {
       return new String(Objects.requireNonNull(in, name).readAllBytes(), StandardCharsets.UTF_8);
@@ -135,6 +173,20 @@ final class OperatorFixture {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Adds server entries (JSON object members) to the Kiro {@code mcp.json}. */
+  void kiroServers(String members) {
+    String t = text("mcp.json");
+    int at = t.lastIndexOf("\n  }");
+    layout.write(
+        layout.home().resolve(".kiro/settings/mcp.json"),
+        t.substring(0, at) + ",\n    " + members + t.substring(at));
+  }
+
+  /** Writes a client file under the home (for example {@code .cursor/mcp.json}). */
+  Path homeFile(String relative, String content) {
+    return layout.write(layout.home().resolve(relative), content);
   }
 
   String configText() {

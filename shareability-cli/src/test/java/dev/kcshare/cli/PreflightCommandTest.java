@@ -83,13 +83,35 @@ final class PreflightCommandTest {
     config(dir, "exit-early");
     CliRun r = run(dir, "preflight", "exit-early", "--config", "cfg.json", "--json");
     assertThat(r.exitCode()).isZero();
-    assertThat(json(r.stdout()))
-        .isEqualTo(
-            json(
-                "{\"name\":\"exit-early\",\"ran\":false,\"callerSensitive\":false,"
-                    + "\"reasons\":[\"preflight_unavailable\"],\"detail\":\"no response\","
-                    + "\"era\":null,\"reportedVersion\":\"\"}"));
-    assertThat(r.stdout()).doesNotContain("BRAVE_API_KEY");
+    @SuppressWarnings("unchecked")
+    Map<Object, Object> out = (Map<Object, Object>) json(r.stdout());
+    assertThat(new java.util.ArrayList<Object>(out.keySet()))
+        .containsExactly(
+            "name",
+            "ran",
+            "callerSensitive",
+            "reasons",
+            "detail",
+            "era",
+            "reportedVersion",
+            "stderrTail",
+            "exitStatus");
+    assertThat(out)
+        .containsEntry("ran", false)
+        .containsEntry("detail", "no response (process exited with status 1)")
+        .containsEntry("exitStatus", "exit 1");
+    // The tail is escaped as in human output: no raw control character reaches stdout.
+    assertThat((String) out.get("stderrTail"))
+        .startsWith("...x")
+        .endsWith("\\x1b[31mfixture: BRAVE_API_KEY is not set\\x1b[0m\\n");
+    assertThat(r.stdout()).doesNotContain("\u001b");
+
+    config(dir, "stable");
+    Map<?, ?> ran =
+        (Map<?, ?>)
+            json(run(dir, "preflight", "stable", "--config", "cfg.json", "--json").stdout());
+    assertThat(ran.containsKey("stderrTail") || ran.containsKey("exitStatus")).isFalse();
+    assertThat(ran.get("ran")).isEqualTo(true);
   }
 
   @Test
@@ -98,13 +120,17 @@ final class PreflightCommandTest {
     CliRun r = run(dir, "preflight", "exit-early", "--config", "cfg.json");
     assertThat(r.exitCode()).isZero();
     List<String> lines = r.stdout().lines().toList();
-    assertThat(lines.get(0)).isEqualTo("server \"exit-early\": could not run: no response");
+    assertThat(lines.get(0))
+        .isEqualTo(
+            "server \"exit-early\": could not run: no response (process exited with status 1)");
     assertThat(lines.subList(1, lines.size()))
         .hasSize(2)
         .allSatisfy(
             line ->
                 assertThat(line)
-                    .matches("  identity [AB]: no response; stderr tail: \"\\.\\.\\.x+.*\"")
+                    .matches(
+                        "  identity [AB]: no response \\(process exited with status 1\\); stderr"
+                            + " tail: \"\\.\\.\\.x+.*\"")
                     .endsWith("\\x1b[31mfixture: BRAVE_API_KEY is not set\\x1b[0m\\n\""));
     assertThat(r.stdout()).doesNotContain("\u001b");
   }

@@ -115,7 +115,8 @@ final class SeedCommandTest {
         .contains("  stub (stub_overrides = true): x\n")
         .contains("  mark applied:                 p, r, x\n")
         .contains("  not measured yet (left for a later seed; run kcshare measure): e, h, q, s\n")
-        .contains("wrote stub_overrides (previous version in " + f.config + ".bak)");
+        .contains(
+            "Wrote stub_overrides in " + f.config + " (previous version in " + f.config + ".bak).");
 
     String after = f.configText();
     String oldValue = "{\n            \"q\": false\n        }";

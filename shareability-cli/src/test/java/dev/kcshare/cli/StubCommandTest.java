@@ -60,8 +60,7 @@ final class StubCommandTest {
   @Test
   void sharingOffAsksForAStubRecommendation() {
     OperatorFixture f = measured();
-    CliRun r =
-        f.run("stub", "--resolve-eligibility", "--json", "q", "r", "s", "zz", "q", "h", "p", "e");
+    CliRun r = f.run("stub", "--resolve-eligibility", "--json", "q", "r", "s", "q", "h", "p", "e");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     Map<String, Object> out = object(OperatorFixture.parse(r.stdout()));
     assertThat(out)
@@ -71,7 +70,6 @@ final class StubCommandTest {
             List.of(
                 skip("r", "cannot_stub"),
                 skip("s", "evidence_insufficient"),
-                skip("zz", "unknown"),
                 skip("h", "evidence_insufficient")))
         .containsEntry("sharingOn", false)
         .containsEntry("written", true);
@@ -122,13 +120,12 @@ final class StubCommandTest {
     byte[] before = Files.readAllBytes(f.config);
     FileTime mtime = FileTime.fromMillis(1_600_000_000_000L);
     Files.setLastModifiedTime(f.config, mtime);
-    CliRun r = f.run("stub", "--resolve-eligibility", "r", "s", "zz", "h");
+    CliRun r = f.run("stub", "--resolve-eligibility", "r", "s", "h");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout())
         .isEqualTo(
             "skipped r: cannot_stub (not a stdio server, or the host profile keeps it unstubbed)\n"
                 + "skipped s: evidence_insufficient (its verdict does not recommend a stub)\n"
-                + "skipped zz: unknown (not defined in any loaded configuration)\n"
                 + "skipped h: evidence_insufficient (its verdict does not recommend a stub)\n"
                 + "Sharing is off, so eligibility asked for a verdict that recommends a stub.\n"
                 + "Nothing eligible: "
@@ -143,18 +140,18 @@ final class StubCommandTest {
   void withoutTheFlagExactlyTheGivenNamesAreWritten() throws Exception {
     OperatorFixture f = OperatorFixture.create(root);
     String before = f.configText();
-    CliRun r = f.run("stub", "zz", "s", "zz");
+    CliRun r = f.run("stub", "x", "s", "x");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout())
         .isEqualTo(
-            "stubbed zz\nstubbed s\nWrote stub_overrides in "
+            "stubbed x\nstubbed s\nWrote stub_overrides in "
                 + f.config
                 + " (previous version in "
                 + f.config
                 + ".bak).\n");
     String oldValue = "{\n            \"q\": false\n        }";
     String newValue =
-        "{\n            \"q\": false,\n            \"s\": true,\n            \"zz\": true\n        }";
+        "{\n            \"q\": false,\n            \"s\": true,\n            \"x\": true\n        }";
     int at = before.indexOf(oldValue);
     assertThat(f.configText())
         .isEqualTo(before.substring(0, at) + newValue + before.substring(at + oldValue.length()));
@@ -172,14 +169,13 @@ final class StubCommandTest {
   @Test
   void unstubWritesFalseWithoutConsultingEvidence() {
     OperatorFixture f = measured();
-    CliRun r = f.runPlain("unstub", "--json", "p", "never-measured");
+    CliRun r = f.runPlain("unstub", "--json", "p", "s");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(object(OperatorFixture.parse(r.stdout())))
-        .containsEntry("unstubbed", List.of("p", "never-measured"))
+        .containsEntry("unstubbed", List.of("p", "s"))
         .containsEntry("written", true);
     assertThat(overrides(f))
-        .containsExactly(
-            Map.entry("never-measured", false), Map.entry("p", false), Map.entry("q", false));
+        .containsExactly(Map.entry("p", false), Map.entry("q", false), Map.entry("s", false));
     CliRun human = f.runPlain("unstub", "q");
     assertThat(human.stdout())
         .isEqualTo("unstubbed q\nAlready unstubbed: " + f.config + " not changed.\n");
@@ -189,6 +185,7 @@ final class StubCommandTest {
   void hostileNamesAreEscapedInHumanOutputAndQuotedInTheFile() {
     OperatorFixture f = OperatorFixture.create(root);
     String name = "evil\n\"}\u001b[31m";
+    f.kiroServers("\"evil\\n\\\"}\\u001b[31m\": {\"command\": \"npx\"}");
     CliRun r = f.run("stub", name);
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout()).startsWith("stubbed evil\\n\\\"}\\x1b[31m\n");
@@ -199,6 +196,11 @@ final class StubCommandTest {
   void concurrentWritersEachReReadUnderTheLockSoNoNameIsLost() throws Exception {
     OperatorFixture f = OperatorFixture.create(root);
     int n = 6;
+    List<String> entries = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      entries.add("\"t" + i + "\": {\"command\": \"npx\"}");
+    }
+    f.kiroServers(String.join(", ", entries));
     List<Thread> threads = new java.util.ArrayList<>();
     java.util.concurrent.ConcurrentLinkedQueue<Integer> codes =
         new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -237,10 +239,16 @@ final class StubCommandTest {
   void aMissingKiroCrewConfigurationIsCreated() {
     OperatorFixture f = OperatorFixture.create(root);
     f.config.toFile().delete();
-    CliRun r = f.run("stub", "a");
+    CliRun r = f.run("stub", "x");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(f.configText())
         .isEqualTo(
-            "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"a\": true\n    }\n  }\n}\n");
+            "{\n  \"mcp_gateway\": {\n    \"stub_overrides\": {\n      \"x\": true\n    }\n  }\n}\n");
+    // It says what it created, and claims no previous version.
+    assertThat(r.stdout())
+        .contains(
+            "Created " + f.config + " with stub_overrides: there was no Kiro Crew configuration.\n")
+        .doesNotContain(".bak");
+    assertThat(f.config.resolveSibling("config.json.bak")).doesNotExist();
   }
 }

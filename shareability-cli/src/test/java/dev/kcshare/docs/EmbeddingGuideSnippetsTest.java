@@ -2,9 +2,13 @@ package dev.kcshare.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.cost.CostReport;
+import dev.kcshare.core.cost.SessionCost;
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
@@ -178,6 +182,55 @@ final class EmbeddingGuideSnippetsTest {
     assertThat(rows).extracting(r -> r.verdict().strength()).containsOnly(Strength.UNKNOWN);
     assertThat(shown)
         .containsExactly("files-mcp unknown false false", "search refuted false false");
+  }
+
+  private final List<String> costs = new ArrayList<>();
+
+  private void showCost(long todayBytes, long givenBackBytes, int unknown) {
+    costs.add(todayBytes + " " + givenBackBytes + " " + unknown);
+  }
+
+  @Test
+  void whatTheServersCost(@TempDir Path recordsDir) throws Exception {
+    Shareability kc = Shareability.builder(recordsDir).build();
+    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+    try (CacheStore.Session s = CacheStore.open(kc.records().cacheFile())) {
+      String identity = servers.get(0).first().identity();
+      s.cache()
+          .put(
+              "files-mcp",
+              new CacheRow(
+                  true,
+                  false,
+                  List.of(),
+                  1.0,
+                  identity,
+                  "",
+                  Era.LEGACY,
+                  null,
+                  SessionCost.of(120L << 20, 84L << 20, 2, 500, 400)));
+      s.flush();
+    }
+
+    // off the event loop: one read of each record file, then pure arithmetic
+    List<Verdict> verdicts = new ArrayList<>();
+    Map<String, SessionCost> measured = new LinkedHashMap<>();
+    for (ServerVerdict row : kc.verdicts(servers)) {
+      verdicts.add(row.verdict());
+      row.sessionCost().ifPresent(cost -> measured.put(row.server().name(), cost));
+    }
+    CostReport report = CostReport.of(verdicts, measured, 5); // five concurrent sessions
+    CostReport.Totals totals = report.totals();
+    showCost(totals.today().memoryBytes(), totals.givenBack().memoryBytes(), totals.missing());
+    for (CostReport.ServerCost s : report.largestUnshareable(3)) {
+      log.info("{}: {} bytes, blocked by {}", s.name(), s.memoryBytes(), s.blocker());
+    }
+
+    // files-mcp: measured (no_objection here, no handshake stored), 84 MiB a session; search: never
+    assertThat(costs).containsExactly((5 * 84L << 20) + " 0 1");
+    assertThat(report.largestUnshareable(3))
+        .extracting(CostReport.ServerCost::name)
+        .containsExactly("files-mcp");
   }
 
   @Test

@@ -90,7 +90,12 @@ final class LauncherIT {
    * time) costs start-up on every run without failing anything else.
    */
   @ParameterizedTest(name = "kcshare {0}")
-  @ValueSource(strings = {"--version", "assess --all --config examples/fleet.json"})
+  @ValueSource(
+      strings = {
+        "--version",
+        "assess --all --config examples/fleet.json",
+        "cost --config examples/fleet.json"
+      })
   void theArchiveHoldsEveryClassOfATypicalRun(String commandLine, @TempDir Path dir)
       throws Exception {
     Map<String, String> env = Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", dir.toString());

@@ -291,18 +291,42 @@ final class RecordsInteropIT {
         kcshare("assess", "--all", "--json", "--config", "cfg.json", "--records-dir", "records")
             .stdout();
     for (String name : List.of("alpha", "beta")) {
-      // The §5 row, in the §8 member order, with the types the gateway's reader expects.
+      // The §5 row, in the §8 member order, with the types the gateway's reader expects; the
+      // session cost last, kcshare's own like era and handshake.
       assertThat(canon(summary, "members", name))
           .as(name)
           .isEqualTo(
               "[\"ran\",\"callerSensitive\",\"reasons\",\"evaluatedAt\",\"identity\","
-                  + "\"reportedVersion\",\"era\",\"handshake\"]");
+                  + "\"reportedVersion\",\"era\",\"handshake\",\"cost\"]");
       assertThat(canon(summary, "types", name))
           .as(name)
           .isEqualTo(
-              "{\"callerSensitive\":\"bool\",\"era\":\"str\",\"evaluatedAt\":\"float\","
-                  + "\"handshake\":\"dict\",\"identity\":\"str\",\"ran\":\"bool\","
-                  + "\"reasons\":\"list\",\"reportedVersion\":\"str\"}");
+              "{\"callerSensitive\":\"bool\",\"cost\":\"dict\",\"era\":\"str\","
+                  + "\"evaluatedAt\":\"float\",\"handshake\":\"dict\",\"identity\":\"str\","
+                  + "\"ran\":\"bool\",\"reasons\":\"list\",\"reportedVersion\":\"str\"}");
+      // Whole numbers to Python, so the gateway could use them as they are.
+      assertThat(canon(summary, "costTypes", name))
+          .as(name)
+          .isEqualTo(
+              "{\"cpuMillis\":\"int\",\"processes\":\"int\",\"pssBytes\":\"int\","
+                  + "\"readyMillis\":\"int\",\"rssBytes\":\"int\"}");
+      // The gateway's loader keeps the row, with exactly the values of its own members.
+      String gateway = canon(summary, "gatewayRows", name);
+      assertThat(gateway).as(name).isNotEqualTo("null");
+      for (String field :
+          List.of(
+              "ran", "callerSensitive", "reasons", "evaluatedAt", "identity", "reportedVersion")) {
+        assertThat(canon(gateway, field))
+            .as("%s %s", name, field)
+            .isEqualTo(canon(summary, "rows", name, field));
+      }
+      // What the row holds is what assess reports as the session cost.
+      for (String figure :
+          List.of("rssBytes", "pssBytes", "processes", "readyMillis", "cpuMillis")) {
+        assertThat(canonOf(assessed, name, "sessionCost"))
+            .as("%s %s", name, figure)
+            .contains("\"" + figure + "\":" + canon(summary, "rows", name, "cost", figure));
+      }
       assertThat(canon(summary, "rows", name, "ran")).as(name).isEqualTo("true");
       assertThat(canon(summary, "rows", name, "handshake", "serverInfo", "name"))
           .isEqualTo('"' + name + '"');

@@ -72,7 +72,7 @@ final class UnstartableServersIT {
           .as(name)
           .containsEntry("ran", false)
           .containsEntry("callerSensitive", false)
-          .containsEntry("detail", "no response")
+          .containsEntry("detail", "no response (process exited with status 1)")
           .containsEntry("reasons", List.of("preflight_unavailable"))
           .containsEntry("stored", false);
     }

@@ -93,7 +93,7 @@ public final class ConfigEditor implements AutoCloseable {
         String text = decode(target, bytes);
         ConfigFiles.Read read = ConfigFiles.parse(bytes);
         if (read.problem() != null) {
-          throw new BadInputException(target + ": " + read.problem());
+          throw new BadInputException(ConfigFile.located(target.toString(), read.problem()));
         }
         GatewaySettings settings;
         try {

@@ -15,8 +15,9 @@ import java.util.Objects;
  * @param formats the formats read from it (an explicit file can be both an {@code mcpServers} file
  *     and a Kiro Crew configuration); empty when it was not read
  * @param status the outcome
- * @param problems what made it an error, each {@code pointer: problem}; never an env value, but
- *     config text (names, pointers) unescaped: escape before printing
+ * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
+ *     {@code line:column: problem}; never an env value, but config text (names, pointers)
+ *     unescaped: escape before printing
  * @param warnings non-fatal notes in the same form
  * @param servers how many server definitions it contributed
  */
@@ -40,6 +41,20 @@ public record ConfigFile(
     warnings = List.copyOf(warnings);
   }
 
+  /**
+   * One problem of this file as printed: {@code file: /pointer: problem}, or {@code
+   * file:line:column: problem} for a syntax error.
+   */
+  public String describe(String problem) {
+    return located(display, problem);
+  }
+
+  /** {@code display} and {@code problem} joined as {@link #describe} joins them. */
+  static String located(String display, String problem) {
+    boolean lineColumn = !problem.isEmpty() && Character.isDigit(problem.charAt(0));
+    return display + (lineColumn ? ":" : ": ") + problem;
+  }
+
   /** What happened to a file. */
   public enum Status {
     /** Read; its servers (if any) are listed. */
@@ -47,10 +62,16 @@ public record ConfigFile(
     /** A discovered file that does not exist: skipped silently. */
     MISSING("missing"),
     /**
-     * Unreadable, not JSON(C), or a member of the wrong type. Commands that need the configuration
-     * refuse to run (exit 2); a named {@code --config} file that does not exist is an error too.
+     * A file named with {@code --config} that is missing, unreadable, not valid JSON(C), TOML or
+     * YAML, or has a member of the wrong type. Commands that need the configuration refuse to run
+     * (exit 2).
      */
     ERROR("error"),
+    /**
+     * A discovered file that exists but cannot be used (for the same reasons): its servers are left
+     * out, the reason is listed and warned about once, and every other file still counts.
+     */
+    SKIPPED("skipped"),
     /** The same file was already read through an earlier slot; not read twice. */
     DUPLICATE("duplicate");
 

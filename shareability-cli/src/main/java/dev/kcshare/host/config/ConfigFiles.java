@@ -13,10 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
-/** Reads one configuration file as JSONC into plain JSON values, never throwing for bad files. */
+/**
+ * Reads one configuration file (JSONC, TOML or YAML) into plain JSON values, never throwing for a
+ * bad file: a problem is returned in words, with its line and column.
+ */
 final class ConfigFiles {
   /**
    * Larger files are refused rather than read into memory. {@code ~/.claude.json} keeps per-project
@@ -25,9 +27,6 @@ final class ConfigFiles {
   static final int MAX_BYTES = 256 * 1024 * 1024;
 
   private static final JsonReader READER = JsonReader.withDepthLimit(JsonReader.RECORD_DEPTH_LIMIT);
-
-  /** A quoted token in a parser message: it may be a fragment of a secret the file holds. */
-  private static final Pattern QUOTED_TOKEN = Pattern.compile("'[^'\\n]{2,}'");
 
   private ConfigFiles() {}
 
@@ -46,11 +45,17 @@ final class ConfigFiles {
     }
   }
 
+  /** Reads a JSON(C) file. */
   static Read read(Path path) {
+    return read(path, FileSyntax.JSON);
+  }
+
+  /** Reads a file written in {@code syntax}. */
+  static Read read(Path path, FileSyntax syntax) {
     byte[] bytes;
     try {
       if (Files.isDirectory(path)) {
-        return Read.ofProblem("is a directory, expected a JSON file");
+        return Read.ofProblem("is a directory, expected a " + syntax.label() + " file");
       }
       try (InputStream in = Files.newInputStream(path)) {
         bytes = in.readNBytes(MAX_BYTES + 1);
@@ -60,16 +65,21 @@ final class ConfigFiles {
     } catch (AccessDeniedException e) {
       return Read.ofProblem("cannot read: permission denied");
     } catch (IOException | SecurityException e) {
-      return Read.ofProblem("cannot read: " + e.getClass().getSimpleName());
+      return Read.ofProblem("cannot read: " + reason(e));
     }
     if (bytes.length > MAX_BYTES) {
       return Read.ofProblem("larger than " + (MAX_BYTES >> 20) + " MiB");
     }
-    return parse(bytes);
+    return parse(bytes, syntax);
   }
 
   /** Parses JSONC bytes (UTF-8, an optional byte-order mark). */
   static Read parse(byte[] bytes) {
+    return parse(bytes, FileSyntax.JSON);
+  }
+
+  /** Parses UTF-8 bytes (an optional byte-order mark) written in {@code syntax}. */
+  static Read parse(byte[] bytes, FileSyntax syntax) {
     String text;
     try {
       text =
@@ -80,8 +90,20 @@ final class ConfigFiles {
               .decode(ByteBuffer.wrap(bytes))
               .toString();
     } catch (CharacterCodingException e) {
-      return Read.ofProblem("not valid JSON: not valid UTF-8");
+      return Read.ofProblem(SyntaxProblem.located(syntax, -1, -1, "not valid UTF-8 text"));
     }
+    if (text.startsWith("\uFEFF")) {
+      text = text.substring(1);
+    }
+    return switch (syntax) {
+      case JSON -> parseJson(text);
+      // Named here only: the parsers' classes load when such a file is read, not before.
+      case TOML -> TomlDocuments.parse(text);
+      case YAML -> YamlDocuments.parse(text);
+    };
+  }
+
+  private static Read parseJson(String text) {
     try {
       // Plain JSON is its own JSONC form (it has no comments and no trailing commas outside
       // strings), so most files parse as they are and skip the blanking pass.
@@ -90,16 +112,19 @@ final class ConfigFiles {
       try {
         return new Read(false, null, READER.parseText(Jsonc.strip(text)));
       } catch (JsonSyntaxException e) {
-        return Read.ofProblem("not valid JSON: " + redact(e.describe()));
+        return Read.ofProblem(
+            SyntaxProblem.located(
+                FileSyntax.JSON, e.line(), e.column(), SyntaxProblem.json(e.getMessage())));
       }
     }
   }
 
-  /**
-   * The parser quotes the token it choked on; in a config file that token may be an unquoted
-   * secret, so quoted runs are replaced by an ellipsis. Line and column still locate the problem.
-   */
-  static String redact(String message) {
-    return QUOTED_TOKEN.matcher(message).replaceAll("'…'");
+  /** An I/O failure in words, never a class name. */
+  static String reason(Exception e) {
+    String m = e.getMessage();
+    if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    return m == null || m.isBlank() ? "an input/output error" : SyntaxProblem.redacted(m);
   }
 }

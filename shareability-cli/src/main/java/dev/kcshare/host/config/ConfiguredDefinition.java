@@ -60,7 +60,7 @@ public record ConfiguredDefinition(
    */
   String comparisonKey() {
     if (stdio) {
-      return "stdio\0" + identity;
+      return "stdio\0" + identity + "\0" + String.join("\0", definition.unsetEnv());
     }
     return "remote\0" + definition.type() + "\0" + definition.url();
   }

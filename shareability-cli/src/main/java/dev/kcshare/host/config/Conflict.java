@@ -17,4 +17,9 @@ public record Conflict(String name, String reason, List<ConfiguredDefinition> de
     Objects.requireNonNull(reason, "reason");
     definitions = List.copyOf(definitions);
   }
+
+  /** Which fields the definitions differ in ({@link ConfiguredServer#differences()}). */
+  public List<String> differences() {
+    return ConfiguredServer.differences(definitions);
+  }
 }

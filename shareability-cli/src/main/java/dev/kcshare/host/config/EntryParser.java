@@ -2,6 +2,7 @@ package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.host.prober.ServerDefinition;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,19 +21,40 @@ import org.jspecify.annotations.Nullable;
 final class EntryParser {
   /** Transport types that make a definition non-stdio even when it names a command. */
   static final Set<String> NON_STDIO_TYPES =
-      Set.of("http", "sse", "streamable-http", "streamableHttp", "streamable_http");
+      Set.of(
+          "http",
+          "sse",
+          "streamable-http",
+          "streamableHttp",
+          "streamable_http",
+          "remote",
+          "tcp",
+          "builtin",
+          "platform",
+          "frontend",
+          "inline_python",
+          "extension");
 
-  private static final Set<String> KNOWN_TYPES = Set.of("stdio");
+  private static final Set<String> KNOWN_TYPES = Set.of("stdio", "local");
+
+  /** Servers a client runs itself (Goose built-ins, Zed extensions): nothing to launch here. */
+  private static final Set<String> HOSTED_TYPES =
+      Set.of("builtin", "platform", "frontend", "inline_python", "extension");
 
   private EntryParser() {}
 
-  /** One parsed entry and the references substitution could not resolve in it. */
-  record Parsed(ServerDefinition definition, boolean stdio, List<Substitution.Found> unresolved) {}
-
   /**
-   * @param warnings receives non-fatal notes, pointer first, unescaped; never an env value
-   * @throws JsonInputException with the pointer of the first member of the wrong type
+   * One parsed entry and the references substitution could not resolve in it.
+   *
+   * @param envFile the {@code envFile} member after substitution, or null
    */
+  record Parsed(
+      ServerDefinition definition,
+      boolean stdio,
+      List<Substitution.Found> unresolved,
+      @Nullable String envFile) {}
+
+  /** Reads a standard entry (the member names are kcshare's). */
   static Parsed parse(
       String name,
       String pointer,
@@ -42,57 +64,89 @@ final class EntryParser {
     if (!(value instanceof Map<?, ?> entry)) {
       throw expected(pointer, "an object", value);
     }
-    String command = string(entry, pointer, "command", substitution);
+    return parse(
+        Entry.standard(name, pointer, entry),
+        substitution,
+        ConfigFormat.EnvValues.PYTHON,
+        warnings);
+  }
+
+  /**
+   * @param warnings receives non-fatal notes, pointer first, unescaped; never an env value
+   * @throws JsonInputException with the pointer of the first member of the wrong type
+   */
+  static Parsed parse(
+      Entry entry,
+      Substitution substitution,
+      ConfigFormat.EnvValues envValues,
+      List<String> warnings) {
+    String command = string(entry, "command", substitution);
     List<String> args = new ArrayList<>();
     Object rawArgs = entry.get("args");
-    String argsPointer = JsonInputException.child(pointer, "args");
+    String argsPointer = entry.at("args");
     if (rawArgs instanceof List<?> list) {
       for (int i = 0; i < list.size(); i++) {
-        String at = JsonInputException.child(argsPointer, i);
+        String at = JsonInputException.child(argsPointer, i + entry.argsOffset());
         if (!(list.get(i) instanceof String s)) {
           throw expected(at, "a string", list.get(i));
         }
-        args.add(substitution.apply(s, at));
+        args.add(substitution.apply("args", s, at));
       }
     } else if (rawArgs != null) {
       throw expected(argsPointer, "an array of strings", rawArgs);
     }
-    Map<String, String> env = env(entry, pointer, substitution, warnings);
-    String cwd = string(entry, pointer, "cwd", substitution);
+    List<String> unset = new ArrayList<>();
+    Map<String, String> env = env(entry, substitution, envValues, warnings, unset);
+    String cwd = string(entry, "cwd", substitution);
     Object rawDisabled = entry.get("disabled");
     if (rawDisabled != null && !(rawDisabled instanceof Boolean)) {
-      throw expected(JsonInputException.child(pointer, "disabled"), "a boolean", rawDisabled);
+      throw expected(entry.at("disabled"), "a boolean", rawDisabled);
     }
-    String url = string(entry, pointer, "url", substitution);
-    String type = string(entry, pointer, "type", Substitution.VERBATIM);
+    String url = string(entry, "url", substitution);
+    String type = string(entry, "type", Substitution.VERBATIM);
+    String envFile = string(entry, "envFile", substitution);
+    String pointer = entry.pointer();
     if (type != null && !NON_STDIO_TYPES.contains(type) && !KNOWN_TYPES.contains(type)) {
       warnings.add(
-          JsonInputException.child(pointer, "type")
+          entry.at("type")
               + ": unknown transport type '"
               + type
               + "'"
               + (command != null ? "; read as stdio because a command is given" : ""));
     }
-    if (command == null && url == null) {
+    if (command == null && url == null && (type == null || !HOSTED_TYPES.contains(type))) {
       warnings.add(pointer + ": neither command nor url: nothing to launch or connect to");
     }
     boolean stdio = command != null && (type == null || !NON_STDIO_TYPES.contains(type));
     ServerDefinition definition =
         new ServerDefinition(
-            name, command, args, env, cwd, Boolean.TRUE.equals(rawDisabled), url, type);
-    return new Parsed(definition, stdio, substitution.drain());
+            entry.name(),
+            command,
+            args,
+            env,
+            cwd,
+            Boolean.TRUE.equals(rawDisabled),
+            url,
+            type,
+            unset);
+    return new Parsed(definition, stdio, substitution.drain(), envFile);
   }
 
   /**
-   * The declared env. Strings are kept; an integer becomes its decimal text and a boolean {@code
-   * True}/{@code False}, exactly as the Kiro Crew gateway (Python) converts them, so the env hash
-   * and the spawned process agree with the gateway's. Anything else is refused.
+   * The declared env. Strings are kept; other values are read as the client reads them ({@link
+   * ConfigFormat.EnvValues}): the Kiro Crew gateway's Python conversion (an integer becomes its
+   * decimal text, a boolean {@code True}/{@code False}) by default, JavaScript's {@code String()}
+   * for VS Code and Gemini CLI, strings only for strongly typed clients.
    */
   private static Map<String, String> env(
-      Map<?, ?> entry, String pointer, Substitution substitution, List<String> warnings) {
+      Entry entry,
+      Substitution substitution,
+      ConfigFormat.EnvValues policy,
+      List<String> warnings,
+      List<String> unset) {
     Map<String, String> env = new LinkedHashMap<>();
     Object rawEnv = entry.get("env");
-    String envPointer = JsonInputException.child(pointer, "env");
+    String envPointer = entry.at("env");
     if (rawEnv == null) {
       return env;
     }
@@ -104,32 +158,89 @@ final class EntryParser {
       String at = JsonInputException.child(envPointer, key);
       Object v = e.getValue();
       if (v instanceof String s) {
-        env.put(key, substitution.apply(s, at));
-      } else if (v instanceof Boolean b) {
-        env.put(key, b ? "True" : "False");
-        warnings.add(at + ": boolean used as True/False, as the Kiro Crew gateway converts it");
-      } else if (v instanceof Integer || v instanceof Long || v instanceof BigInteger) {
-        env.put(key, v.toString());
-        warnings.add(at + ": integer used as its decimal text, as the Kiro Crew gateway does");
-      } else if (v instanceof Number) {
-        throw new JsonInputException(
-            at, "expected a string, an integer or a boolean, got a non-integer number");
-      } else {
-        throw expected(at, "a string", v);
+        env.put(key, substitution.apply("env", s, at));
+        continue;
+      }
+      switch (policy) {
+        case PYTHON -> env.put(key, python(v, at, warnings));
+        case VSCODE -> {
+          if (v == null) {
+            unset.add(key);
+            warnings.add(at + ": null: VS Code starts the server without this variable");
+          } else {
+            env.put(key, javascript(v, at, warnings, "VS Code"));
+          }
+        }
+        case JAVASCRIPT -> env.put(key, javascript(v, at, warnings, "Gemini CLI"));
+        case STRINGS -> throw expected(at, "a string", v);
       }
     }
     return env;
   }
 
-  private static @Nullable String string(
-      Map<?, ?> entry, String pointer, String member, Substitution substitution) {
+  private static String python(@Nullable Object v, String at, List<String> warnings) {
+    if (v instanceof Boolean b) {
+      warnings.add(at + ": boolean used as True/False, as the Kiro Crew gateway converts it");
+      return b ? "True" : "False";
+    }
+    if (v instanceof Integer || v instanceof Long || v instanceof BigInteger) {
+      warnings.add(at + ": integer used as its decimal text, as the Kiro Crew gateway does");
+      return v.toString();
+    }
+    if (v instanceof Number) {
+      throw new JsonInputException(
+          at, "expected a string, an integer or a boolean, got a non-integer number");
+    }
+    throw expected(at, "a string", v);
+  }
+
+  private static String javascript(
+      @Nullable Object v, String at, List<String> warnings, String client) {
+    if (v instanceof Boolean b) {
+      warnings.add(at + ": boolean used as " + b + ", as " + client + " converts it");
+      return b.toString();
+    }
+    if (v instanceof Number n) {
+      String text = jsNumber(n);
+      warnings.add(at + ": number used as " + text + ", as " + client + " converts it");
+      return text;
+    }
+    throw expected(at, "a string or a number", v);
+  }
+
+  /** JavaScript's {@code String(number)} for a parsed JSON number. */
+  static String jsNumber(Number n) {
+    double d = n.doubleValue();
+    if (Double.isNaN(d)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(d)) {
+      return d > 0 ? "Infinity" : "-Infinity";
+    }
+    if (d == 0) {
+      return "0";
+    }
+    BigDecimal exact = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    double abs = Math.abs(d);
+    if (abs >= 1e21 || abs < 1e-6) {
+      // Exponent form: digits, then e+N / e-N.
+      String digits = exact.unscaledValue().abs().toString();
+      int exponent = digits.length() - 1 - exact.scale();
+      String mantissa =
+          digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+      return (d < 0 ? "-" : "") + mantissa + "e" + (exponent >= 0 ? "+" : "") + exponent;
+    }
+    return exact.toPlainString();
+  }
+
+  private static @Nullable String string(Entry entry, String member, Substitution substitution) {
     Object value = entry.get(member);
-    String at = JsonInputException.child(pointer, member);
+    String at = entry.at(member);
     if (value == null) {
       return null;
     }
     if (value instanceof String s) {
-      return substitution.apply(s, at);
+      return substitution.apply(member, s, at);
     }
     throw expected(at, "a string", value);
   }

@@ -1,5 +1,6 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.BadInputException;
@@ -49,21 +50,45 @@ public record HostConfig(
   /**
    * The servers named on a command line, in the order given (a repeated name counts once).
    *
-   * @throws BadInputException naming the first name no file defines
+   * @throws BadInputException naming every name no file defines, each with the closest configured
+   *     name when one is close ({@link #unknownServer})
    */
   public List<ConfiguredServer> require(Collection<String> names) {
     List<ConfiguredServer> out = new ArrayList<>();
+    List<String> unknown = new ArrayList<>();
     for (String name : new LinkedHashSet<>(names)) {
       ConfiguredServer s = server(name);
       if (s == null) {
-        throw new BadInputException(
-            "unknown server "
-                + Escaper.quoted(name, Escaper.SHORT_LIMIT)
-                + " (see kcshare config)");
+        unknown.add(unknownServer(name));
+      } else {
+        out.add(s);
       }
-      out.add(s);
+    }
+    if (!unknown.isEmpty()) {
+      throw new BadInputException(String.join(System.lineSeparator(), unknown));
     }
     return out;
+  }
+
+  /** Every configured server name, in config order. */
+  public List<String> names() {
+    List<String> out = new ArrayList<>(servers.size());
+    for (ConfiguredServer s : servers) {
+      out.add(s.name());
+    }
+    return out;
+  }
+
+  /**
+   * The message for a name no file defines: {@code unknown server "godo": did you mean "good"? (see
+   * kcshare config)}, or without the question when no configured name is close.
+   */
+  public String unknownServer(String name) {
+    String hint = ClosestName.closest(name, names());
+    return "unknown server "
+        + Escaper.quoted(name, Escaper.SHORT_LIMIT)
+        + (hint == null ? "" : ": did you mean " + Escaper.quoted(hint, Escaper.SHORT_LIMIT) + "?")
+        + " (see kcshare config)";
   }
 
   /** The names whose definitions disagree, in config order. */
@@ -98,23 +123,40 @@ public record HostConfig(
   }
 
   /**
-   * One line per problem, {@code file: pointer: problem}, unescaped (config text; never an env
-   * value). Empty when every file could be used.
+   * One line per problem of a file named with {@code --config}, {@code file: pointer: problem} (or
+   * {@code file:line:column: problem}), unescaped (config text; never an env value). Empty when
+   * every named file could be used.
    */
   public List<String> errors() {
+    return lines(ConfigFile.Status.ERROR);
+  }
+
+  /**
+   * One line per discovered file that kcshare skipped, {@code file: pointer: problem} (or {@code
+   * file:line:column: problem}), unescaped. Its servers are left out; every other file counts.
+   */
+  public List<String> skipped() {
+    return lines(ConfigFile.Status.SKIPPED);
+  }
+
+  private List<String> lines(ConfigFile.Status status) {
     List<String> out = new ArrayList<>();
     for (ConfigFile f : files) {
+      if (f.status() != status) {
+        continue;
+      }
       for (String problem : f.problems()) {
-        out.add(f.display() + ": " + problem);
+        out.add(f.describe(problem));
       }
     }
     return List.copyOf(out);
   }
 
   /**
-   * This configuration, when every file could be used.
+   * This configuration, when every named file could be used. Skipped discovered files do not stop
+   * it.
    *
-   * @throws BadInputException naming every file, pointer and problem otherwise (exit 2): a
+   * @throws BadInputException naming every file, pointer and problem otherwise (exit 2): a named
    *     configuration read in part could hide a conflicting definition, so no verdict is built on
    *     it
    */
@@ -131,9 +173,33 @@ public record HostConfig(
   }
 
   /**
+   * This configuration, when the Kiro Crew configuration could be read: the commands that write it,
+   * or whose answer depends on its gateway settings, cannot be answered correctly from the other
+   * files alone ({@code docs/config.md}).
+   *
+   * @throws BadInputException naming the file and its problem (exit 2) when it was skipped
+   */
+  public HostConfig requireGatewaySettings() {
+    for (ConfigFile f : files) {
+      if (f.origin().equals("kirocrew") && f.status() == ConfigFile.Status.SKIPPED) {
+        List<String> lines = new ArrayList<>();
+        for (String problem : f.problems()) {
+          lines.add(Escaper.esc(f.describe(problem), Escaper.LONG_LIMIT));
+        }
+        throw new BadInputException(
+            String.join(System.lineSeparator(), lines)
+                + System.lineSeparator()
+                + "the Kiro Crew configuration is needed for this command; fix it (or name the"
+                + " records directory with --records-dir where that is enough)");
+      }
+    }
+    return this;
+  }
+
+  /**
    * The documented JSON form ({@code docs/config.md}): {@code profile}, {@code files}, {@code
    * gateway}, {@code identityKeys}, {@code servers}, {@code conflicts}, {@code unresolved}, {@code
-   * errors}. Env names only, never env values.
+   * errors}, {@code skipped}. Env names only, never env values.
    */
   public Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
@@ -170,6 +236,8 @@ public record HostConfig(
         defs.add(definitionJson(d));
       }
       m.put("definitions", defs);
+      m.put("clients", s.clients());
+      m.put("differences", s.differences());
       serverList.add(m);
     }
     out.put("servers", serverList);
@@ -188,6 +256,7 @@ public record HostConfig(
         defs.add(dm);
       }
       m.put("definitions", defs);
+      m.put("differences", c.differences());
       conflictList.add(m);
     }
     out.put("conflicts", conflictList);
@@ -197,6 +266,7 @@ public record HostConfig(
     }
     out.put("unresolved", unresolvedList);
     out.put("errors", errors());
+    out.put("skipped", skipped());
     return out;
   }
 
@@ -238,6 +308,8 @@ public record HostConfig(
       unresolved.add(unresolvedJson(u, false));
     }
     m.put("unresolved", unresolved);
+    m.put("client", d.format().client());
+    m.put("unsetEnvNames", d.definition().unsetEnv());
     return m;
   }
 

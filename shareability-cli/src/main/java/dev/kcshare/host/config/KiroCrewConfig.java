@@ -41,7 +41,16 @@ public final class KiroCrewConfig {
    *     type
    */
   public static @Nullable String socketPath(Path configFile) {
-    return gatewaySettings(configFile).socketPath();
+    try {
+      return gatewaySettings(configFile).socketPath();
+    } catch (BadInputException e) {
+      throw new BadInputException(
+          e.getMessage()
+              + System.lineSeparator()
+              + "the records directory is found through its mcp_gateway.socket_path: fix the file,"
+              + " or name the records directory with --records-dir or KCSHARE_RECORDS_DIR",
+          e);
+    }
   }
 
   /**
@@ -57,7 +66,7 @@ public final class KiroCrewConfig {
       return GatewaySettings.absent();
     }
     if (read.problem() != null) {
-      throw new BadInputException(configFile + ": " + read.problem());
+      throw new BadInputException(ConfigFile.located(configFile.toString(), read.problem()));
     }
     try {
       return GatewaySettings.fromDocument(read.root(), configFile.toString());

@@ -35,7 +35,15 @@ public record UnresolvedVariable(
      */
     UNSET("unset", "the environment variable is not set for kcshare"),
     /** A variable kcshare does not substitute. Left as written. */
-    UNSUPPORTED("unsupported", "kcshare does not substitute this variable, so it stays as written");
+    UNSUPPORTED("unsupported", "kcshare does not substitute this variable, so it stays as written"),
+    /**
+     * A secret the client keeps where kcshare does not look (Goose's secret store, a Continue
+     * secret in none of its {@code .env} files). Left as written, or left out of the env.
+     */
+    SECRET(
+        "secret",
+        "the value comes from the client's secret store, which kcshare does not read; it stays as"
+            + " written (an env name is declared without its value)");
 
     private final String id;
     private final String explanation;

@@ -3,10 +3,13 @@ package dev.kcshare.host.evaluation;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.policy.Backoff;
 import dev.kcshare.core.policy.RuntimeResolved;
 import dev.kcshare.core.policy.Selection;
+import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.FailedAttempts;
 import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
@@ -14,11 +17,14 @@ import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
+import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.LockHolder;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
@@ -48,8 +54,12 @@ import org.slf4j.LoggerFactory;
  * process ceiling, stores what ran, and flushes once at the end.
  *
  * <p>A failure measuring one server becomes {@code ran:false} for that server and never ends the
- * pass; such results are reported but never stored. Cancellation (interruption) flushes the
- * verdicts already paid for, then propagates.
+ * pass; such results are reported but never stored in the cache. They are remembered, per server,
+ * in kcshare's own attempts file beside it ({@link AttemptStore}), and a pass of due servers skips
+ * a server whose pre-flight keeps failing under the same identity ({@link Backoff}); a success
+ * forgets the failures. A server that timed out while others were measured at the same time is
+ * tried once more at the end of the pass, alone, with twice the timeout, before its failure counts.
+ * Cancellation (interruption) flushes the verdicts already paid for, then propagates.
  */
 public final class EvaluationRunner {
   private static final Logger log = LoggerFactory.getLogger(EvaluationRunner.class);
@@ -57,22 +67,35 @@ public final class EvaluationRunner {
   /** How long a stopped pass waits for its pre-flights' teardown before giving up on them. */
   private static final long STOP_WAIT_SECONDS = 30;
 
-  private final StdioProber prober;
+  private final Preflights prober;
   private final int workers;
   private final DoubleSupplier clock;
 
   /**
    * @param prober the prober; its process permits bound live server processes across the pass
    * @param workers how many servers are measured at once (each needs up to 2 processes)
-   * @param clock wall-clock epoch seconds, for {@code evaluatedAt}
+   * @param clock wall-clock epoch seconds, for {@code evaluatedAt}, failed attempts and backoff
    */
   public EvaluationRunner(StdioProber prober, int workers, DoubleSupplier clock) {
+    this(Preflights.of(prober), workers, clock);
+  }
+
+  EvaluationRunner(Preflights prober, int workers, DoubleSupplier clock) {
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be at least 1: " + workers);
     }
     this.prober = Objects.requireNonNull(prober, "prober");
     this.workers = workers;
     this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * The response timeout of the end-of-pass retry: twice the pass's, at most {@link
+   * ProbeOptions#MAX_TIMEOUT}.
+   */
+  static Duration retryTimeout(Duration timeout) {
+    Duration doubled = timeout.multipliedBy(2);
+    return doubled.compareTo(ProbeOptions.MAX_TIMEOUT) > 0 ? ProbeOptions.MAX_TIMEOUT : doubled;
   }
 
   /** What a pass should do. */
@@ -94,21 +117,28 @@ public final class EvaluationRunner {
    * @param mode the pass mode
    * @param budget the budget of a BUDGETED pass
    * @param waitForLock whether an UNCAPPED or FORCED pass waits for a running pass
+   * @param retryFailed an UNCAPPED or BUDGETED pass also tries servers it would skip because their
+   *     pre-flight kept failing (a FORCED pass always does)
    */
-  public record Options(Mode mode, int budget, boolean waitForLock) {
+  public record Options(Mode mode, int budget, boolean waitForLock, boolean retryFailed) {
     /** An uncapped pass ({@code measure --all}). */
     public static Options uncapped(boolean waitForLock) {
-      return new Options(Mode.UNCAPPED, Selection.UNCAPPED, waitForLock);
+      return new Options(Mode.UNCAPPED, Selection.UNCAPPED, waitForLock, false);
     }
 
     /** A budgeted pass reached incidentally. */
     public static Options budgeted(int budget) {
-      return new Options(Mode.BUDGETED, budget, false);
+      return new Options(Mode.BUDGETED, budget, false, false);
     }
 
     /** The given servers, measured now. */
     public static Options forced(boolean waitForLock) {
-      return new Options(Mode.FORCED, Selection.UNCAPPED, waitForLock);
+      return new Options(Mode.FORCED, Selection.UNCAPPED, waitForLock, true);
+    }
+
+    /** A copy that tries failing servers at once, or not ({@code measure --all --retry-failed}). */
+    public Options withRetryFailed(boolean retry) {
+      return new Options(mode, budget, waitForLock, retry || mode == Mode.FORCED);
     }
   }
 
@@ -131,15 +161,22 @@ public final class EvaluationRunner {
     // (records spec §9.5); a live pass's processes are left alone.
     Path recordsDir = cacheFile.toAbsolutePath().getParent();
     SpawnRegistry.reapOrphans(recordsDir);
+    PassProgress.Listener events = new SafeListener(listener);
     Duration wait =
         options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
-    CacheStore.Session session = CacheStore.open(cacheFile, wait);
+    CacheStore.Session session = CacheStore.open(cacheFile, wait, events::onWaitingForLock);
     if (session == null) {
       return busy(servers, cacheFile, options);
     }
     try (session;
         SpawnRegistry registry = SpawnRegistry.open(recordsDir)) {
-      return runLocked(servers, session, options, listener, prober.withSpawnWatcher(registry));
+      return runLocked(
+          servers,
+          session,
+          AttemptStore.besideCache(cacheFile),
+          options,
+          events,
+          prober.withSpawnWatcher(registry));
     }
   }
 
@@ -164,11 +201,13 @@ public final class EvaluationRunner {
   private PassResult runLocked(
       List<ConfiguredServer> servers,
       CacheStore.Session session,
+      Path attemptsFile,
       Options options,
       PassProgress.Listener listener,
-      StdioProber prober)
+      Preflights prober)
       throws IOException, InterruptedException {
     VerdictCache cache = session.cache();
+    FailedAttempts attempts = AttemptStore.load(attemptsFile);
     Map<String, ConfiguredServer> byName = new LinkedHashMap<>();
     for (ConfiguredServer s : servers) {
       byName.putIfAbsent(s.name(), s);
@@ -181,18 +220,23 @@ public final class EvaluationRunner {
               ? recheckVersions(byName.values(), cache, prober)
               : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
-      flushQuietly(session); // handshakes refreshed so far
+      flushQuietly(session, null, null); // handshakes refreshed so far
       throw e;
     }
     List<Selection.Candidate> candidates = new ArrayList<>();
     for (ConfiguredServer s : byName.values()) {
       candidates.add(candidate(s, versions.getOrDefault(s.name(), "")));
     }
+    Map<String, Double> heldBack =
+        options.mode() == Mode.FORCED || options.retryFailed() || attempts.all().isEmpty()
+            ? Map.of()
+            : Backoff.heldBack(candidates, attempts, clock.getAsDouble());
     Selection selection =
         Selection.select(
             candidates,
             cache,
-            options.mode() == Mode.BUDGETED ? options.budget() : Selection.UNCAPPED);
+            options.mode() == Mode.BUDGETED ? options.budget() : Selection.UNCAPPED,
+            heldBack);
     for (Map.Entry<String, CacheLookup> drop : selection.versionDrops().entrySet()) {
       log.info(drop.getValue().versionDropMessage(drop.getKey()));
     }
@@ -201,31 +245,38 @@ public final class EvaluationRunner {
       due = new ArrayList<>(byName.keySet());
     }
 
-    List<ServerResult> fresh = new ArrayList<>();
-    int total = due.size();
-    int done = 0;
-    int measured = 0;
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            Math.max(1, Math.min(workers, total)), daemonThreads("kcshare-pass"));
+    Tally tally = new Tally(cache, attempts, due.size(), listener);
+    int poolSize = Math.max(1, Math.min(workers, due.size()));
+    // Servers measured side by side compete for the host: a timeout there may be the host's.
+    boolean busy = poolSize > 1 && due.size() > 1;
+    Duration timeout = prober.timeout();
+    ExecutorService pool = Executors.newFixedThreadPool(poolSize, daemonThreads("kcshare-pass"));
     CompletionService<Measured> completions = new ExecutorCompletionService<>(pool);
     int pending = 0;
     try {
       for (String name : due) {
         ConfiguredServer server = byName.get(name);
-        completions.submit(() -> measure(server, prober));
+        completions.submit(() -> measure(server, prober, timeout, listener));
         pending++;
       }
+      List<ConfiguredServer> timedOut = new ArrayList<>();
       while (pending > 0) {
         Measured m = take(completions);
         pending--;
-        ServerResult r = store(cache, m);
-        fresh.add(r);
-        done++;
-        if (r.stored()) {
-          measured++;
+        if (busy && m.timedOut()) {
+          timedOut.add(byName.get(m.name()));
+        } else {
+          tally.count(m);
         }
-        report(listener, new PassProgress(true, done, measured, total));
+      }
+      Duration longer = retryTimeout(timeout);
+      for (ConfiguredServer server : timedOut) {
+        listener.onRetrying(server.name(), longer);
+        completions.submit(() -> measure(server, prober, longer, listener));
+        pending++;
+        Measured m = take(completions);
+        pending--;
+        tally.count(m);
       }
     } catch (InterruptedException | RuntimeException | Error e) {
       // Cancellation, or kcshare's own failure: stop every pre-flight, wait for their teardown,
@@ -233,11 +284,11 @@ public final class EvaluationRunner {
       stopAndAwait(pool);
       for (Future<Measured> f; pending > 0 && (f = completions.poll()) != null; pending--) {
         Measured m = completedOrNull(f);
-        if (m != null) {
-          store(cache, m);
+        if (m != null && !(busy && m.timedOut())) {
+          tally.store(m);
         }
       }
-      flushQuietly(session);
+      flushQuietly(session, attemptsFile, attempts);
       throw e;
     } finally {
       pool.shutdownNow();
@@ -248,26 +299,117 @@ public final class EvaluationRunner {
       // Cancelled during the final write: the interrupt closed the file channel. Clear it, save
       // what was measured, then let the cancellation pass through (engine spec §10.4).
       Thread.interrupted();
-      flushQuietly(session);
+      flushQuietly(session, attemptsFile, attempts);
       InterruptedException cancelled = new InterruptedException("cancelled while saving the pass");
       cancelled.initCause(e);
       throw cancelled;
     }
-    PassProgress last = new PassProgress(false, done, measured, total);
+    flushAttempts(attemptsFile, attempts);
+    PassProgress last = new PassProgress(false, tally.done, tally.measured, tally.total);
     report(listener, last);
-    return new PassResult(PassResult.Outcome.RAN, fresh, selection.stored(), last);
+    return new PassResult(
+        PassResult.Outcome.RAN, tally.fresh, selection.stored(), last, selection.skipped());
+  }
+
+  /** The results of a pass as they complete: stored, remembered, counted and reported. */
+  private final class Tally {
+    final VerdictCache cache;
+    final FailedAttempts attempts;
+    final int total;
+    final PassProgress.Listener listener;
+    final List<ServerResult> fresh = new ArrayList<>();
+    int done;
+    int measured;
+
+    Tally(VerdictCache cache, FailedAttempts attempts, int total, PassProgress.Listener listener) {
+      this.cache = cache;
+      this.attempts = attempts;
+      this.total = total;
+      this.listener = listener;
+    }
+
+    void count(Measured m) {
+      ServerResult r = store(m);
+      fresh.add(r);
+      done++;
+      if (r.stored()) {
+        measured++;
+      }
+      listener.onFinished(r);
+      report(listener, new PassProgress(true, done, measured, total));
+    }
+
+    /**
+     * Stores a ran result and forgets the server's failures, or remembers a failure; returns what
+     * the pass reports for it.
+     */
+    ServerResult store(Measured m) {
+      boolean stored = false;
+      CacheRow row = m.row();
+      if (row != null) {
+        stored = cache.put(m.name(), row);
+        if (!stored) {
+          log.warn(
+              "not storing the measurement of {}: {}",
+              Escaper.quoted(m.name(), Escaper.SHORT_LIMIT),
+              RecordLimits.rowRefusal(m.name(), row));
+        }
+      }
+      AttemptRecord last = null;
+      if (m.result().ran()) {
+        attempts.recordSuccess(m.name());
+      } else if (m.identity() != null) {
+        ProbeOutcome o = m.outcome();
+        try {
+          last =
+              attempts.recordFailure(
+                  m.name(),
+                  m.identity(),
+                  clock.getAsDouble(),
+                  m.result().detail(),
+                  o == null ? null : o.lastExitStatus(),
+                  o == null ? "" : o.lastStderrTail());
+        } catch (RuntimeException e) { // a broken clock must not end the pass
+          log.debug("not remembering the failed pre-flight", e);
+        }
+      }
+      ProbeOutcome o = m.outcome();
+      return new ServerResult(
+          m.name(),
+          m.result(),
+          stored,
+          o == null ? "" : o.lastStderrTail(),
+          o == null ? null : o.lastExitStatus(),
+          o == null ? List.of() : o.attempts(),
+          o == null ? null : o.launch(),
+          last);
+    }
   }
 
   /**
-   * One server measured: its result and, when it ran, the row to store. Built in the task, so a
-   * failure building the row is isolated to that server like any other (engine spec §10.4).
+   * One server measured: its result, the prober's outcome (null when it was refused or failed
+   * unexpectedly) and, when it ran, the row to store. Built in the task, so a failure building the
+   * row is isolated to that server like any other (engine spec §10.4).
+   *
+   * @param identity the execution identity it was spawned under; null when it was refused (never
+   *     spawned), so nothing is remembered about it
    */
   private record Measured(
-      String name, PreflightResult result, String stderrTail, @Nullable CacheRow row) {}
+      String name,
+      PreflightResult result,
+      @Nullable ProbeOutcome outcome,
+      @Nullable CacheRow row,
+      @Nullable String identity) {
+    boolean timedOut() {
+      return outcome != null && outcome.timedOut();
+    }
+  }
 
-  private Measured measure(ConfiguredServer server, StdioProber prober)
+  private Measured measure(
+      ConfiguredServer server, Preflights prober, Duration timeout, PassProgress.Listener events)
       throws InterruptedException {
     String name = server.name();
+    String identity = null;
     try {
       ConfiguredDefinition first = server.first();
       ServerDefinition def = first.definition();
@@ -275,12 +417,14 @@ public final class EvaluationRunner {
       if (refusal != null) {
         // Consent withheld or nothing to spawn (a url server may carry a command): never spawned.
         return new Measured(
-            name, PreflightResult.couldNotRun(refusal, null, null), "", /* row= */ null);
+            name, PreflightResult.couldNotRun(refusal, null, null), null, null, null);
       }
-      ProbeOutcome outcome = prober.probe(def, false);
+      identity = first.identity();
+      events.onStarted(name);
+      ProbeOutcome outcome = prober.probe(def, timeout);
       PreflightResult r = outcome.result();
       return new Measured(
-          name, r, outcome.lastStderrTail(), r.ran() ? row(r, first) : /* row= */ null);
+          name, r, outcome, r.ran() ? row(outcome, first) : /* row= */ null, identity);
     } catch (InterruptedException e) {
       throw e;
     } catch (Throwable t) { // engine spec §10.4: one server's failure never ends the pass
@@ -291,25 +435,10 @@ public final class EvaluationRunner {
       return new Measured(
           name,
           PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null),
-          "",
-          /* row= */ null);
+          null,
+          /* row= */ null,
+          identity);
     }
-  }
-
-  /** Stores a ran result; returns what the pass reports for it. */
-  private static ServerResult store(VerdictCache cache, Measured m) {
-    boolean stored = false;
-    CacheRow row = m.row();
-    if (row != null) {
-      stored = cache.put(m.name(), row);
-      if (!stored) {
-        log.warn(
-            "not storing the measurement of {}: {}",
-            Escaper.quoted(m.name(), Escaper.SHORT_LIMIT),
-            RecordLimits.rowRefusal(m.name(), row));
-      }
-    }
-    return new ServerResult(m.name(), m.result(), stored, m.stderrTail());
   }
 
   /** Why a definition is never spawned ({@code prober.md} §0, §2), or null when it may be. */
@@ -385,7 +514,8 @@ public final class EvaluationRunner {
     };
   }
 
-  private CacheRow row(PreflightResult r, ConfiguredDefinition first) {
+  private CacheRow row(ProbeOutcome outcome, ConfiguredDefinition first) {
+    PreflightResult r = outcome.result();
     Answer a = r.answerA();
     return new CacheRow(
         true,
@@ -395,7 +525,8 @@ public final class EvaluationRunner {
         Objects.requireNonNull(first.identity(), "a measured server has an identity"),
         r.reportedVersion(),
         r.era() == null ? Era.LEGACY : r.era(),
-        a == null ? null : StoredHandshake.of(a));
+        a == null ? null : StoredHandshake.of(a),
+        outcome.cost());
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */
@@ -416,7 +547,7 @@ public final class EvaluationRunner {
    * refreshes the handshake of a row it does not invalidate. Its failure changes nothing.
    */
   private Map<String, String> recheckVersions(
-      Iterable<ConfiguredServer> servers, VerdictCache cache, StdioProber prober)
+      Iterable<ConfiguredServer> servers, VerdictCache cache, Preflights prober)
       throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
@@ -487,17 +618,7 @@ public final class EvaluationRunner {
     if (fresh.equals(row.handshake())) {
       return;
     }
-    cache.put(
-        name,
-        new CacheRow(
-            row.ran(),
-            row.callerSensitive(),
-            row.reasons(),
-            row.evaluatedAt(),
-            row.identity(),
-            row.reportedVersion(),
-            row.era(),
-            fresh));
+    cache.put(name, row.withHandshake(fresh)); // a re-check is not a measurement: cost kept
   }
 
   /** An I/O failure in plain words (path and reason); anything else as it is (a defect). */
@@ -513,10 +634,63 @@ public final class EvaluationRunner {
   }
 
   private static void report(PassProgress.Listener listener, PassProgress progress) {
+    listener.onProgress(progress);
+  }
+
+  /** Passes every event on, ignoring a listener that fails (engine spec §10.6). */
+  private static final class SafeListener implements PassProgress.Listener {
+    private final PassProgress.Listener delegate;
+
+    SafeListener(PassProgress.Listener delegate) {
+      this.delegate = Objects.requireNonNull(delegate, "listener");
+    }
+
+    @Override
+    public void onProgress(PassProgress progress) {
+      call(() -> delegate.onProgress(progress));
+    }
+
+    @Override
+    public void onWaitingForLock(LockHolder holder) {
+      call(() -> delegate.onWaitingForLock(holder));
+    }
+
+    @Override
+    public void onStarted(String server) {
+      call(() -> delegate.onStarted(server));
+    }
+
+    @Override
+    public void onFinished(ServerResult result) {
+      call(() -> delegate.onFinished(result));
+    }
+
+    @Override
+    public void onRetrying(String server, Duration timeout) {
+      call(() -> delegate.onRetrying(server, timeout));
+    }
+
+    private static void call(Runnable event) {
+      try {
+        event.run();
+      } catch (RuntimeException e) {
+        log.debug("progress listener failed", e);
+      }
+    }
+  }
+
+  /**
+   * Writes the failed attempts after the cache. They only steer later passes and what {@code
+   * assess} shows, so a failed write is a warning, never the pass's failure.
+   */
+  private static void flushAttempts(Path file, FailedAttempts attempts) {
     try {
-      listener.onProgress(progress);
-    } catch (RuntimeException e) {
-      log.debug("progress listener failed", e);
+      AttemptStore.flush(file, attempts);
+    } catch (IOException | RuntimeException e) {
+      log.warn(
+          "could not record the failed pre-flights in {}: {}",
+          Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
+          Escaper.esc(String.valueOf(e.getMessage()), Escaper.LONG_LIMIT));
     }
   }
 
@@ -524,7 +698,8 @@ public final class EvaluationRunner {
    * The best-effort flush of a pass that is being abandoned. A pending interrupt is set aside for
    * the write (an interrupted thread cannot use a file channel) and restored afterwards.
    */
-  private static void flushQuietly(CacheStore.Session session) {
+  private static void flushQuietly(
+      CacheStore.Session session, @Nullable Path attemptsFile, @Nullable FailedAttempts attempts) {
     boolean interrupted = Thread.interrupted();
     try {
       session.flush();
@@ -533,6 +708,9 @@ public final class EvaluationRunner {
           "could not save the verdicts measured before the interruption: {}",
           Escaper.esc(describe(e), Escaper.LONG_LIMIT));
     } finally {
+      if (attemptsFile != null && attempts != null) {
+        flushAttempts(attemptsFile, attempts);
+      }
       if (interrupted) {
         Thread.currentThread().interrupt();
       }

@@ -13,12 +13,15 @@ import java.util.Map;
  * @param fresh the servers measured now, in completion order
  * @param stored the stored rows included in the result (hits, or rows read by name when yielding)
  * @param progress the final counters
+ * @param skipped servers that were due but skipped because their pre-flight kept failing, in config
+ *     order, each with the time (epoch seconds) a pass will try it again
  */
 public record PassResult(
     Outcome outcome,
     List<ServerResult> fresh,
     Map<String, CacheRow> stored,
-    PassProgress progress) {
+    PassProgress progress,
+    Map<String, Double> skipped) {
 
   /** How the pass ended. */
   public enum Outcome {
@@ -34,5 +37,15 @@ public record PassResult(
   public PassResult {
     fresh = List.copyOf(fresh);
     stored = Collections.unmodifiableMap(new LinkedHashMap<>(stored));
+    skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+  }
+
+  /** A result that skipped nothing. */
+  public PassResult(
+      Outcome outcome,
+      List<ServerResult> fresh,
+      Map<String, CacheRow> stored,
+      PassProgress progress) {
+    this(outcome, fresh, stored, progress, Map.of());
   }
 }

@@ -41,6 +41,12 @@ final class Exchange {
   private final Identity identity;
   private final boolean keepRaw;
 
+  /** {@link System#nanoTime()} when the initialize or discover answer arrived; 0 until then. */
+  volatile long answeredAt;
+
+  /** {@link System#nanoTime()} when the last tools/list page arrived; 0 until then. */
+  volatile long listedAt;
+
   /**
    * @param keepRaw keep every tool object whole for the capture; otherwise only the members the
    *     answer reads ({@code name}, {@code annotations}) are kept, bounding memory across pages
@@ -63,6 +69,7 @@ final class Exchange {
     params.put("clientInfo", identity.clientInfo());
     long sentAt = channel.send(request(1, "initialize", params));
     Map<String, Object> response = channel.await(1, sentAt, ProbeFailure.NO_RESPONSE);
+    answeredAt = System.nanoTime();
     Object error = response.get("error");
     if (JsonValues.isTruthy(error)) {
       if (detectModern && Messages.identifiesModern(error)) {
@@ -76,6 +83,7 @@ final class Exchange {
     initialized.put("method", "notifications/initialized");
     channel.send(initialized);
     Listing listing = listTools(null, "initialize");
+    listedAt = System.nanoTime();
     Answer answer = Answers.legacy(result, listing.tools());
     return new Answered(answer, capture(Era.LEGACY, result, listing));
   }
@@ -88,12 +96,14 @@ final class Exchange {
     params.put("_meta", meta());
     long sentAt = channel.send(request(1, "server/discover", params));
     Map<String, Object> response = channel.await(1, sentAt, ProbeFailure.NO_RESPONSE);
+    answeredAt = System.nanoTime();
     Object error = response.get("error");
     if (JsonValues.isTruthy(error)) {
       throw new ProbeFailure("server/discover: " + Messages.errorMessage(error));
     }
     Object result = response.get("result");
     Listing listing = listTools(meta(), "server/discover");
+    listedAt = System.nanoTime();
     Answer answer = Answers.modern(result, listing.tools());
     return new Answered(answer, capture(Era.MODERN, result, listing));
   }

@@ -108,10 +108,12 @@ final class JsonRpcChannel {
     int banners = 0;
     while (true) {
       if (ended != null) {
-        throw new ProbeFailure(ended.oversize() ? ProbeFailure.OVERSIZE : eofDetail);
+        throw ended.oversize()
+            ? new ProbeFailure(ProbeFailure.OVERSIZE)
+            : ProbeFailure.noResponse(eofDetail);
       }
       if (writeFailed) {
-        throw new ProbeFailure(eofDetail);
+        throw ProbeFailure.noResponse(eofDetail);
       }
       long remaining = deadline - System.nanoTime();
       if (remaining <= 0) {
@@ -145,7 +147,7 @@ final class JsonRpcChannel {
                   : ProbeFailure.NUMBER_TOO_LONG);
         }
         if (++banners > MAX_BANNER_LINES) {
-          throw new ProbeFailure(ProbeFailure.NO_RESPONSE);
+          throw ProbeFailure.noResponse(ProbeFailure.NO_RESPONSE);
         }
         continue;
       }

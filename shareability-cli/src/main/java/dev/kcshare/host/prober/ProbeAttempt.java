@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * @param status how it ended
  * @param failure the failure detail when {@code status} is {@link Status#FAILED}, else null
  * @param stderrTail the last stderr bytes, escaped and bounded to 500 code points (its end kept)
+ * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
+ *     when it was never spawned or could not be reaped
+ * @param phases how long each phase took, or null when it was never spawned
  */
 public record ProbeAttempt(
     String identity,
@@ -21,7 +24,9 @@ public record ProbeAttempt(
     boolean retry,
     Status status,
     @Nullable String failure,
-    String stderrTail) {
+    String stderrTail,
+    @Nullable String exitStatus,
+    @Nullable PhaseTimes phases) {
 
   /** How one attempt ended. */
   public enum Status {
@@ -42,6 +47,17 @@ public record ProbeAttempt(
     Objects.requireNonNull(era, "era");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(stderrTail, "stderrTail");
+  }
+
+  /** An attempt without exit status and phase times. */
+  public ProbeAttempt(
+      String identity,
+      Era era,
+      boolean retry,
+      Status status,
+      @Nullable String failure,
+      String stderrTail) {
+    this(identity, era, retry, status, failure, stderrTail, null, null);
   }
 
   /** A short label such as {@code A}, {@code B (retry)} or {@code A (modern)}. */

@@ -16,11 +16,31 @@ final class ProbeFailure extends Exception {
   static final String NUMBER_TOO_LONG = "message number exceeds 100000 digits";
   static final String PROBE_ERROR = "probe_error";
 
+  private final boolean noResponse;
+
   ProbeFailure(String detail) {
+    this(detail, false);
+  }
+
+  private ProbeFailure(String detail, boolean noResponse) {
     super(detail, null, false, false);
+    this.noResponse = noResponse;
+  }
+
+  /**
+   * A failure for an answer that never came because the server's stdout ended (or its stdin closed,
+   * or it wrote only banners): its detail gets how the process ended once it is torn down.
+   */
+  static ProbeFailure noResponse(String detail) {
+    return new ProbeFailure(detail, true);
   }
 
   String detail() {
     return getMessage();
+  }
+
+  /** Whether this is a "no response" failure ({@link #noResponse}). */
+  boolean isNoResponse() {
+    return noResponse;
   }
 }

@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.Escaper;
 import java.util.ArrayList;
@@ -19,16 +20,66 @@ import org.jspecify.annotations.Nullable;
  * @param attempts every attempt: each phase's A and B, then that phase's retry if any
  * @param captures {@code "a"} / {@code "b"} → that identity's capture ({@code prober.md} §13), for
  *     the identities that answered, when captures were asked for; empty otherwise
+ * @param launch how the server was started, or null when it was refused before any spawn
+ * @param cost the larger figures of the two answers' process trees when the pre-flight ran (it
+ *     feeds the stored row); {@link SessionCost#NONE} otherwise
  */
 public record ProbeOutcome(
     PreflightResult result,
     List<ProbeAttempt> attempts,
-    Map<String, Map<String, @Nullable Object>> captures) {
+    Map<String, Map<String, @Nullable Object>> captures,
+    @Nullable LaunchSummary launch,
+    SessionCost cost) {
 
   public ProbeOutcome {
     Objects.requireNonNull(result, "result");
     attempts = List.copyOf(attempts);
     captures = Collections.unmodifiableMap(new LinkedHashMap<>(captures));
+    Objects.requireNonNull(cost, "cost");
+  }
+
+  /** An outcome with no measured cost. */
+  public ProbeOutcome(
+      PreflightResult result,
+      List<ProbeAttempt> attempts,
+      Map<String, Map<String, @Nullable Object>> captures,
+      @Nullable LaunchSummary launch) {
+    this(result, attempts, captures, launch, SessionCost.NONE);
+  }
+
+  /** An outcome without a launch summary and with no measured cost. */
+  public ProbeOutcome(
+      PreflightResult result,
+      List<ProbeAttempt> attempts,
+      Map<String, Map<String, @Nullable Object>> captures) {
+    this(result, attempts, captures, null, SessionCost.NONE);
+  }
+
+  /** The detail of a pre-flight in which an awaited answer missed its deadline. */
+  public static final String TIMEOUT = ProbeFailure.TIMEOUT;
+
+  /** Whether the pre-flight could not run because an awaited answer missed its deadline. */
+  public boolean timedOut() {
+    return !result.ran() && TIMEOUT.equals(result.detail());
+  }
+
+  /**
+   * How the process of the last attempt that failed ended (the one whose failure is usually the
+   * detail), or of the last attempt when none failed; null when nothing was spawned or its status
+   * is unknown.
+   */
+  public @Nullable String lastExitStatus() {
+    ProbeAttempt attempt = lastFailedOrLast();
+    return attempt == null ? null : attempt.exitStatus();
+  }
+
+  private @Nullable ProbeAttempt lastFailedOrLast() {
+    for (int i = attempts.size() - 1; i >= 0; i--) {
+      if (attempts.get(i).status() == ProbeAttempt.Status.FAILED) {
+        return attempts.get(i);
+      }
+    }
+    return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
   }
 
   /**
@@ -36,12 +87,8 @@ public record ProbeOutcome(
    * detail), or of the last attempt when none failed; {@code ""} when it wrote nothing.
    */
   public String lastStderrTail() {
-    for (int i = attempts.size() - 1; i >= 0; i--) {
-      if (attempts.get(i).status() == ProbeAttempt.Status.FAILED) {
-        return attempts.get(i).stderrTail();
-      }
-    }
-    return attempts.isEmpty() ? "" : attempts.get(attempts.size() - 1).stderrTail();
+    ProbeAttempt attempt = lastFailedOrLast();
+    return attempt == null ? "" : attempt.stderrTail();
   }
 
   /**

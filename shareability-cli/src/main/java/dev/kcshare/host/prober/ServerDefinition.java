@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param disabled the operator withheld consent: such a server is never spawned
  * @param url the endpoint of a non-stdio server, informational
  * @param type the declared transport type ({@code stdio}, {@code http}, ...), informational
+ * @param unsetEnv names removed from kcshare's own environment before the declared env is laid over
+ *     it (VS Code's {@code "NAME": null}); usually empty
  */
 public record ServerDefinition(
     String name,
@@ -28,7 +30,8 @@ public record ServerDefinition(
     @Nullable String cwd,
     boolean disabled,
     @Nullable String url,
-    @Nullable String type) {
+    @Nullable String type,
+    List<String> unsetEnv) {
 
   /**
    * Validates and copies ({@code env} keeps its order).
@@ -43,6 +46,20 @@ public record ServerDefinition(
       Objects.requireNonNull(e.getKey(), "env name");
       Objects.requireNonNull(e.getValue(), "env value");
     }
+    unsetEnv = List.copyOf(unsetEnv);
+  }
+
+  /** A definition that removes nothing from the inherited environment. */
+  public ServerDefinition(
+      String name,
+      @Nullable String command,
+      List<String> args,
+      Map<String, String> env,
+      @Nullable String cwd,
+      boolean disabled,
+      @Nullable String url,
+      @Nullable String type) {
+    this(name, command, args, env, cwd, disabled, url, type, List.of());
   }
 
   /**
@@ -68,16 +85,16 @@ public record ServerDefinition(
 
   /** A copy with a different declared environment. */
   public ServerDefinition withEnv(Map<String, String> newEnv) {
-    return new ServerDefinition(name, command, args, newEnv, cwd, disabled, url, type);
+    return new ServerDefinition(name, command, args, newEnv, cwd, disabled, url, type, unsetEnv);
   }
 
   /** A copy with a different working directory. */
   public ServerDefinition withCwd(@Nullable String newCwd) {
-    return new ServerDefinition(name, command, args, env, newCwd, disabled, url, type);
+    return new ServerDefinition(name, command, args, env, newCwd, disabled, url, type, unsetEnv);
   }
 
   /** A copy with the disabled flag set as given. */
   public ServerDefinition withDisabled(boolean newDisabled) {
-    return new ServerDefinition(name, command, args, env, cwd, newDisabled, url, type);
+    return new ServerDefinition(name, command, args, env, cwd, newDisabled, url, type, unsetEnv);
   }
 }

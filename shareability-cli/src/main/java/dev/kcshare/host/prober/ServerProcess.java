@@ -130,6 +130,28 @@ final class ServerProcess {
   }
 
   /**
+   * The direct child's exit status as the JVM reports it (128 + N after signal N), or null while it
+   * has not been reaped. Final after {@link #tearDown()}.
+   */
+  @Nullable Integer exitStatus() {
+    Process p = tree.process();
+    return p.isAlive() ? null : p.exitValue();
+  }
+
+  /**
+   * Waits up to {@code millis} for the direct child to exit on its own (before any teardown step);
+   * true when it has. An interrupt ends the wait and is re-asserted.
+   */
+  boolean exitsWithin(long millis) {
+    try {
+      return tree.process().waitFor(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return !tree.process().isAlive();
+    }
+  }
+
+  /**
    * Closes stdin, waits, SIGTERMs the tree, waits, SIGKILLs survivors, then stops the channel and
    * the stderr drain. Idempotent; an interrupt arriving meanwhile is re-asserted afterwards.
    */

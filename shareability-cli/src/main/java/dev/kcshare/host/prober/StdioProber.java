@@ -1,13 +1,16 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.host.HostContext;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -21,7 +24,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,11 +46,19 @@ public final class StdioProber {
   private static final Logger log = LoggerFactory.getLogger(StdioProber.class);
   private static final AtomicInteger POOL_SEQUENCE = new AtomicInteger();
 
+  /**
+   * How long a "no response" failure waits for the process to exit before its teardown starts, so
+   * that the detail can tell "exited" from "still running": stdout ends a moment before the exit is
+   * reported.
+   */
+  static final long EXIT_SETTLE_MILLIS = 250;
+
   private final Map<String, String> baseEnv;
   private final Path baseCwd;
   private final ProbeOptions options;
   private final ProcessPermits permits;
   private final Checkpoints checkpoints;
+  private final Footprint footprint;
   private final ExecutorService executor;
   private final SpawnWatcher spawnWatcher;
 
@@ -61,6 +74,12 @@ public final class StdioProber {
 
     /** Inside one identity's attempt, after its process was spawned. */
     default void beforeExchange(Identity identity, Era era, boolean retry) {}
+
+    /**
+     * After an identity answered and its process tree was sampled, before its teardown: the tree is
+     * still alive.
+     */
+    default void sampled(Identity identity, long rootPid, SessionCost cost) {}
   }
 
   private StdioProber(
@@ -68,32 +87,68 @@ public final class StdioProber {
       Path baseCwd,
       ProbeOptions options,
       ProcessPermits permits,
-      Checkpoints checkpoints) {
+      Checkpoints checkpoints,
+      Footprint footprint) {
+    this(
+        baseEnv,
+        baseCwd,
+        options,
+        permits,
+        checkpoints,
+        footprint,
+        newExecutor(),
+        SpawnWatcher.NONE);
+  }
+
+  private StdioProber(
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      Checkpoints checkpoints,
+      Footprint footprint,
+      ExecutorService executor,
+      SpawnWatcher spawnWatcher) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
     this.permits = Objects.requireNonNull(permits, "permits");
     this.checkpoints = checkpoints;
-    String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
-    AtomicInteger threads = new AtomicInteger();
-    this.executor =
-        Executors.newCachedThreadPool(
-            task -> {
-              Thread t = new Thread(task, prefix + threads.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    this.spawnWatcher = SpawnWatcher.NONE;
+    this.footprint = footprint;
+    this.executor = executor;
+    this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
   }
 
-  private StdioProber(StdioProber base, SpawnWatcher spawnWatcher) {
-    this.baseEnv = base.baseEnv;
-    this.baseCwd = base.baseCwd;
-    this.options = base.options;
-    this.permits = base.permits;
-    this.checkpoints = base.checkpoints;
-    this.executor = base.executor;
-    this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
+  private static ExecutorService newExecutor() {
+    String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
+    AtomicInteger threads = new AtomicInteger();
+    return Executors.newCachedThreadPool(
+        task -> {
+          Thread t = new Thread(task, prefix + threads.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /**
+   * The same prober with another response timeout (same environment, directory and process
+   * permits), for the end-of-pass retry of a server that timed out in a busy pass.
+   *
+   * @throws IllegalArgumentException outside 5 to 120 seconds
+   */
+  public StdioProber withTimeout(Duration timeout) {
+    if (timeout.equals(options.timeout())) {
+      return this;
+    }
+    return new StdioProber(
+        baseEnv,
+        baseCwd,
+        options.withTimeout(timeout),
+        permits,
+        checkpoints,
+        footprint,
+        executor,
+        spawnWatcher);
   }
 
   /**
@@ -101,7 +156,8 @@ public final class StdioProber {
    * records directory); shares the process permits and threads of this one.
    */
   public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
-    return new StdioProber(this, watcher);
+    return new StdioProber(
+        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, watcher);
   }
 
   /**
@@ -110,7 +166,8 @@ public final class StdioProber {
    */
   public static StdioProber create(
       Map<String, String> baseEnv, Path baseCwd, ProbeOptions options, ProcessPermits permits) {
-    return new StdioProber(baseEnv, baseCwd, options, permits, Checkpoints.NONE);
+    return new StdioProber(
+        baseEnv, baseCwd, options, permits, Checkpoints.NONE, Footprint.system());
   }
 
   static StdioProber create(
@@ -119,7 +176,7 @@ public final class StdioProber {
       ProbeOptions options,
       ProcessPermits permits,
       Checkpoints checkpoints) {
-    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints);
+    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints, Footprint.system());
   }
 
   /** A prober taking kcshare's environment and working directory from the host context. */
@@ -153,9 +210,11 @@ public final class StdioProber {
     Objects.requireNonNull(server, "server");
     List<ProbeAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
     Map<String, Map<String, @Nullable Object>> captures = new LinkedHashMap<>();
+    AtomicReference<@Nullable LaunchSummary> launched = new AtomicReference<>();
+    AtomicReference<SessionCost> cost = new AtomicReference<>(SessionCost.NONE);
     PreflightResult result;
     try {
-      result = measure(server, keepCaptures, attempts, captures);
+      result = measure(server, keepCaptures, attempts, captures, launched, cost);
     } catch (InterruptedException e) {
       throw e;
     } catch (Throwable t) { // engine.md §10.4: isolated to this server
@@ -167,7 +226,8 @@ public final class StdioProber {
       captures.clear();
     }
     synchronized (attempts) {
-      return new ProbeOutcome(result, attempts, captures);
+      return new ProbeOutcome(
+          result, attempts, captures, launched.get(), result.ran() ? cost.get() : SessionCost.NONE);
     }
   }
 
@@ -186,9 +246,12 @@ public final class StdioProber {
         return Optional.empty();
       }
       Attempt legacy = new Attempt(l, Identity.A, Era.LEGACY, true, false);
+      legacy.sampleCost = false; // a re-check is not a measurement: its cost is not kept
       Exchange.Result r = legacy.run();
       if (r instanceof Exchange.ModernDetected) {
-        r = new Attempt(l, Identity.A, Era.MODERN, false, false).run();
+        Attempt modern = new Attempt(l, Identity.A, Era.MODERN, false, false);
+        modern.sampleCost = false;
+        r = modern.run();
       }
       return r instanceof Exchange.Answered answered
           ? Optional.of(answered.answer())
@@ -208,20 +271,29 @@ public final class StdioProber {
       ServerDefinition server,
       boolean keepCaptures,
       List<ProbeAttempt> attempts,
-      Map<String, Map<String, @Nullable Object>> captures)
+      Map<String, Map<String, @Nullable Object>> captures,
+      AtomicReference<@Nullable LaunchSummary> launched,
+      AtomicReference<SessionCost> cost)
       throws InterruptedException {
     Object launch = launch(server);
     if (!(launch instanceof Launch l)) {
       return PreflightResult.couldNotRun((String) launch, null, null);
     }
+    launched.set(
+        new LaunchSummary(
+            l.commandLine(), new ArrayList<>(server.env().keySet()), l.directory().toString()));
     checkpoints.beforeMeasuring(server);
     Phase phase = new Phase(l, keepCaptures, attempts, captures);
     PreflightResult legacy = phase.run(Era.LEGACY);
     if (legacy != null) {
+      cost.set(phase.cost);
       return legacy;
     }
     captures.clear();
-    return Objects.requireNonNull(phase.run(Era.MODERN), "the modern phase always decides");
+    PreflightResult modern =
+        Objects.requireNonNull(phase.run(Era.MODERN), "the modern phase always decides");
+    cost.set(phase.cost);
+    return modern;
   }
 
   /**
@@ -238,6 +310,7 @@ public final class StdioProber {
       return "no command";
     }
     Map<String, String> env = new HashMap<>(baseEnv);
+    env.keySet().removeAll(server.unsetEnv());
     env.putAll(server.env());
     Path directory;
     try {
@@ -261,6 +334,9 @@ public final class StdioProber {
     private final boolean keepCaptures;
     private final List<ProbeAttempt> attempts;
     private final Map<String, Map<String, @Nullable Object>> captures;
+
+    /** The larger figures of the two answers the phase decided on ({@link Footprint}). */
+    SessionCost cost = SessionCost.NONE;
 
     Phase(
         Launch launch,
@@ -303,6 +379,7 @@ public final class StdioProber {
       }
       if (a.result instanceof Exchange.Answered answerA
           && b.result instanceof Exchange.Answered answerB) {
+        cost = a.cost.max(b.cost);
         return decide(answerA, answerB);
       }
       if (!(a.result instanceof Exchange.Answered) && !(b.result instanceof Exchange.Answered)) {
@@ -323,6 +400,7 @@ public final class StdioProber {
       }
       Exchange.Answered earlier = (Exchange.Answered) answered.result;
       if (retry.result instanceof Exchange.Answered again) {
+        cost = answered.cost.max(retry.cost);
         return answered == a ? decide(earlier, again) : decide(again, earlier);
       }
       Answer answerA = answered == a ? earlier.answer() : null;
@@ -355,10 +433,14 @@ public final class StdioProber {
     final boolean detectModern;
     final boolean keepRaw;
     boolean retry;
+    boolean sampleCost = true;
     volatile Exchange.@Nullable Result result;
     volatile @Nullable String failure;
     volatile boolean abandoned;
     volatile String stderrTail = "";
+    volatile @Nullable String exitStatus;
+    volatile @Nullable PhaseTimes phases;
+    volatile SessionCost cost = SessionCost.NONE;
     private @Nullable Thread runner;
     private final CountDownLatch done = new CountDownLatch(1);
 
@@ -421,9 +503,14 @@ public final class StdioProber {
 
     private Exchange.@Nullable Result exchange() throws InterruptedException {
       ServerProcess server = null;
+      Exchange exchange = null;
+      boolean noResponse = false;
+      long started = System.nanoTime();
+      long spawned = started;
       try {
         try {
           server = ServerProcess.start(launch, options, spawnWatcher);
+          spawned = System.nanoTime();
         } catch (IOException e) {
           failure = "spawn failed: " + spawnReason(e);
           return null;
@@ -435,10 +522,15 @@ public final class StdioProber {
           return null;
         }
         checkpoints.beforeExchange(identity, era, retry);
-        Exchange exchange = new Exchange(server.channel(), identity, keepRaw);
-        return era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
+        exchange = new Exchange(server.channel(), identity, keepRaw);
+        Exchange.Result r = era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
+        if (sampleCost && r instanceof Exchange.Answered) {
+          sample(server, started, exchange.answeredAt);
+        }
+        return r;
       } catch (ProbeFailure f) {
         failure = f.detail();
+        noResponse = f.isNoResponse();
         return null;
       } catch (InterruptedException e) {
         throw e;
@@ -451,14 +543,32 @@ public final class StdioProber {
         return null;
       } finally {
         if (server != null) {
+          long exchangeEnded = System.nanoTime();
+          // Stdout usually ends because the process exited; give the exit a moment to be seen.
+          boolean exitedFirst = noResponse && server.exitsWithin(EXIT_SETTLE_MILLIS);
           server.tearDown();
+          long gone = System.nanoTime();
           stderrTail = server.stderrTail();
+          Integer status = server.exitStatus();
+          exitStatus = status == null ? null : ExitStatus.describe(status);
+          phases = phases(exchange, started, spawned, exchangeEnded, gone);
           String refused = server.wrapperFailure();
-          if (refused != null && ProbeFailure.NO_RESPONSE.equals(failure)) {
+          String f = failure;
+          if (refused != null && ProbeFailure.NO_RESPONSE.equals(f)) {
             failure = "spawn failed: " + refused; // setsid could not start the command
+            exitStatus = null; // the status is setsid's, not the server's
+          } else if (noResponse && f != null) {
+            failure = f + " (" + howItEnded(exitedFirst, status) + ")";
           }
         }
       }
+    }
+
+    /** The tree's footprint, while it still runs; a failure here only loses the figures. */
+    private void sample(ServerProcess server, long spawnedAt, long answeredAt) {
+      long pid = server.tree().process().pid();
+      cost = footprint.sample(pid, spawnedAt, answeredAt);
+      checkpoints.sampled(identity, pid, cost);
     }
 
     void abandon() {
@@ -508,8 +618,35 @@ public final class StdioProber {
           retry,
           status,
           status == ProbeAttempt.Status.FAILED ? failure : null,
-          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT));
+          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT),
+          exitStatus,
+          phases);
     }
+  }
+
+  private static PhaseTimes phases(
+      @Nullable Exchange exchange, long started, long spawned, long exchangeEnded, long gone) {
+    long answered = exchange == null ? 0 : exchange.answeredAt;
+    long listed = exchange == null ? 0 : exchange.listedAt;
+    return new PhaseTimes(
+        millis(started, spawned),
+        answered == 0 ? null : millis(spawned, answered),
+        listed == 0 ? null : millis(answered, listed),
+        millis(exchangeEnded, gone));
+  }
+
+  private static long millis(long from, long to) {
+    return TimeUnit.NANOSECONDS.toMillis(Math.max(0, to - from));
+  }
+
+  /**
+   * What a "no response" detail adds: how the process had exited by itself, or that it was still
+   * running when kcshare gave up on it.
+   */
+  static String howItEnded(boolean exitedFirst, @Nullable Integer status) {
+    return exitedFirst && status != null
+        ? "process " + ExitStatus.phrase(status)
+        : "process still running";
   }
 
   /**

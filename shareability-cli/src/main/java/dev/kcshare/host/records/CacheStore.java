@@ -8,6 +8,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,13 +84,23 @@ public final class CacheStore {
    */
   public static @Nullable Session open(Path file, @Nullable Duration wait)
       throws IOException, InterruptedException {
+    return open(file, wait, null);
+  }
+
+  /**
+   * {@link #open(Path, Duration)}, telling {@code onWait} which process holds the lock before it
+   * waits for it.
+   */
+  public static @Nullable Session open(
+      Path file, @Nullable Duration wait, @Nullable Consumer<LockHolder> onWait)
+      throws IOException, InterruptedException {
     Objects.requireNonNull(file, "file");
     if (wait != null && wait.isNegative()) {
       throw new IllegalArgumentException("wait must not be negative: " + wait);
     }
     FileLock lock;
     try {
-      lock = FileLock.tryAcquire(file, wait);
+      lock = FileLock.tryAcquire(file, wait, onWait);
     } catch (IOException e) {
       throw FileProblem.of("write", file, e);
     }

@@ -1,6 +1,7 @@
 package dev.kcshare.host.records;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
@@ -12,12 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An exclusive lock on a sibling lock file (records spec §9.3), combined with an in-process mutex
  * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
- * never deleted: deleting one would let two holders lock different inodes.
+ * never deleted: deleting one would let two holders lock different inodes. While a kcshare process
+ * holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom it waits
+ * for.
  *
  * <p>The in-process mutex is keyed by the lock file itself (its device and inode, else its real
  * path), never by the path's text: the same records directory reached through a symbolic link, a
@@ -79,6 +83,18 @@ public final class FileLock implements AutoCloseable {
    */
   public static @Nullable FileLock tryAcquire(Path recordFile, @Nullable Duration timeout)
       throws IOException, InterruptedException {
+    return tryAcquire(recordFile, timeout, null);
+  }
+
+  /**
+   * {@link #tryAcquire(Path, Duration)}, telling {@code onWait} once, before it starts to wait,
+   * which process holds the lock (this one, when another thread of it does). Not called when the
+   * lock is free at once or {@code timeout} is zero.
+   */
+  public static @Nullable FileLock tryAcquire(
+      Path recordFile, @Nullable Duration timeout, @Nullable Consumer<LockHolder> onWait)
+      throws IOException, InterruptedException {
+    boolean waits = timeout == null || !timeout.isZero();
     Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     AtomicFiles.createPrivateFile(lockFile);
@@ -91,11 +107,21 @@ public final class FileLock implements AutoCloseable {
       }
       return null;
     }
-    if (timeout == null) {
-      mutex.permit.acquire();
-    } else if (!mutex.permit.tryAcquire(
-        Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-      return null;
+    boolean told = false;
+    if (!mutex.permit.tryAcquire()) {
+      if (waits && onWait != null) {
+        told = true;
+        onWait.accept(
+            new LockHolder(
+                ProcessHandle.current().pid(),
+                ProcessHandle.current().info().commandLine().orElse("")));
+      }
+      if (timeout == null) {
+        mutex.permit.acquire();
+      } else if (!mutex.permit.tryAcquire(
+          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        return null;
+      }
     }
     mutex.holder = Thread.currentThread();
     boolean ok = false;
@@ -110,11 +136,16 @@ public final class FileLock implements AutoCloseable {
           os = null; // held in this JVM outside this class: busy like any other holder
         }
         if (os != null) {
+          recordHolder(channel);
           ok = true;
           return new FileLock(recordFile, mutex, channel, os);
         }
         if (System.nanoTime() >= deadline) {
           return null;
+        }
+        if (waits && onWait != null && !told) {
+          told = true;
+          onWait.accept(LockHolder.readFrom(lockFile));
         }
         Thread.sleep(POLL_MILLIS);
       }
@@ -138,6 +169,16 @@ public final class FileLock implements AutoCloseable {
     return key != null ? key : lockFile.toRealPath();
   }
 
+  /** Best effort: the holder's pid is for display only. */
+  private static void recordHolder(FileChannel channel) {
+    try {
+      channel.truncate(0);
+      channel.write(ByteBuffer.wrap(LockHolder.ownRecord()), 0);
+    } catch (IOException e) {
+      // a waiter then names no process
+    }
+  }
+
   /** Releases the lock; idempotent, and callable from any thread. */
   @Override
   public void close() throws IOException {
@@ -146,6 +187,11 @@ public final class FileLock implements AutoCloseable {
     }
     try {
       try {
+        try {
+          channel.truncate(0);
+        } catch (IOException e) {
+          // best effort, as when it was written
+        }
         osLock.release();
       } finally {
         channel.close();

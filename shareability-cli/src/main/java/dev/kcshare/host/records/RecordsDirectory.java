@@ -20,6 +20,9 @@ public record RecordsDirectory(Path path, Rule rule) {
   /** The verdict cache file name (interop). */
   public static final String CACHE_FILE = "shareability-verdicts.json";
 
+  /** kcshare's own file of pre-flights that could not run ({@link AttemptStore}). */
+  public static final String ATTEMPTS_FILE = "kcshare-attempts.json";
+
   /** The rules, first match wins. */
   public enum Rule {
     /** {@code --records-dir} was given. */
@@ -63,6 +66,11 @@ public record RecordsDirectory(Path path, Rule rule) {
   /** The verdict cache's path. */
   public Path cacheFile() {
     return path.resolve(CACHE_FILE);
+  }
+
+  /** The path of kcshare's failed-attempts file. */
+  public Path attemptsFile() {
+    return path.resolve(ATTEMPTS_FILE);
   }
 
   /**

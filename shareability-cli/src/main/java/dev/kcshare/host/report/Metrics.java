@@ -1,5 +1,7 @@
 package dev.kcshare.host.report;
 
+import dev.kcshare.core.cost.CostReport;
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
@@ -32,6 +34,11 @@ import java.util.Set;
  * as well as up), so no {@code _total} counter suffix. Every tier and every code is always present,
  * 0 included, so a dashboard never sees a series vanish. No timestamp is written: node_exporter
  * exports the file's modification time as {@code node_textfile_mtime_seconds}.
+ *
+ * <p>Session cost ({@code kcshare_session_*}): what one session's copy of the assessed servers
+ * takes, summed per strength tier, memory as PSS where measured and RSS otherwise ({@link
+ * SessionCost#memoryBytes()}); servers never measured are not in the sums, and {@code
+ * kcshare_servers_without_session_cost} counts them, so a 0 is never mistaken for "free".
  */
 public final class Metrics {
   /** Readable by node_exporter, which usually runs as its own user; the file holds no secret. */
@@ -46,6 +53,16 @@ public final class Metrics {
    * @param verdicts one verdict per assessed server
    */
   public static String openMetrics(List<Verdict> verdicts) {
+    return openMetrics(verdicts, Map.of());
+  }
+
+  /**
+   * The textfile for these verdicts, with the session-cost sums per strength.
+   *
+   * @param verdicts one verdict per assessed server
+   * @param costs each measured server's session cost, by name (names are only used to match)
+   */
+  public static String openMetrics(List<Verdict> verdicts, Map<String, SessionCost> costs) {
     Map<Strength, Integer> byStrength = new EnumMap<>(Strength.class);
     Map<ReasonCode, Integer> byCode = new EnumMap<>(ReasonCode.class);
     for (Strength s : Strength.values()) {
@@ -97,6 +114,44 @@ public final class Metrics {
         "kcshare_servers_recommend_share",
         "Assessed servers whose verdict recommends sharing one backend across sessions.");
     sample(b, "kcshare_servers_recommend_share", "", share);
+
+    Map<Strength, CostReport.Tier> tiers = CostReport.of(verdicts, costs, 1).perStrength();
+    family(
+        b,
+        "kcshare_session_memory_bytes",
+        "Memory one session's copy of the assessed servers takes, by verdict strength (PSS where"
+            + " measured, else RSS; servers never measured are not counted).");
+    for (Map.Entry<Strength, CostReport.Tier> e : tiers.entrySet()) {
+      sample(
+          b,
+          "kcshare_session_memory_bytes",
+          "strength=\"" + e.getKey().json() + "\"",
+          e.getValue().perSession().memoryBytes());
+    }
+    family(
+        b,
+        "kcshare_session_processes",
+        "Processes one session's copy of the assessed servers runs, by verdict strength (servers"
+            + " never measured are not counted).");
+    for (Map.Entry<Strength, CostReport.Tier> e : tiers.entrySet()) {
+      sample(
+          b,
+          "kcshare_session_processes",
+          "strength=\"" + e.getKey().json() + "\"",
+          e.getValue().perSession().processes());
+    }
+    family(
+        b,
+        "kcshare_servers_without_session_cost",
+        "Assessed servers with a local process whose session cost was never measured, by verdict"
+            + " strength.");
+    for (Map.Entry<Strength, CostReport.Tier> e : tiers.entrySet()) {
+      sample(
+          b,
+          "kcshare_servers_without_session_cost",
+          "strength=\"" + e.getKey().json() + "\"",
+          e.getValue().missing());
+    }
     return b.toString();
   }
 
@@ -105,7 +160,7 @@ public final class Metrics {
     b.append("# TYPE ").append(name).append(" gauge\n");
   }
 
-  private static void sample(StringBuilder b, String name, String labels, int value) {
+  private static void sample(StringBuilder b, String name, String labels, long value) {
     b.append(name);
     if (!labels.isEmpty()) {
       b.append('{').append(labels).append('}');

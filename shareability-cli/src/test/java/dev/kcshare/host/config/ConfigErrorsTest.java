@@ -18,8 +18,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every way a configuration file can be unusable names the file, the JSON pointer and what was
- * expected.
+ * Every way a configuration file can be unusable names the file, the JSON pointer or the line and
+ * column, and what was expected, in plain words. A discovered file is skipped; a named one is an
+ * error.
  */
 final class ConfigErrorsTest {
   @TempDir Path root;
@@ -103,25 +104,71 @@ final class ConfigErrorsTest {
         Arguments.of(
             ".kiro/settings/mcp.json",
             "{\"mcpServers\": {} /* unterminated",
-            "~/.kiro/settings/mcp.json: not valid JSON: unterminated /* comment (line 1, column"
-                + " 19)"),
+            "~/.kiro/settings/mcp.json:1:19: not valid JSON: a /* comment that is never closed"),
         Arguments.of(
             ".kiro/settings/mcp.json",
             "",
-            "~/.kiro/settings/mcp.json: not valid JSON: empty input: no JSON value"));
+            "~/.kiro/settings/mcp.json: not valid JSON: the file is empty; expected a JSON object"),
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"a\": {\"command\": \"x\",, \"args\": []}}}",
+            "~/.cursor/mcp.json:1:38: not valid JSON: expected a member name in double quotes,"
+                + " found ','"),
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"a\": {\"command\": \"x\"",
+            "~/.cursor/mcp.json:1:37: not valid JSON: the file ends inside an object opened at"
+                + " line 1; expected '}'"),
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"a\": {\"command\": \"x\" \"args\": []}}}",
+            "~/.cursor/mcp.json:1:38: not valid JSON: expected ',' or '}' after a member, found"
+                + " a double quote"),
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"a\": {\"command\": npx}}}",
+            "~/.cursor/mcp.json:1:34: not valid JSON: expected a value (a string in double"
+                + " quotes, a number, an object, an array, true, false or null)"));
+  }
+
+  /** Words of a parser's internals that must never reach an operator. */
+  private static final List<String> INTERNALS =
+      List.of("Source", "REDACTED", "StreamReadFeature", "(code ", "marker", "Exception", "\\\"");
+
+  @ParameterizedTest(name = "{2}")
+  @MethodSource("badEntries")
+  void aBadDiscoveredFileIsSkippedNamingFilePointerAndExpectation(
+      String relative, String content, String message) {
+    Layout l = ConfigSamples.empty(root);
+    l.write(l.home().resolve(relative), content);
+    l.write(
+        l.home().resolve(".lmstudio/mcp.json"),
+        "{\"mcpServers\": {\"other\": {\"command\": \"npx\"}}}");
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.skipped()).containsExactly(message);
+    assertThat(c.errors()).isEmpty();
+    assertThat(c.requireValid()).isSameAs(c);
+    assertThat(c.files()).filteredOn(f -> f.status() == ConfigFile.Status.SKIPPED).hasSize(1);
+    assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("other");
+    for (String word : INTERNALS) {
+      assertThat(message).doesNotContain(word);
+    }
   }
 
   @ParameterizedTest(name = "{2}")
   @MethodSource("badEntries")
-  void aBadDiscoveredFileIsAnErrorNamingFilePointerAndExpectation(
-      String relative, String content, String message) {
+  void theSameFileNamedWithConfigIsAnError(String relative, String content, String message) {
     Layout l = ConfigSamples.empty(root);
-    l.write(l.home().resolve(relative), content);
+    Path file = l.write(l.home().resolve(relative), content);
     HostConfig c =
-        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    assertThat(c.errors()).containsExactly(message);
-    assertThatThrownBy(c::requireValid).isInstanceOf(BadInputException.class).hasMessage(message);
-    assertThat(c.files()).filteredOn(f -> f.status() == ConfigFile.Status.ERROR).hasSize(1);
+        HostConfigLoader.load(
+            l.context(l.env()).host(),
+            new ConfigRequest(List.of(file.toString()), false, null),
+            Platform.LINUX);
+    String named = file + message.substring(("~/" + relative).length());
+    assertThat(c.errors()).containsExactly(named);
+    assertThatThrownBy(c::requireValid).isInstanceOf(BadInputException.class).hasMessage(named);
   }
 
   @Test
@@ -132,16 +179,16 @@ final class ConfigErrorsTest {
         "{\n  \"mcpServers\": {\n    \"x\": {\"env\": {\"TOKEN\": sk-unquoted-secret}}\n  }\n}");
     HostConfig c =
         HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    assertThat(c.errors()).hasSize(1);
-    assertThat(c.errors().get(0))
-        .startsWith("~/.kiro/settings/mcp.json: not valid JSON: ")
-        .contains("(line 3, column ")
+    assertThat(c.skipped()).hasSize(1);
+    assertThat(c.skipped().get(0))
+        .startsWith("~/.kiro/settings/mcp.json:3:")
+        .contains(": not valid JSON: expected a value")
         .doesNotContain("sk-unquoted")
         .doesNotContain("secret");
   }
 
   @Test
-  void goodEntriesOfABadFileAreStillListedAndEveryProblemIsReported() {
+  void aFileWithABadEntryIsSkippedWholeAndEveryProblemIsListed() {
     Layout l = ConfigSamples.empty(root);
     l.write(
         l.home().resolve(".cursor/mcp.json"),
@@ -149,12 +196,27 @@ final class ConfigErrorsTest {
             + " \"c\": {\"command\": 1}}}");
     HostConfig c =
         HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    assertThat(c.errors())
+    assertThat(c.skipped())
         .containsExactly(
             "~/.cursor/mcp.json: /mcpServers/b/args/0: expected a string, got a number",
             "~/.cursor/mcp.json: /mcpServers/c/command: expected a string, got a number");
-    assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("a");
-    assertThatThrownBy(c::requireValid).hasMessage(String.join(System.lineSeparator(), c.errors()));
+    assertThat(c.servers()).isEmpty();
+    assertThat(c.errors()).isEmpty();
+  }
+
+  @Test
+  void aSkippedKiroCrewConfigLeavesNoGatewaySettingsAndIsRequiredWhereItMatters() {
+    Layout l = ConfigSamples.empty(root);
+    l.write(l.home().resolve(".kiro/crew/config.json"), "{\"mcp_gateway\": {\"enabled\": true,,}}");
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.gateway().present()).isFalse();
+    assertThat(c.requireValid()).isSameAs(c);
+    assertThatThrownBy(c::requireGatewaySettings)
+        .isInstanceOf(BadInputException.class)
+        .hasMessageStartingWith("~/.kiro/crew/config.json:1:")
+        .hasMessageContaining("not valid JSON: ")
+        .hasMessageContaining("the Kiro Crew configuration is needed for this command");
   }
 
   @Test
@@ -169,31 +231,33 @@ final class ConfigErrorsTest {
     assertThat(c.errors())
         .containsExactly(
             "nope.json: no such file",
-            "other.json: (root): expected an \"mcpServers\" or \"servers\" object, or an"
-                + " \"mcp_gateway\" section; found none",
+            "other.json: (root): expected mcpServers, servers, mcp_servers, context_servers,"
+                + " extensions or mcp (a client's servers) or mcp_gateway (Kiro Crew); found none"
+                + " of them",
             ".: is a directory, expected a JSON file");
   }
 
   @Test
-  void anUnreadableFileIsAnError() throws Exception {
+  void anUnreadableDiscoveredFileIsSkipped() throws Exception {
     Layout l = ConfigSamples.empty(root);
     Path f = l.write(l.workspace().resolve(".mcp.json"), "{\"mcpServers\": {}}");
     Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("---------"));
     assumeFalse(Files.isReadable(f), "running with privileges that ignore file modes");
     HostConfig c =
         HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    assertThat(c.errors()).containsExactly(".mcp.json: cannot read: permission denied");
+    assertThat(c.skipped()).containsExactly(".mcp.json: cannot read: permission denied");
   }
 
   @Test
-  void invalidUtf8IsAnError() throws Exception {
+  void invalidUtf8IsSkipped() throws Exception {
     Layout l = ConfigSamples.empty(root);
     Path f = l.home().resolve(".cursor/mcp.json");
     Files.createDirectories(f.getParent());
     Files.write(f, new byte[] {'{', '"', (byte) 0xff, '"', ':', '1', '}'});
     HostConfig c =
         HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    assertThat(c.errors()).containsExactly("~/.cursor/mcp.json: not valid JSON: not valid UTF-8");
+    assertThat(c.skipped())
+        .containsExactly("~/.cursor/mcp.json: not valid JSON: not valid UTF-8 text");
   }
 
   @Test
@@ -208,10 +272,12 @@ final class ConfigErrorsTest {
     l.write(cfg, "{\"mcp_gateway\": {\"socket_path\": 1}}");
     assertThatThrownBy(() -> KiroCrewConfig.socketPath(cfg))
         .isInstanceOf(BadInputException.class)
-        .hasMessage(cfg + ": /mcp_gateway/socket_path: expected a string or null, got a number");
+        .hasMessageStartingWith(
+            cfg + ": /mcp_gateway/socket_path: expected a string or null, got a number")
+        .hasMessageContaining("--records-dir");
     l.write(cfg, "{");
     assertThatThrownBy(() -> KiroCrewConfig.socketPath(cfg))
         .isInstanceOf(BadInputException.class)
-        .hasMessageStartingWith(cfg + ": not valid JSON: ");
+        .hasMessageStartingWith(cfg + ":1:2: not valid JSON: the file ends inside an object");
   }
 }

@@ -45,7 +45,7 @@ final class HostConfigLoaderTest {
 
     assertThat(c.files())
         .extracting(ConfigFile::display, f -> f.status().id(), ConfigFile::origin)
-        .containsExactly(
+        .startsWith(
             org.assertj.core.groups.Tuple.tuple("~/.kiro/crew/config.json", "read", "kirocrew"),
             org.assertj.core.groups.Tuple.tuple("~/.kiro/settings/mcp.json", "read", "kiro-user"),
             org.assertj.core.groups.Tuple.tuple(
@@ -60,7 +60,46 @@ final class HostConfigLoaderTest {
             org.assertj.core.groups.Tuple.tuple(".mcp.json", "read", "claude-code-project"),
             org.assertj.core.groups.Tuple.tuple("~/.cursor/mcp.json", "read", "cursor-user"),
             org.assertj.core.groups.Tuple.tuple(".cursor/mcp.json", "missing", "cursor-workspace"),
-            org.assertj.core.groups.Tuple.tuple(".vscode/mcp.json", "read", "vscode-workspace"));
+            org.assertj.core.groups.Tuple.tuple(".vscode/mcp.json", "read", "vscode-workspace"),
+            org.assertj.core.groups.Tuple.tuple(
+                "~/.config/Code/User/mcp.json", "missing", "vscode-user"));
+    assertThat(c.files().subList(11, c.files().size()))
+        .extracting(ConfigFile::origin)
+        .as("the other clients' files, after the first ten sources")
+        .containsExactly(
+            "vscode-user",
+            "vscode-profile",
+            "vscode-settings",
+            "windsurf",
+            "cline",
+            "cline-vscode",
+            "cline-vscode",
+            "roo-user",
+            "roo-project",
+            "gemini-user",
+            "gemini-project",
+            "codex-user",
+            "codex-project",
+            "zed-user",
+            "zed-project",
+            "continue-user",
+            "continue-global-block",
+            "continue-block",
+            "continue-json",
+            "continue-json",
+            "goose",
+            "lmstudio",
+            "amazonq-user",
+            "amazonq-workspace",
+            "amazonq-agent",
+            "amazonq-agent",
+            "opencode-user",
+            "opencode-user",
+            "opencode-user",
+            "opencode-project",
+            "opencode-project",
+            "opencode-project",
+            "opencode-project");
     assertThat(c.errors()).isEmpty();
     assertThat(names(c))
         .containsExactly(
@@ -354,7 +393,7 @@ final class HostConfigLoaderTest {
 
     HostConfig both = load(l, l.env(), new ConfigRequest(List.of(named.toString()), true, null));
     assertThat(both.files().get(0).display()).isEqualTo(named.toString());
-    assertThat(both.files()).hasSize(12);
+    assertThat(both.files()).hasSize(45);
     assertThat(names(both)).startsWith("sqlite", "memory", "fetch");
     assertThat(server(both, "memory").definitions()).hasSize(3);
   }
@@ -515,7 +554,7 @@ final class HostConfigLoaderTest {
     assertThat(none.profile().name()).isEqualTo("default");
     assertThat(none.hostProfile()).isEqualTo(HostProfile.empty());
     assertThat(none.profile().reason())
-        .isEqualTo("no Kiro Crew home (KIROCREW_HOME unset, ~/.kiro/crew absent)");
+        .isEqualTo("KIROCREW_HOME is unset and ~/.kiro/crew does not exist");
     assertThat(discover(l, "KIROCREW_HOME", "").profile().name()).isEqualTo("default");
 
     assertThat(discover(l, "KIROCREW_HOME", "/nonexistent/crew").hostProfile())
@@ -524,11 +563,11 @@ final class HostConfigLoaderTest {
     Files.createDirectories(l.home().resolve(".kiro/crew"));
     HostConfig home = discover(l);
     assertThat(home.profile().name()).isEqualTo("kirocrew");
-    assertThat(home.profile().reason()).isEqualTo("the Kiro Crew data home ~/.kiro/crew exists");
+    assertThat(home.profile().reason()).isEqualTo("~/.kiro/crew exists");
 
     HostConfig forced = load(l, l.env(), new ConfigRequest(List.of(), false, "default"));
     assertThat(forced.hostProfile()).isEqualTo(HostProfile.empty());
-    assertThat(forced.profile().reason()).isEqualTo("--profile default");
+    assertThat(forced.profile().reason()).isEqualTo("--profile default was given");
     assertThat(load(l, l.env(), new ConfigRequest(List.of(), false, "kirocrew")).profile().name())
         .isEqualTo("kirocrew");
 

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -155,7 +157,8 @@ final class EvaluationRunnerTest {
     assertThat(storedFlags(r))
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("clean", true, "divergent", true, "modern", true, "broken", false));
-    assertThat(fresh(r).get("broken").detail()).isEqualTo("no response");
+    assertThat(fresh(r).get("broken").detail())
+        .isEqualTo("no response (process exited with status 1)");
     assertThat(r.stored()).isEmpty();
     assertThat(r.progress()).isEqualTo(new PassProgress(false, 4, 3, 4));
     assertThat(reports).extracting(PassProgress::done).containsExactly(1, 2, 3, 4, 4);
@@ -574,6 +577,42 @@ final class EvaluationRunnerTest {
     assertThat(row.evaluatedAt()).isEqualTo(42.0);
     assertThat(row.handshake()).isNotNull();
     assertThat(row.handshake().serverInfo().get("version")).isEqualTo("1.0.0");
+  }
+
+  @Test
+  void aMeasuredRowCarriesTheSessionCostOfTheServersTree() throws Exception {
+    Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/smaps_rollup")), "no /proc");
+    fleet().fixture("plain", "stable").fixture("wrapped", "stable", "--fork", "1");
+    pass(runner(), EvaluationRunner.Options.uncapped(true), p -> {});
+    SessionCost plain = fleet.storedRow("plain").cost();
+    SessionCost wrapped = fleet.storedRow("wrapped").cost();
+    assertThat(plain).isNotNull();
+    assertThat(plain.processes()).hasValue(1);
+    assertThat(plain.rssBytes().orElse(0)).isGreaterThan(1L << 20);
+    assertThat(plain.pssBytes().orElse(Long.MAX_VALUE))
+        .isLessThanOrEqualTo(plain.rssBytes().orElse(0));
+    assertThat(plain.readyMillis()).isPresent();
+    assertThat(plain.cpuMillis()).isPresent();
+    assertThat(wrapped).isNotNull();
+    assertThat(wrapped.processes()).hasValue(2);
+  }
+
+  @Test
+  void theVersionRecheckKeepsTheStoredCost() throws Exception {
+    fleet();
+    Map<String, String> env = npxServer("rr");
+    List<ConfiguredServer> servers = FixtureFleet.load(fleet.write(), env).servers();
+    SessionCost stored = SessionCost.of(1234, 1000, 3, 50, 40);
+    try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
+      s.cache().put("rr", row(identity(servers, "rr"), false, "").withCost(stored));
+      s.flush();
+    }
+    PassResult r = pass(env, EvaluationRunner.Options.uncapped(true));
+    assertThat(r.fresh()).isEmpty();
+    fleet.assertSpawns(Map.of("rr", 1));
+    CacheRow row = fleet.storedRow("rr");
+    assertThat(row.handshake()).isNotNull();
+    assertThat(row.cost()).isEqualTo(stored);
   }
 
   private static ListAppender<ILoggingEvent> captureRunnerLog() {

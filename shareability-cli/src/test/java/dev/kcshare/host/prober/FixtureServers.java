@@ -86,6 +86,23 @@ final class FixtureServers {
         .toList();
   }
 
+  /**
+   * Waits (at most a minute) until this instance's fixture processes wrote at least {@code n} pids;
+   * a test asserting on them after tearing a process down early needs the pid on file.
+   */
+  void awaitPids(int n) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+    try {
+      while (pids().size() < n && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+    } catch (IOException e) {
+      // the assertion that follows reports what is missing
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Asserts none of this instance's fixture processes still runs. */
   void assertAllGone() throws IOException {
     for (long pid : pids()) {

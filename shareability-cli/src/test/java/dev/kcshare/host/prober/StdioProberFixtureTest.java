@@ -122,7 +122,10 @@ final class StdioProberFixtureTest {
 
   @Test
   void fiftyOneBannerLinesAreNoResponse(@TempDir Path dir) throws Exception {
-    assertCouldNotRun(probe(new FixtureServers(dir), "banner", "--banners", "51"), "no response");
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "banner", "--banners", "51");
+    // The server was still running when kcshare gave up on it; it exits once stdin closes.
+    assertCouldNotRun(outcome, "no response (process still running)");
+    assertThat(outcome.lastExitStatus()).isEqualTo("exit 0");
   }
 
   @Test
@@ -157,7 +160,7 @@ final class StdioProberFixtureTest {
   void exitAfterInitializeLosesTheListing(@TempDir Path dir) throws Exception {
     assertCouldNotRun(
         probe(new FixtureServers(dir), "init-then-exit"),
-        "tools/list: no response after a successful initialize");
+        "tools/list: no response after a successful initialize (process exited with status 0)");
   }
 
   @Test
@@ -248,7 +251,8 @@ final class StdioProberFixtureTest {
   @Test
   void earlyExitIsNoResponseWithAnEscapedStderrTail(@TempDir Path dir) throws Exception {
     ProbeOutcome outcome = probe(new FixtureServers(dir), "exit-early");
-    assertCouldNotRun(outcome, "no response");
+    assertCouldNotRun(outcome, "no response (process exited with status 1)");
+    assertThat(outcome.lastExitStatus()).isEqualTo("exit 1");
     assertThat(outcome.result().era()).isNull();
     assertThat(outcome.result().answerA()).isNull();
     assertThat(outcome.attempts()).hasSize(2);
@@ -262,9 +266,9 @@ final class StdioProberFixtureTest {
         .isBetween(500, 520);
     assertThat(outcome.humanLines("early"))
         .first()
-        .isEqualTo("server \"early\": could not run: no response");
+        .isEqualTo("server \"early\": could not run: no response (process exited with status 1)");
     assertThat(outcome.humanLines("early").get(1))
-        .contains("identity A: no response")
+        .contains("identity A: no response (process exited with status 1)")
         .contains(tail);
   }
 
@@ -317,7 +321,7 @@ final class StdioProberFixtureTest {
     env.remove("FIXTURE_TOKEN");
     StdioProber prober = StdioProber.create(env, dir, PROBER.options(), ProcessPermits.defaults());
     ProbeOutcome outcome = probe(f, prober, f.server("needs-env"));
-    assertCouldNotRun(outcome, "no response");
+    assertCouldNotRun(outcome, "no response (process exited with status 1)");
     assertThat(outcome.lastStderrTail()).isEqualTo("fixture: FIXTURE_TOKEN is not set\\n");
   }
 
@@ -368,7 +372,8 @@ final class StdioProberFixtureTest {
             .findFirst()
             .orElseThrow();
     assertThat(failed.identity()).isEqualTo(retry.identity());
-    assertThat(failed.failure()).isEqualTo("no response");
+    assertThat(failed.failure()).isEqualTo("no response (process exited with status 1)");
+    assertThat(failed.exitStatus()).isEqualTo("exit 1");
     assertThat(outcome.captures()).containsOnlyKeys("a", "b");
     assertThat(f.pids()).hasSize(3);
   }
@@ -503,5 +508,73 @@ final class StdioProberFixtureTest {
     }
     assertThat(permits.available()).isEqualTo(2);
     f.assertAllGone();
+  }
+
+  @Test
+  void aServerKilledByASignalSaysSo(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "die-by-signal");
+    assertCouldNotRun(outcome, "no response (process killed by signal 9 (SIGKILL))");
+    assertThat(outcome.lastExitStatus()).isEqualTo("signal 9 (SIGKILL)");
+    assertThat(outcome.lastStderrTail()).isEqualTo("fixture: about to crash\\n");
+    ProbeOutcome segv = probe(new FixtureServers(dir), "die-by-signal", "--signal", "SIGSEGV");
+    assertThat(segv.lastExitStatus()).isEqualTo("signal 11 (SIGSEGV)");
+  }
+
+  @Test
+  void everyAttemptCarriesItsExitStatusAndPhaseTimes(@TempDir Path dir) throws Exception {
+    ProbeOutcome measured = probe(new FixtureServers(dir), "stable", "--delay-ms", "50");
+    assertMeasured(measured, false, "");
+    assertThat(measured.attempts()).hasSize(2);
+    for (ProbeAttempt a : measured.attempts()) {
+      assertThat(a.exitStatus()).isEqualTo("exit 0");
+      PhaseTimes t = a.phases();
+      assertThat(t).isNotNull();
+      assertThat(t.spawnMillis()).isNotNegative();
+      assertThat(t.answerMillis())
+          .as("the start-up delay is part of it")
+          .isGreaterThanOrEqualTo(50);
+      assertThat(t.listMillis()).isNotNull().isNotNegative();
+      assertThat(t.exitMillis()).isNotNull().isNotNegative();
+      assertThat(t.describe(Era.LEGACY))
+          .matches("spawn \\d+ ms -> initialize \\d+ ms -> tools/list \\d+ ms -> exit \\d+ ms");
+    }
+    ProbeOutcome failed = probe(new FixtureServers(dir), "exit-early");
+    PhaseTimes t = failed.attempts().get(0).phases();
+    assertThat(t.answerMillis()).isNull();
+    assertThat(t.listMillis()).isNull();
+    assertThat(t.describe(Era.LEGACY)).matches("spawn \\d+ ms -> initialize - -> exit \\d+ ms");
+    assertThat(new PhaseTimes(3, 1400L, null, 20L).describe(Era.MODERN))
+        .isEqualTo("spawn 3 ms -> server/discover 1.4 s -> tools/list - -> exit 20 ms");
+  }
+
+  @Test
+  void theLaunchIsSummarisedWithEnvNamesOnly(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ServerDefinition server =
+        f.server("needs-env")
+            .withEnv(Map.of("FIXTURE_TOKEN", "s3cret-value"))
+            .withCwd(dir.toString());
+    ProbeOutcome outcome = probe(f, PROBER, server);
+    assertMeasured(outcome, false, "");
+    LaunchSummary launch = outcome.launch();
+    assertThat(launch).isNotNull();
+    assertThat(launch.commandLine().get(0)).endsWith("/node");
+    assertThat(launch.commandLine().subList(1, 3))
+        .containsExactly(FixtureServers.SCRIPT.toString(), "needs-env");
+    assertThat(launch.declaredEnvNames()).containsExactly("FIXTURE_TOKEN");
+    assertThat(launch.directory()).isEqualTo(dir.toString());
+    assertThat(launch.toString()).doesNotContain("s3cret-value");
+
+    ProbeOutcome refused = PROBER.probe(server.withDisabled(true), false);
+    assertThat(refused.launch()).isNull();
+    assertThat(refused.lastExitStatus()).isNull();
+  }
+
+  @Test
+  void aProberWithAnotherTimeoutSharesEverythingElse() {
+    assertThat(PROBER.withTimeout(PROBER.options().timeout())).isSameAs(PROBER);
+    StdioProber doubled = PROBER.withTimeout(java.time.Duration.ofSeconds(30));
+    assertThat(doubled.options().timeout()).hasSeconds(30);
+    assertThat(doubled.options().stdinGrace()).isEqualTo(PROBER.options().stdinGrace());
   }
 }

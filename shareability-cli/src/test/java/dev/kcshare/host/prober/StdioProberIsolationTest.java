@@ -38,6 +38,9 @@ final class StdioProberIsolationTest {
               @Override
               public void beforeExchange(Identity identity, Era era, boolean retry) {
                 if (identity == Identity.B) {
+                  // The checkpoint runs right after the spawn: let the fixture record its pid
+                  // first, or a process torn down before node got that far leaves no trace.
+                  f.awaitPids(retry ? 3 : 2);
                   throw new IllegalStateException("unexpected");
                 }
               }
@@ -50,6 +53,9 @@ final class StdioProberIsolationTest {
     assertThat(outcome.attempts())
         .extracting(ProbeAttempt::label)
         .containsExactlyInAnyOrder("A", "B", "B (retry)");
+    // Three processes were spawned, and the checkpoint waited for each to record its pid, so
+    // every one of them is checked for being gone.
+    assertThat(outcome.attempts()).allSatisfy(a -> assertThat(a.phases()).isNotNull());
     assertThat(f.pids()).hasSize(3);
     f.assertAllGone();
   }

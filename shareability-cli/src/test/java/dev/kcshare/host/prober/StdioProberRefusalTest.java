@@ -79,7 +79,7 @@ final class StdioProberRefusalTest {
     env.put("PATH", "/usr/bin:/bin");
     ServerDefinition s =
         ServerDefinition.stdio("m", "my-server", List.of()).withEnv(Map.of("PATH", bin + ":/bin"));
-    assertRefused(preflight(s, env), "no response");
+    assertRefused(preflight(s, env), "no response (process exited with status 0)");
   }
 
   @Test

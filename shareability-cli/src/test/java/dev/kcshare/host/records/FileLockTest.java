@@ -2,6 +2,9 @@ package dev.kcshare.host.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -123,6 +126,65 @@ final class FileLockTest {
   }
 
   @Test
+  void theHolderWritesItsPidIntoTheLockFileAndEmptiesItOnRelease() throws Exception {
+    Path record = dir.resolve("r.json");
+    Path lockFile = FileLock.lockFileFor(record);
+    try (FileLock lock = FileLock.acquire(record)) {
+      assertThat(Files.readString(lockFile).strip())
+          .isEqualTo(Long.toString(ProcessHandle.current().pid()));
+    }
+    assertThat(Files.size(lockFile)).isZero();
+  }
+
+  @Test
+  void aWaiterIsToldOnceWhichProcessHoldsTheLock() throws Exception {
+    Path record = dir.resolve("r.json");
+    ChildJvm jvm =
+        ChildJvm.prepare(
+            dir.resolve("jvm"), LockHolderChild.class, dir.resolve("warm.json").toString());
+    Process child = jvm.start(LockHolderChild.class, dir.resolve("child.err"), record.toString());
+    try {
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+      assertThat(out.readLine()).isEqualTo("held");
+      java.util.List<LockHolder> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+      // Zero: no wait, so nobody is told.
+      assertThat(FileLock.tryAcquire(record, Duration.ZERO, told::add)).isNull();
+      assertThat(told).isEmpty();
+      assertThat(FileLock.tryAcquire(record, Duration.ofMillis(300), told::add)).isNull();
+      assertThat(told).hasSize(1);
+      LockHolder holder = told.get(0);
+      assertThat(holder.pid()).isEqualTo(child.pid());
+      assertThat(holder.describe()).startsWith("process " + child.pid() + " (java");
+
+      AtomicReference<Boolean> acquired = new AtomicReference<>();
+      Thread waiter =
+          new Thread(
+              () -> {
+                try (FileLock lock = FileLock.tryAcquire(record, null, told::add)) {
+                  acquired.set(lock != null);
+                } catch (Exception e) {
+                  throw new AssertionError(e);
+                }
+              });
+      waiter.start();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (told.size() < 2 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(told).hasSize(2);
+      child.getOutputStream().close();
+      assertThat(out.readLine()).isEqualTo("released");
+      waiter.join(10_000);
+      assertThat(acquired.get()).isTrue();
+      assertThat(told).hasSize(2);
+    } finally {
+      child.destroyForcibly();
+      child.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void closingTwiceOrFromAnotherThreadReleasesOnce() throws Exception {
     Path record = dir.resolve("r.json");
     FileLock lock = FileLock.acquire(record);
@@ -146,5 +208,62 @@ final class FileLockTest {
       assertThat(again).isNotNull();
       assertThat(FileLock.tryAcquire(record, Duration.ZERO)).isNull();
     }
+  }
+
+  @Test
+  void aWaiterInTheSameProcessIsToldItIsThisProcess() throws Exception {
+    Path record = dir.resolve("r.json");
+    CountDownLatch held = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Thread holder =
+        new Thread(
+            () -> {
+              try (FileLock lock = FileLock.acquire(record)) {
+                held.countDown();
+                release.await();
+              } catch (Exception e) {
+                throw new AssertionError(e);
+              }
+            });
+    holder.start();
+    try {
+      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+      java.util.List<LockHolder> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+      assertThat(FileLock.tryAcquire(record, Duration.ofMillis(100), told::add)).isNull();
+      assertThat(told).extracting(LockHolder::pid).containsExactly(ProcessHandle.current().pid());
+    } finally {
+      release.countDown();
+      holder.join(10_000);
+    }
+  }
+
+  @Test
+  void aHolderIsUnknownWhenTheLockFileNamesNoLiveProcess() throws Exception {
+    Path lockFile = dir.resolve("x.lock");
+    assertThat(LockHolder.readFrom(lockFile).known()).isFalse();
+    Files.writeString(lockFile, "");
+    assertThat(LockHolder.readFrom(lockFile).describe()).isEqualTo("another process");
+    Files.writeString(lockFile, "not a pid\n");
+    assertThat(LockHolder.readFrom(lockFile).known()).isFalse();
+    Files.writeString(lockFile, "-5\n");
+    assertThat(LockHolder.readFrom(lockFile).known()).isFalse();
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Files.writeString(lockFile, gone.pid() + "\n");
+    assertThat(LockHolder.readFrom(lockFile).known()).isFalse();
+  }
+
+  @Test
+  void aHolderIsShownAsKcshareWithItsArguments() {
+    assertThat(
+            LockHolder.shortCommand(
+                "/usr/lib/jvm/bin/java -XX:TieredStopAtLevel=1 -jar /opt/kcshare/kcshare.jar measure --all"))
+        .isEqualTo("kcshare measure --all");
+    assertThat(LockHolder.shortCommand("/usr/bin/python3 -m kirocrew.gateway"))
+        .isEqualTo("python3");
+    assertThat(LockHolder.shortCommand("")).isEmpty();
+    assertThat(new LockHolder(42, "/x/evil\u001b[31m -jar kcshare.jar measure\nx").describe())
+        .doesNotContain("\u001b")
+        .startsWith("process 42 (kcshare measure");
   }
 }

@@ -3,6 +3,7 @@ package dev.kcshare.host.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
@@ -93,7 +94,66 @@ final class MetricsTest {
         .containsEntry("kcshare_servers", 0L)
         .containsEntry("kcshare_servers_recommend_stub", 0L)
         .containsEntry("kcshare_servers_recommend_share", 0L)
-        .hasSize(Strength.values().length + ReasonCode.values().length + 3);
+        .hasSize(4 * Strength.values().length + ReasonCode.values().length + 3);
+    for (Strength t : Strength.values()) {
+      assertThat(s)
+          .containsEntry("kcshare_session_memory_bytes{strength=" + t.json() + "}", 0L)
+          .containsEntry("kcshare_session_processes{strength=" + t.json() + "}", 0L)
+          .containsEntry("kcshare_servers_without_session_cost{strength=" + t.json() + "}", 0L);
+    }
+  }
+
+  @Test
+  void sessionCostIsSummedPerStrengthAndTheUnmeasuredAreCounted() {
+    List<Verdict> verdicts =
+        List.of(
+            new Verdict(
+                "big-secret-name",
+                Strength.MEASURED,
+                true,
+                false,
+                List.of(Reason.of(ReasonCode.PREFLIGHT_PASSED))),
+            new Verdict(
+                "second",
+                Strength.MEASURED,
+                true,
+                false,
+                List.of(Reason.of(ReasonCode.PREFLIGHT_PASSED))),
+            new Verdict(
+                "never",
+                Strength.MEASURED,
+                true,
+                false,
+                List.of(Reason.of(ReasonCode.PREFLIGHT_PASSED))),
+            new Verdict(
+                "remote",
+                Strength.DISQUALIFIED,
+                false,
+                false,
+                List.of(Reason.of(ReasonCode.NOT_STDIO))),
+            new Verdict(
+                "pooled",
+                Strength.DECLARED,
+                true,
+                true,
+                List.of(Reason.of(ReasonCode.DECLARES_CALLER_IDENTITY))));
+    Map<String, SessionCost> costs =
+        Map.of(
+            "big-secret-name", SessionCost.of(100_000_000, 60_000_000, 2, 500, 300),
+            "second", SessionCost.of(40_000_000, -1, 1, 200, 100),
+            "pooled", SessionCost.of(10_000_000, 9_000_000, 1, 100, 50));
+    String text = Metrics.openMetrics(verdicts, costs);
+    assertThat(text).doesNotContain("big-secret-name").doesNotContain("pooled");
+    Map<String, Long> s = parse(text);
+    assertThat(s)
+        .containsEntry("kcshare_session_memory_bytes{strength=measured}", 100_000_000L)
+        .containsEntry("kcshare_session_processes{strength=measured}", 3L)
+        .containsEntry("kcshare_servers_without_session_cost{strength=measured}", 1L)
+        .containsEntry("kcshare_session_memory_bytes{strength=declared}", 9_000_000L)
+        .containsEntry("kcshare_session_processes{strength=declared}", 1L)
+        .containsEntry("kcshare_servers_without_session_cost{strength=declared}", 0L)
+        .containsEntry("kcshare_session_memory_bytes{strength=disqualified}", 0L)
+        .containsEntry("kcshare_servers_without_session_cost{strength=disqualified}", 0L);
   }
 
   @Test

@@ -18,9 +18,14 @@ import org.jspecify.annotations.Nullable;
  *     each group in config order, cut to the budget
  * @param stored the stored hits included in the pass result, in config order
  * @param versionDrops rows deleted because the server reported a different version (log them)
+ * @param skipped candidates left out because their pre-flight kept failing ({@link Backoff}), in
+ *     config order, each with the time it will be tried again (epoch seconds)
  */
 public record Selection(
-    List<String> due, Map<String, CacheRow> stored, Map<String, CacheLookup> versionDrops) {
+    List<String> due,
+    Map<String, CacheRow> stored,
+    Map<String, CacheLookup> versionDrops,
+    Map<String, Double> skipped) {
 
   /** No budget: an explicit "measure all". */
   public static final int UNCAPPED = Integer.MAX_VALUE;
@@ -28,10 +33,37 @@ public record Selection(
   /** The budget of a pass reached incidentally: 2 servers = 4 short-lived processes. */
   public static final int MAX_EVALUATIONS_PER_PASS = 2;
 
+  /** The largest default process ceiling: four servers measured at once. */
+  public static final int MAX_DEFAULT_PROCESS_CEILING = 8;
+
+  /** The smallest process ceiling that still spawns a server's two identities together. */
+  public static final int MIN_DEFAULT_PROCESS_CEILING = 2;
+
   public Selection {
     due = List.copyOf(due);
     stored = Collections.unmodifiableMap(new LinkedHashMap<>(stored));
     versionDrops = Collections.unmodifiableMap(new LinkedHashMap<>(versionDrops));
+    skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+  }
+
+  /** A selection that skipped nothing for backoff. */
+  public Selection(
+      List<String> due, Map<String, CacheRow> stored, Map<String, CacheLookup> versionDrops) {
+    this(due, stored, versionDrops, Map.of());
+  }
+
+  /**
+   * The default process ceiling (live server processes across a pass) for a host with this many
+   * processors: one process per processor, at least {@value #MIN_DEFAULT_PROCESS_CEILING} and at
+   * most {@value #MAX_DEFAULT_PROCESS_CEILING}. Each measured server runs two processes at once,
+   * and starting a server (a Node.js or JVM launch, {@code npx} resolving a package) is CPU-bound
+   * for its first second or so; a 2-core host therefore measures one server at a time, its two
+   * identities on one core each, instead of starting eight processes on two cores and reporting
+   * healthy but slow servers as timeouts.
+   */
+  public static int defaultProcessCeiling(int availableProcessors) {
+    return Math.max(
+        MIN_DEFAULT_PROCESS_CEILING, Math.min(MAX_DEFAULT_PROCESS_CEILING, availableProcessors));
   }
 
   /**
@@ -63,6 +95,17 @@ public record Selection(
    * @param budget how many servers may be measured; {@link #UNCAPPED} for all
    */
   public static Selection select(List<Candidate> servers, VerdictCache cache, int budget) {
+    return select(servers, cache, budget, Map.of());
+  }
+
+  /**
+   * {@link #select(List, VerdictCache, int)} leaving out the servers in {@code heldBack} (name →
+   * retry time, from {@link Backoff#heldBack}): they are neither due nor counted against the
+   * budget, and are listed in {@link #skipped()} when they would otherwise have been candidates.
+   * Their stored hits are still included.
+   */
+  public static Selection select(
+      List<Candidate> servers, VerdictCache cache, int budget, Map<String, Double> heldBack) {
     if (budget < 0) {
       throw new IllegalArgumentException("budget must not be negative: " + budget);
     }
@@ -70,6 +113,7 @@ public record Selection(
     List<String> divergent = new ArrayList<>();
     Map<String, CacheRow> stored = new LinkedHashMap<>();
     Map<String, CacheLookup> drops = new LinkedHashMap<>();
+    Map<String, Double> skipped = new LinkedHashMap<>();
     for (Candidate c : servers) {
       CacheRow hit = null;
       // Without a command there is no identity, so no row can be a hit for it.
@@ -86,6 +130,11 @@ public record Selection(
       if (!c.spawnable()) {
         continue; // consent withheld, or nothing to spawn: never a candidate
       }
+      Double retryAt = heldBack.get(c.name());
+      if (retryAt != null && (hit == null || hit.callerSensitive())) {
+        skipped.put(c.name(), retryAt);
+        continue;
+      }
       if (hit == null) {
         neverMeasured.add(c.name());
       } else if (hit.callerSensitive()) {
@@ -97,6 +146,6 @@ public record Selection(
     if (due.size() > budget) {
       due = due.subList(0, budget);
     }
-    return new Selection(due, stored, drops);
+    return new Selection(due, stored, drops, skipped);
   }
 }

@@ -1,5 +1,6 @@
 package dev.kcshare.core.records;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.CodePoints;
 import java.util.ArrayList;
@@ -304,8 +305,21 @@ public final class CacheCodec {
         notes.add(new Dropped(where + "/handshake", "not well formed; row kept without it"));
       }
     }
+    SessionCost cost = null;
+    if (row.containsKey(StoredCost.MEMBER)) {
+      cost =
+          StoredCost.fromJson(row.get(StoredCost.MEMBER), where + "/" + StoredCost.MEMBER, notes);
+    }
     return new CacheRow(
-        ran, callerSensitive, reasons, evaluatedAt, identity, reportedVersion, era, handshake);
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        cost);
   }
 
   private static String describeMember(Map<?, ?> object, String member, @Nullable Object value) {
@@ -315,9 +329,10 @@ public final class CacheCodec {
   /**
    * The cache document as plain values: {@code entries} (names in code-point order; row members
    * {@code ran}, {@code callerSensitive}, {@code reasons}, {@code evaluatedAt}, {@code identity},
-   * {@code reportedVersion}, {@code era}, then {@code handshake} when the row has one) and {@code
-   * applied} (sorted, de-duplicated, non-empty names). A non-finite {@code evaluatedAt} is written
-   * as 0.0; a row under the empty name is left out (it could never be read back).
+   * {@code reportedVersion}, {@code era}, then {@code handshake} and {@code cost} when the row has
+   * them) and {@code applied} (sorted, de-duplicated, non-empty names). A non-finite {@code
+   * evaluatedAt} is written as 0.0; a row under the empty name is left out (it could never be read
+   * back).
    */
   public static Map<String, Object> encode(Map<String, CacheRow> rows, Collection<String> applied) {
     TreeMap<String, CacheRow> sortedRows = new TreeMap<>(CodePoints.ORDER);
@@ -352,6 +367,10 @@ public final class CacheCodec {
     StoredHandshake handshake = row.handshake();
     if (handshake != null) {
       out.put("handshake", handshake.toJson());
+    }
+    SessionCost cost = row.cost();
+    if (cost != null) {
+      out.put(StoredCost.MEMBER, StoredCost.toJson(cost));
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.kcshare.core.records;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.verdict.Evidence;
 import java.util.List;
@@ -19,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * @param era how the pre-flight talked to the server; {@link Era#LEGACY} when not stored
  * @param handshake identity A's normalised answer; null when absent or not well formed (for example
  *     a row written by the Python gateway)
+ * @param cost the footprint measured in the pre-flight (kcshare's own {@code cost} member); null
+ *     when never measured, not measurable on this platform, or written by another writer. Never
+ *     part of the identity or of the row's validity.
  */
 public record CacheRow(
     boolean ran,
@@ -28,7 +32,8 @@ public record CacheRow(
     String identity,
     String reportedVersion,
     Era era,
-    @Nullable StoredHandshake handshake) {
+    @Nullable StoredHandshake handshake,
+    @Nullable SessionCost cost) {
 
   /**
    * Validates and copies.
@@ -41,6 +46,59 @@ public record CacheRow(
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(reportedVersion, "reportedVersion");
     Objects.requireNonNull(era, "era");
+    if (cost != null && cost.isEmpty()) {
+      cost = null; // no figure is the same as none measured
+    }
+  }
+
+  /** A row without a measured cost. */
+  public CacheRow(
+      boolean ran,
+      boolean callerSensitive,
+      List<String> reasons,
+      double evaluatedAt,
+      String identity,
+      String reportedVersion,
+      Era era,
+      @Nullable StoredHandshake handshake) {
+    this(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        /* cost= */ null);
+  }
+
+  /** This row with another cost (null: none), everything else kept. */
+  public CacheRow withCost(@Nullable SessionCost newCost) {
+    return new CacheRow(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        newCost);
+  }
+
+  /** This row with another handshake, everything else (the cost included) kept. */
+  public CacheRow withHandshake(@Nullable StoredHandshake newHandshake) {
+    return new CacheRow(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        newHandshake,
+        cost);
   }
 
   /**
