@@ -1,12 +1,17 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.records.AttemptsCodec;
+import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +33,8 @@ import picocli.CommandLine.Option;
       ""
     })
 final class RecordsCommand implements Callable<Integer> {
+  private static final String NEWER = "was written by a newer version";
+
   private final CliContext ctx;
 
   @Mixin RecordsOptions records = new RecordsOptions();
@@ -62,11 +69,28 @@ final class RecordsCommand implements Callable<Integer> {
     c.put("applied", new ArrayList<>(cache.applied()));
     c.put("dropped", dropped(cache.dropped()));
     out.put("cache", c);
+    RecordFile.Read attemptsRead = RecordFile.read(dir.attemptsFile());
+    AttemptsLoad attempts = AttemptsCodec.decode(attemptsRead.root());
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("file", dir.attemptsFile().toString());
+    a.put("exists", attemptsRead.exists());
+    a.put("problem", attemptsRead.problem());
+    a.put("leftUnchanged", attempts.newer() ? NEWER : null);
+    a.put("servers", new ArrayList<>(attempts.servers().keySet()));
+    out.put("attempts", a);
+    Path registry = SpawnRegistry.fileIn(dir.path());
+    int processes = SpawnRegistry.recordedCount(dir.path());
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("file", registry.toString());
+    p.put("exists", Files.exists(registry, LinkOption.NOFOLLOW_LINKS));
+    p.put("processes", processes);
+    out.put("processes", p);
 
     if (json) {
       Output.json(ctx, out);
     } else {
       printHuman(ctx.out(), dir, ledgerRead, ledger, cacheRead, cache);
+      printOwn(ctx.out(), attemptsRead, attempts, processes);
     }
     return Main.EXIT_OK;
   }
@@ -131,6 +155,35 @@ final class RecordsCommand implements Callable<Integer> {
       out.printf("  %d applied marker(s)%s%n", cache.applied().size(), names(cache.applied()));
       printDropped(out, cache.dropped());
     }
+  }
+
+  /** kcshare's own files: remembered failures and the process registry. */
+  private static void printOwn(
+      PrintWriter out, RecordFile.Read attemptsRead, AttemptsLoad attempts, int processes) {
+    String state;
+    if (!attemptsRead.exists()) {
+      state = "not present (no failed pre-flight remembered)";
+    } else if (attemptsRead.problem() != null) {
+      state = "read as empty: " + Escaper.esc(attemptsRead.problem(), Escaper.LONG_LIMIT);
+    } else if (attempts.newer()) {
+      state = "read as empty: it " + NEWER + "; kcshare leaves it unchanged";
+    } else {
+      state = "present";
+    }
+    out.printf("%nFailed pre-flights (%s): %s%n", RecordsDirectory.ATTEMPTS_FILE, state);
+    if (!attempts.servers().isEmpty()) {
+      out.printf(
+          "  %d server(s) that could not be measured%s%n",
+          attempts.servers().size(), names(attempts.servers().keySet()));
+    }
+    out.printf(
+        "%nProcess registry (%s): %s%n",
+        SpawnRegistry.FILE_NAME,
+        processes == 0
+            ? "no server process recorded"
+            : processes
+                + " server process(es) of a running pass, or left by a killed one (the next"
+                + " pass ends those)");
   }
 
   private static String state(RecordFile.Loaded<?> read) {

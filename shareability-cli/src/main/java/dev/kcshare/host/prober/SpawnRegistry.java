@@ -180,6 +180,14 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
     AtomicFiles.writeUnsynced(file, JsonWriter.pretty(doc).getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * How many server processes the registry in {@code recordsDir} lists: spawned by a pass that is
+   * running, or left behind by one that was killed (the next run ends those). Zero without a file.
+   */
+  public static int recordedCount(Path recordsDir) {
+    return read(fileIn(Objects.requireNonNull(recordsDir, "recordsDir"))).size();
+  }
+
   /** The file's entries; anything malformed (or a file that cannot be read) is left out. */
   private static List<Entry> read(Path file) {
     List<Entry> out = new ArrayList<>();

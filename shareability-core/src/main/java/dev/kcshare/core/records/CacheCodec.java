@@ -153,7 +153,8 @@ public final class CacheCodec {
                 row.identity(),
                 share(row.reportedVersion()),
                 row.era(),
-                handshake == null ? null : share(handshake)));
+                handshake == null ? null : share(handshake),
+                row.cost()));
       }
     }
 
