@@ -30,6 +30,11 @@ final class RecordsCommandTest {
     return (Map<?, ?>) JsonReader.withDepthLimit(1000).parse(text);
   }
 
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(Object value) {
+    return (Map<String, Object>) value;
+  }
+
   private static Object parse(String text) throws Exception {
     return JsonReader.withDepthLimit(1000).parse(text);
   }
@@ -87,11 +92,11 @@ final class RecordsCommandTest {
     CliRun r = CliRun.run(dir, "", env(), "records", "--json", "--records-dir", "records");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     Map<?, ?> out = json(r.stdout());
-    assertThat((Map<?, ?>) out.get("attempts"))
+    assertThat(object(out.get("attempts")))
         .containsEntry("exists", true)
         .containsEntry("servers", List.of("brave"))
         .containsEntry("leftUnchanged", null);
-    assertThat((Map<?, ?>) out.get("processes"))
+    assertThat(object(out.get("processes")))
         .containsEntry("exists", true)
         .containsEntry("processes", 1);
     CliRun human = CliRun.run(dir, "", env(), "records", "--records-dir", "records");
