@@ -146,7 +146,8 @@ final class AssessCommand implements Callable<Integer> {
         // A path the user gave: a usage error, in plain words.
         throw new BadInputException(
             Escaper.esc(
-                FileProblem.of("write", ctx.resolve(metrics), e).getMessage(), Escaper.LONG_LIMIT),
+                FileProblem.of("write metrics to", ctx.resolve(metrics), e).getMessage(),
+                Escaper.LONG_LIMIT),
             e);
       }
     }

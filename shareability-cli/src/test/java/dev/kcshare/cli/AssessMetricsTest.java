@@ -59,7 +59,7 @@ final class AssessMetricsTest {
     assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
     assertThat(r.stderr())
         .isEqualTo(
-            "kcshare: cannot write "
+            "kcshare: cannot write metrics to "
                 + dir.resolve("no/such/dir/kcshare.prom")
                 + ": "
                 + dir.resolve("no/such/dir")
