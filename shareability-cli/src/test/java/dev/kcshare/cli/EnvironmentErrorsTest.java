@@ -191,7 +191,8 @@ final class EnvironmentErrorsTest {
             metrics.toString());
     assertThat(assess.exitCode()).isEqualTo(2);
     assertThat(assess.stderr())
-        .endsWith("kcshare: cannot write " + metrics + ": " + blocker + ": not a directory\n");
+        .endsWith(
+            "kcshare: cannot write metrics to " + metrics + ": " + blocker + ": not a directory\n");
     assertPlain(assess.stderr());
 
     Path captures = blocker.resolve("captures");
