@@ -10,14 +10,17 @@ import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.FailedAttempts;
+import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
@@ -176,25 +179,43 @@ public final class EvaluationRunner {
       PassProgress.Listener listener,
       @Nullable HeadStart head)
       throws IOException, InterruptedException {
+    Objects.requireNonNull(servers, "servers");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(listener, "listener");
     PassProgress.Listener events = new SafeListener(listener);
     if (head != null && !head.isFor(this, servers, cacheFile, options)) {
       head.close();
       head = null;
     }
+    Path recordsDir = cacheFile.toAbsolutePath().getParent();
     CacheStore.Session session;
+    SpawnRegistry registry;
     if (head != null) {
+      // The head start reaped, took the lock and opened the registry, as below, before it spawned.
       session = head.take();
+      registry = head.registry;
     } else {
+      // What a killed pass left running on these records ends before this pass spawns anything
+      // (records spec §9.5); a live pass's processes are left alone.
+      SpawnRegistry.reapOrphans(recordsDir);
       Duration wait =
           options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
       session = CacheStore.open(cacheFile, wait, events::onWaitingForLock);
       if (session == null) {
         return busy(servers, cacheFile, options);
       }
+      registry = SpawnRegistry.open(recordsDir);
     }
-    try (session) {
+    try (session;
+        registry) {
       return runLocked(
-          servers, session, AttemptStore.besideCache(cacheFile), options, events, head);
+          servers,
+          session,
+          AttemptStore.besideCache(cacheFile),
+          options,
+          events,
+          prober.withSpawnWatcher(registry),
+          head);
     } finally {
       if (head != null) {
         head.close(); // its pre-flight was awaited, or stopped: this only ends its thread
@@ -204,11 +225,12 @@ public final class EvaluationRunner {
 
   /**
    * Begins a pass of {@link Mode#FORCED} over the one server {@code server}: does what {@link #run}
-   * does before its first spawn — takes the cache lock (only if it is free now) — and starts the
-   * server's pre-flight on a thread of its own. Returns null, having spawned nothing, when the pass
-   * would not spawn it at once: the server is refused (disabled, nothing to spawn) or the lock is
-   * held. Continue it with {@link #run(List, Path, Options, PassProgress.Listener, HeadStart)};
-   * close a head start that is not continued.
+   * does before its first spawn — reaps what a killed pass left running, takes the cache lock (only
+   * if it is free now), opens the spawn registry — and starts the server's pre-flight on a thread
+   * of its own, its processes recorded in the registry like any pass's. Returns null, having
+   * spawned nothing, when the pass would not spawn it at once: the server is refused (disabled,
+   * nothing to spawn) or the lock is held. Continue it with {@link #run(List, Path, Options,
+   * PassProgress.Listener, HeadStart)}; close a head start that is not continued.
    *
    * @throws IOException when the lock cannot be taken (as {@link #run} would fail)
    * @throws IllegalArgumentException unless {@code options} is a FORCED pass
@@ -222,13 +244,20 @@ public final class EvaluationRunner {
     if (refusal(server.first()) != null) {
       return null;
     }
+    Path recordsDir = cacheFile.toAbsolutePath().getParent();
+    SpawnRegistry.reapOrphans(recordsDir);
     CacheStore.Session session = CacheStore.open(cacheFile, Duration.ZERO, null);
     if (session == null) {
       return null;
     }
+    SpawnRegistry registry = null;
     try {
-      return new HeadStart(this, server, cacheFile, options, session);
+      registry = SpawnRegistry.open(recordsDir);
+      return new HeadStart(this, server, cacheFile, options, session, registry);
     } catch (RuntimeException | Error e) {
+      if (registry != null) {
+        registry.close();
+      }
       session.close();
       throw e;
     }
@@ -245,6 +274,7 @@ public final class EvaluationRunner {
     private final Path cacheFile;
     private final Options options;
     private final CacheStore.Session session;
+    private final SpawnRegistry registry;
     private final FutureTask<Measured> task;
     private final Thread thread;
     private boolean taken;
@@ -254,14 +284,17 @@ public final class EvaluationRunner {
         ConfiguredServer server,
         Path cacheFile,
         Options options,
-        CacheStore.Session session) {
+        CacheStore.Session session,
+        SpawnRegistry registry) {
       this.runner = runner;
       this.server = server;
       this.cacheFile = cacheFile;
       this.options = options;
       this.session = session;
+      this.registry = registry;
       PassProgress.Listener none = progress -> {}; // its events come when the pass awaits it
-      this.task = new FutureTask<>(() -> runner.measure(server, runner.prober.timeout(), none));
+      Preflights prober = runner.prober.withSpawnWatcher(registry);
+      this.task = new FutureTask<>(() -> runner.measure(server, prober, prober.timeout(), none));
       this.thread = new Thread(task, "kcshare-head-start");
       thread.setDaemon(true);
       thread.start();
@@ -339,6 +372,7 @@ public final class EvaluationRunner {
         taken = true;
       }
       if (release) {
+        registry.close();
         try {
           session.close();
         } catch (IOException e) {
@@ -372,6 +406,7 @@ public final class EvaluationRunner {
       Path attemptsFile,
       Options options,
       PassProgress.Listener listener,
+      Preflights prober,
       @Nullable HeadStart head)
       throws IOException, InterruptedException {
     VerdictCache cache = session.cache();
@@ -384,7 +419,9 @@ public final class EvaluationRunner {
     Map<String, String> versions;
     try {
       versions =
-          options.mode() == Mode.UNCAPPED ? recheckVersions(byName.values(), cache) : Map.of();
+          options.mode() == Mode.UNCAPPED
+              ? recheckVersions(byName.values(), cache, prober)
+              : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
       flushQuietly(session, null, null); // handshakes refreshed so far
       throw e;
@@ -425,7 +462,7 @@ public final class EvaluationRunner {
         if (head != null && head.measures(server)) {
           completions.submit(() -> continued(head, listener));
         } else {
-          completions.submit(() -> measure(server, timeout, listener));
+          completions.submit(() -> measure(server, prober, timeout, listener));
         }
         pending++;
       }
@@ -442,7 +479,7 @@ public final class EvaluationRunner {
       Duration longer = retryTimeout(timeout);
       for (ConfiguredServer server : timedOut) {
         listener.onRetrying(server.name(), longer);
-        completions.submit(() -> measure(server, longer, listener));
+        completions.submit(() -> measure(server, prober, longer, listener));
         pending++;
         Measured m = take(completions);
         pending--;
@@ -515,9 +552,16 @@ public final class EvaluationRunner {
      */
     ServerResult store(Measured m) {
       boolean stored = false;
-      if (m.row() != null) {
-        cache.put(m.name(), m.row());
-        stored = true;
+      CacheRow row = m.row();
+      if (row != null) {
+        stored = cache.put(m.name(), row);
+        if (!stored) {
+          log()
+              .warn(
+                  "not storing the measurement of {}: {}",
+                  Escaper.quoted(m.name(), Escaper.SHORT_LIMIT),
+                  RecordLimits.rowRefusal(m.name(), row));
+        }
       }
       AttemptRecord last = null;
       if (m.result().ran()) {
@@ -576,7 +620,8 @@ public final class EvaluationRunner {
     return head.await();
   }
 
-  private Measured measure(ConfiguredServer server, Duration timeout, PassProgress.Listener events)
+  private Measured measure(
+      ConfiguredServer server, Preflights prober, Duration timeout, PassProgress.Listener events)
       throws InterruptedException {
     String name = server.name();
     String identity = null;
@@ -717,7 +762,8 @@ public final class EvaluationRunner {
    * refreshes the handshake of a row it does not invalidate. Its failure changes nothing.
    */
   private Map<String, String> recheckVersions(
-      Iterable<ConfiguredServer> servers, VerdictCache cache) throws InterruptedException {
+      Iterable<ConfiguredServer> servers, VerdictCache cache, Preflights prober)
+      throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       ConfiguredDefinition first = s.first();
@@ -789,6 +835,18 @@ public final class EvaluationRunner {
       return;
     }
     cache.put(name, row.withHandshake(fresh)); // a re-check is not a measurement: cost kept
+  }
+
+  /** An I/O failure in plain words (path and reason); anything else as it is (a defect). */
+  private static String describe(Exception e) {
+    if (e instanceof dev.kcshare.host.FileProblem problem) {
+      return problem.getMessage();
+    }
+    if (e instanceof IOException) {
+      String path = FileProblems.pathOf(e);
+      return path == null ? FileProblems.reason(e) : path + ": " + FileProblems.reason(e);
+    }
+    return e.toString();
   }
 
   private static void report(PassProgress.Listener listener, PassProgress progress) {
@@ -866,7 +924,7 @@ public final class EvaluationRunner {
       log()
           .warn(
               "could not save the verdicts measured before the interruption: {}",
-              Escaper.esc(String.valueOf(e), Escaper.LONG_LIMIT));
+              Escaper.esc(describe(e), Escaper.LONG_LIMIT));
     } finally {
       if (attemptsFile != null && attempts != null) {
         flushAttempts(attemptsFile, attempts);
