@@ -51,7 +51,7 @@ def parse_args():
     p.add_argument("--only", default="abcdef", help="which benchmarks to run, e.g. 'a' or 'be'")
     p.add_argument("--launcher", default=str(REPO / "shareability-cli/target/kcshare"))
     p.add_argument("--baseline-launcher",
-                   help="f: also time this (older) build's launcher in the same rounds, for before/after")
+                   help="b, c, f: also time this (older) build's launcher in the same rounds")
     p.add_argument("--servers", default=os.environ.get("KCSHARE_IT_SERVERS", str(REPO / ".it-servers")))
     p.add_argument("--work", help="work directory (default: a fresh temporary one, removed after)")
     p.add_argument("--json-out", help="also write every sample and summary to this JSON file")
@@ -251,22 +251,27 @@ class Bench:
         servers = self.fleet_servers()
         config = self.write_config("fleet.json", servers)
 
-        def measure_all(*extra):
+        def measure_all(*extra, launcher=None):
             def fn():
                 records = self.fresh("rec")
                 t = self.run(self.kcshare("measure", "--all", *extra, "--config", config,
-                                          "--records-dir", records))
+                                          "--records-dir", records, launcher=launcher))
                 rows = self.rows(records)
                 if sorted(rows) != sorted(servers) or not all(r["ran"] for r in rows.values()):
                     sys.exit(f"bench: fleet pass stored {sorted(rows)}")
                 return t
             return fn
 
-        samples = self.interleave(rounds, [
+        contenders = [
             ("measure --all", measure_all()),
             ("measure --all --jobs 1", measure_all("--jobs", "1")),
-        ])
+        ]
+        if self.baseline:
+            contenders.append(("baseline build --all", measure_all(launcher=self.baseline)))
+        samples = self.interleave(rounds, contenders)
         self.record("b. fleet (12)", samples, "measure --all", "measure --all --jobs 1", 0.6)
+        if self.baseline:
+            self.record("b. vs baseline", samples, "measure --all", "baseline build --all", None)
 
     # ------------------------------------------------------------------ d: sampling overhead
 

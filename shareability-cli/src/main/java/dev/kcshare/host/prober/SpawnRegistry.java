@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,13 +48,30 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
   /** The registry's file name in the records directory. */
   public static final String FILE_NAME = "kcshare-processes.json";
 
-  private static final Logger log = LoggerFactory.getLogger(SpawnRegistry.class);
+  /** Registries opened by this JVM so far: part of each one's token. */
+  private static final AtomicLong OPENED = new AtomicLong();
+
+  /**
+   * Looked up when there is something to log, not in a static field: a pass that logs nothing never
+   * starts the logging backend (docs/performance.md).
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(SpawnRegistry.class);
+  }
+
   private static final Duration LOCK_WAIT = Duration.ofSeconds(5);
   private static final Duration TERM_GRACE = Duration.ofMillis(500);
   private static final Duration KILL_SETTLE = Duration.ofSeconds(2);
 
   private final Path file;
-  private final String token = UUID.randomUUID().toString();
+
+  /**
+   * Which registry, of every pass on the host, an entry belongs to: this JVM's process id and start
+   * time, and the count of registries it opened. Unique without randomness (a random UUID would
+   * initialise {@code SecureRandom} before the pass's first spawn).
+   */
+  private final String token;
+
   private final long ownerPid;
   private final long ownerStart;
   private final Map<Long, Entry> live = new LinkedHashMap<>(); // guarded by this
@@ -78,6 +95,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
 
   private SpawnRegistry(Path file, long ownerPid, long ownerStart, boolean disabled) {
     this.file = file;
+    this.token = ownerPid + "-" + ownerStart + "-" + OPENED.incrementAndGet();
     this.ownerPid = ownerPid;
     this.ownerStart = ownerStart;
     this.disabled = disabled;
@@ -140,7 +158,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
     try {
       FileLock lock = FileLock.tryAcquire(file, LOCK_WAIT);
       if (lock == null) {
-        log.debug("process registry {} is locked; written with the next spawn", file);
+        log().debug("process registry {} is locked; written with the next spawn", file);
         return;
       }
       try (lock) {
@@ -157,10 +175,11 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
     } catch (IOException e) {
       // The records directory cannot be written: the pass's own flush will say so. Stop trying.
       disabled = true;
-      log.warn(
-          "cannot record the pass's server processes in {}: {}",
-          Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
-          FileProblems.reason(e));
+      log()
+          .warn(
+              "cannot record the pass's server processes in {}: {}",
+              Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
+              FileProblems.reason(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // written with the next spawn, or at close
     }
@@ -264,16 +283,17 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
         }
         int signalled = terminate(targets);
         if (signalled > 0) {
-          log.info(
-              "ended {} server process(es) left behind by an earlier kcshare run on {}",
-              signalled,
-              Escaper.quoted(recordsDir.toString(), Escaper.LONG_LIMIT));
+          log()
+              .info(
+                  "ended {} server process(es) left behind by an earlier kcshare run on {}",
+                  signalled,
+                  Escaper.quoted(recordsDir.toString(), Escaper.LONG_LIMIT));
         }
         store(file, kept);
         return signalled;
       }
     } catch (IOException e) {
-      log.debug("cannot reap leftover processes from {}: {}", file, FileProblems.reason(e));
+      log().debug("cannot reap leftover processes from {}: {}", file, FileProblems.reason(e));
       return 0;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
