@@ -364,12 +364,19 @@ class Bench:
 
         assess = self.kcshare("assess", "--all", "--json", "--config", config, "--records-dir", records)
         version = self.kcshare("--version")
-        samples = self.interleave(rounds, [
+        contenders = [
             ("assess --all (200)", lambda: self.run(assess)),
             ("--version", lambda: self.run(version)),
-        ])
+        ]
+        if self.baseline:
+            old = self.kcshare("assess", "--all", "--json", "--config", config, "--records-dir", records,
+                               launcher=self.baseline)
+            contenders.append(("baseline build assess", lambda: self.run(old)))
+        samples = self.interleave(rounds, contenders)
         self.record("c. assess 200", samples, "assess --all (200)", "--version", 1.5)
         self.record_absolute("c. --version", samples["--version"], 0.250)
+        if self.baseline:
+            self.record("c. vs baseline", samples, "assess --all (200)", "baseline build assess", None)
 
     # ------------------------------------------------------------------ d: a 200,000-row cache
 
