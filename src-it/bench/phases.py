@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a kcshare run's time goes: stages bounded by the loading of marker classes.
 
-Usage: phases.py [--rounds N] [--cache DIR] -- KCSHARE_ARGS...
+Usage: phases.py [--rounds N] [--cache DIR] [--launcher PATH] -- KCSHARE_ARGS...
 
 Runs the packaged launcher N times (default 11) with its usual JVM flags plus
 -Xlog:class+load and -Xlog:gc+heap+exit (uptime-stamped, to a file). Each stage runs from the
@@ -56,13 +56,13 @@ MARKERS = [
 ]
 
 
-def run_once(args, cache, log):
+def run_once(args, cache, log, launcher=LAUNCHER):
     env = dict(os.environ)
     env["XDG_CACHE_HOME"] = str(cache)
     env["KCSHARE_JAVA_OPTS"] = (
         f"{FLAGS} -Xlog:class+load=info,gc+heap+exit=info:file={log}:uptime,tags")
     start = time.perf_counter()
-    subprocess.run([str(LAUNCHER), *args], env=env, check=True, stdin=subprocess.DEVNULL,
+    subprocess.run([str(launcher), *args], env=env, check=True, stdin=subprocess.DEVNULL,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = (time.perf_counter() - start) * 1000
     seen = {WALL: wall}
@@ -86,14 +86,15 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--rounds", type=int, default=11)
     p.add_argument("--cache", help="XDG_CACHE_HOME for the launcher (default: a temporary one)")
+    p.add_argument("--launcher", default=str(LAUNCHER), help="the launcher (default: the build's)")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(a.cache) if a.cache else Path(tmp) / "cache"
         log = Path(tmp) / "classes.log"
-        run_once(["--version"], cache, log)  # creates the AppCDS archive, untimed
-        samples = [run_once(args, cache, log) for _ in range(a.rounds)]
+        run_once(["--version"], cache, log, a.launcher)  # creates the AppCDS archive, untimed
+        samples = [run_once(args, cache, log, a.launcher) for _ in range(a.rounds)]
     print(f"kcshare {' '.join(args)}: median ms over {a.rounds} runs, per stage")
     stages = []
     for cls, stage in MARKERS + [(EXIT, None)]:
