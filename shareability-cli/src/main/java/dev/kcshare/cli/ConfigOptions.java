@@ -51,6 +51,15 @@ public final class ConfigOptions {
   /** For picocli and for commands that declare the mixin. */
   public ConfigOptions() {}
 
+  /** The options as picocli sets them for {@code request}. */
+  static ConfigOptions of(ConfigRequest request) {
+    ConfigOptions o = new ConfigOptions();
+    o.configFiles = new ArrayList<>(request.configFiles());
+    o.discover = request.discover();
+    o.profile = request.profile();
+    return o;
+  }
+
   /** What the options ask for. */
   public ConfigRequest request() {
     return new ConfigRequest(configFiles, discover, profile);

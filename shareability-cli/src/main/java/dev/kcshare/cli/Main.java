@@ -56,6 +56,9 @@ public final class Main {
     // server's; nothing is begun that the command itself would not do first.
     MeasureHeadStart early = MeasureHeadStart.begin(ctx, args);
     try {
+      if (early != null) {
+        return runWithoutPicocli(ctx, early, args);
+      }
       String only = KcshareCommand.plainlyNamedSubcommand(args);
       CommandLine cli = only == null ? commandLine(ctx) : commandLine(ctx, Set.of(only), early);
       return cli.execute(args);
@@ -65,6 +68,25 @@ public final class Main {
       }
       ctx.out().flush();
       ctx.err().flush();
+    }
+  }
+
+  /**
+   * Runs the head start's {@code measure SERVER} without building picocli's command model: the
+   * command set up as picocli would set it up ({@link MeasureCommand#of}), its exit code, and a
+   * failure handled by the same handler as under picocli, with picocli's own reading of the command
+   * line (built only then).
+   */
+  private static int runWithoutPicocli(CliContext ctx, MeasureHeadStart early, String... args) {
+    MeasureCommand command = MeasureCommand.of(ctx, early);
+    try {
+      return command.call();
+    } catch (Exception e) {
+      CommandLine cli = commandLine(ctx, Set.of("measure"));
+      CommandLine.ParseResult parsed = cli.parseArgs(args);
+      CommandLine.ParseResult sub = parsed.subcommand();
+      return new Handlers(ctx)
+          .handleExecutionException(e, sub == null ? cli : sub.commandSpec().commandLine(), parsed);
     }
   }
 

@@ -101,7 +101,8 @@ final class MeasureCommand implements Callable<Integer> {
 
   @Mixin RecordsOptions records = new RecordsOptions();
 
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  /** Null when the command runs without picocli ({@link #of}). */
+  @CommandLine.Spec CommandLine.Model.@Nullable CommandSpec spec;
 
   private final @Nullable MeasureHeadStart headStart;
 
@@ -115,6 +116,24 @@ final class MeasureCommand implements Callable<Integer> {
   MeasureCommand(CliContext ctx, @Nullable MeasureHeadStart headStart) {
     this.ctx = ctx;
     this.headStart = headStart;
+  }
+
+  /**
+   * The command exactly as picocli sets it up for the head start's command line (MeasureLineTest
+   * holds MeasureLine and picocli together), to run without building picocli's command model at
+   * all. A plain line has no {@code -v}/{@code -q}: verbosity 0.
+   */
+  static MeasureCommand of(CliContext ctx, MeasureHeadStart early) {
+    MeasureLine line = early.line();
+    MeasureCommand m = new MeasureCommand(ctx, early);
+    m.names = new ArrayList<>(List.of(line.name()));
+    m.jobs = line.jobs();
+    m.timeoutSeconds = line.timeoutSeconds();
+    m.json = line.json();
+    m.noWait = line.noWait();
+    m.config = ConfigOptions.of(line.config());
+    m.records.recordsDir = line.recordsDir();
+    return m;
   }
 
   /** The prober of a pass: kcshare's environment and directory, the timeout, the ceiling. */
@@ -141,17 +160,15 @@ final class MeasureCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (all == !names.isEmpty()) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "give server names or --all (exactly one of the two)");
+      throw usage("give server names or --all (exactly one of the two)");
     }
     if (jobs < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be at least 1");
+      throw usage("--jobs must be at least 1");
     }
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
     if (timeout.compareTo(ProbeOptions.MIN_TIMEOUT) < 0
         || timeout.compareTo(ProbeOptions.MAX_TIMEOUT) > 0) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "--timeout must be between 5 and 120 seconds");
+      throw usage("--timeout must be between 5 and 120 seconds");
     }
     // A head start (Main) made for this very command line: its configuration, its runner and the
     // pre-flight it began; the checks below then pass exactly as they did for it.
@@ -167,7 +184,8 @@ final class MeasureCommand implements Callable<Integer> {
         early != null ? early.runner() : runner(ctx, prober(ctx, timeoutSeconds, jobs), jobs);
     EvaluationRunner.Options options = options(all, noWait, retryFailed);
     // -v/-q may come before or after the subcommand: read them from the whole command line.
-    int verbosity = KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
+    int verbosity =
+        spec == null ? 0 : KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
     boolean quiet = verbosity < 0;
     Terminal terminal = Terminal.of(ctx);
     MeasureDisplay progress =
@@ -240,6 +258,13 @@ final class MeasureCommand implements Callable<Integer> {
     }
     ctx.err().flush();
     return Main.EXIT_OK;
+  }
+
+  private RuntimeException usage(String message) {
+    if (spec == null) { // a MeasureLine is never one of these
+      return new IllegalStateException(message);
+    }
+    return new CommandLine.ParameterException(spec.commandLine(), message);
   }
 
   /**

@@ -104,6 +104,11 @@ final class MeasureHeadStart implements AutoCloseable {
     return this;
   }
 
+  /** The command line read. */
+  MeasureLine line() {
+    return line;
+  }
+
   /** The configuration loaded for the line (warnings not yet shown). */
   HostConfig host() {
     return host;

@@ -212,4 +212,54 @@ final class MeasureHeadStartTest {
       assertThat(s).as("lock released").isNotNull();
     }
   }
+
+  @Test
+  void aFailureWithoutPicocliReadsExactlyAsUnderPicocli() throws Exception {
+    fleet = new FixtureFleet(dir).fixture("a", "stable");
+    fleet.write();
+    Path cache = fleet.cacheFile();
+    dev.kcshare.host.records.AtomicFiles.simulateFault(
+        (target, tmp) -> {
+          if (target.equals(cache)) {
+            throw new java.nio.file.FileSystemException(
+                tmp.toString(), null, "No space left on device");
+          }
+        });
+    try {
+      // The same command: "--timeout 15" is a plain line (run without picocli), "015" is not.
+      CliRun plain =
+          CliRun.run(
+              dir,
+              "",
+              env(),
+              "measure",
+              "a",
+              "--timeout",
+              "15",
+              "--config",
+              "cfg.json",
+              "--records-dir",
+              "records");
+      CliRun picocli =
+          CliRun.run(
+              dir,
+              "",
+              env(),
+              "measure",
+              "a",
+              "--timeout",
+              "015",
+              "--config",
+              "cfg.json",
+              "--records-dir",
+              "records");
+      assertThat(MeasureLine.parse("measure", "a", "--timeout", "015")).isNull();
+      assertThat(plain.exitCode()).isNotZero().isEqualTo(picocli.exitCode());
+      assertThat(plain.stderr()).startsWith("kcshare: ").isEqualTo(picocli.stderr());
+      assertThat(plain.stdout()).isEqualTo(picocli.stdout());
+    } finally {
+      dev.kcshare.host.records.AtomicFiles.simulateFault(null);
+    }
+    fleet.assertSpawns(Map.of("a", 4));
+  }
 }
