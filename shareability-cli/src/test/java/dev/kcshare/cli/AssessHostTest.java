@@ -334,7 +334,7 @@ final class AssessHostTest {
     assertThat(unknown.stderr()).contains("unknown server \"nope\"");
   }
 
-  // ------------------------------------------------------------------ evidence rules (§8)
+  // ------------------------------------------------------------------ evidence assembly
 
   @Test
   void definitionsThatDisagreeOnIdentityGetNoPreflightEvidence() throws Exception {

@@ -21,7 +21,9 @@ final class SeedCommandTest {
     return (Map<String, Object>) o;
   }
 
-  /** The engine spec §11.3 example: x applied, p (stub, share), q (stub), r (no stub). */
+  /**
+   * The docs/design.md#seeding-apply example: x applied, p (stub, share), q (stub), r (no stub).
+   */
   private OperatorFixture specExample() {
     OperatorFixture f = OperatorFixture.create(root);
     Map<String, CacheRow> rows = new LinkedHashMap<>();

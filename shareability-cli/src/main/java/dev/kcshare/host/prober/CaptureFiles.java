@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Writes {@code --capture} files: {@code DIR/<server>/a.json} and {@code b.json}, each one
  * identity's raw answers in the capture format, so {@code kcshare preflight compare} re-decides the
- * measurement offline ({@code prober.md} §13).
+ * measurement offline (docs/design.md#capture-format).
  */
 public final class CaptureFiles {
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,100}");

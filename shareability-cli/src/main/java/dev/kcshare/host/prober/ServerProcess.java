@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One spawned server: the process tree, the JSON-RPC channel on its stdin/stdout and the stderr
- * drain. {@link #tearDown()} runs the whole ladder of {@code prober.md} §9 exactly once, whoever
+ * drain. {@link #tearDown()} runs the whole ladder of docs/design.md#teardown exactly once, whoever
  * calls it first (the identity's exchange, or the JVM shutdown hook when kcshare is interrupted).
  */
 final class ServerProcess {

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The verdict cache bound to its file. A writer holds the cache lock from its read through its
- * flush (records spec §9.3, engine spec §10.5), so two kcshare processes never drop each other's
- * rows: open a {@link Session}, change the cache, {@link Session#flush()}, close.
+ * flush (docs/design.md#locks, docs/design.md#one-pass-at-a-time), so two kcshare processes never
+ * drop each other's rows: open a {@link Session}, change the cache, {@link Session#flush()}, close.
  */
 public final class CacheStore {
   private CacheStore() {}

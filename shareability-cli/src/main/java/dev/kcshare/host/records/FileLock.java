@@ -13,11 +13,11 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An exclusive lock on a sibling lock file (records spec §9.3), combined with an in-process mutex
- * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
- * never deleted: deleting one would let two holders lock different inodes. While a kcshare process
- * holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom it waits
- * for.
+ * An exclusive lock on a sibling lock file (docs/design.md#locks), combined with an in-process
+ * mutex so that threads of one JVM exclude each other as processes do. Lock files are created 0600
+ * and never deleted: deleting one would let two holders lock different inodes. While a kcshare
+ * process holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom
+ * it waits for.
  */
 public final class FileLock implements AutoCloseable {
   private static final ConcurrentHashMap<Path, ReentrantLock> MUTEXES = new ConcurrentHashMap<>();

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A ledger writer: the in-memory {@link HazardLedger} bound to its file, with the flush protocol of
- * records spec §6.3 and the cross-process clear of §4.4.
+ * docs/design.md#ledger-flush and the cross-process clear of docs/design.md#clearing.
  *
  * <p>{@link #record} is cheap and never blocks, so it may run on a gateway's event loop; {@link
  * #flush} does blocking I/O and belongs on a background thread (a heartbeat, and once on shutdown).
@@ -125,9 +125,9 @@ public final class LedgerStore {
   }
 
   /**
-   * Flushes per records spec §6.3: under the flush mutex and the ledger file lock, applies the
-   * file's {@code cleared} markers to memory, then, if dirty, writes a snapshot atomically and
-   * marks that snapshot's generation persisted.
+   * Flushes per docs/design.md#ledger-flush: under the flush mutex and the ledger file lock,
+   * applies the file's {@code cleared} markers to memory, then, if dirty, writes a snapshot
+   * atomically and marks that snapshot's generation persisted.
    *
    * @return true if the file now holds everything recorded up to this call's snapshot
    * @throws InterruptedException if interrupted while waiting for the lock
@@ -137,7 +137,8 @@ public final class LedgerStore {
     try {
       // Clean, and no file that could carry clear markers: nothing to apply and nothing to write.
       // Returning before the lock keeps an idle writer's heartbeat from creating the records
-      // directory and the lock file (records spec §2: directories appear only when a file is
+      // directory and the lock file (docs/formats.md#where-the-files-live: directories appear only
+      // when a file is
       // written). A file created meanwhile is picked up by the next flush.
       if (!ledger.isDirty() && !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
         return true;
@@ -184,10 +185,10 @@ public final class LedgerStore {
   }
 
   /**
-   * The cross-process clear (records spec §4.4): under the ledger lock, drops every observation of
-   * {@code name} from the file and stamps {@code cleared[name]}, so a live kcshare ledger writer
-   * drops its in-memory copy at its next flush. The marker is written even when the file held
-   * nothing for the name.
+   * The cross-process clear (docs/design.md#clearing): under the ledger lock, drops every
+   * observation of {@code name} from the file and stamps {@code cleared[name]}, so a live kcshare
+   * ledger writer drops its in-memory copy at its next flush. The marker is written even when the
+   * file held nothing for the name.
    *
    * @param file the ledger file
    * @param name the configured server name (not empty)

@@ -14,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads and writes one record file. Reading never throws (records spec §3): a missing file is
- * silently empty, and an unreadable, non-UTF-8, non-JSON or too-deep file reads as empty with a
- * warning. The codecs then apply the per-file tolerance rules to whatever parsed.
+ * Reads and writes one record file. Reading never throws (docs/design.md#read-tolerance): a missing
+ * file is silently empty, and an unreadable, non-UTF-8, non-JSON or too-deep file reads as empty
+ * with a warning. The codecs then apply the per-file tolerance rules to whatever parsed.
  */
 public final class RecordFile {
   /**
@@ -66,7 +66,9 @@ public final class RecordFile {
     return new Read(null, true, problem);
   }
 
-  /** Writes {@code document} atomically in the reference formatting (records spec §8, §9). */
+  /**
+   * Writes {@code document} atomically in the reference formatting (docs/design.md#writing-files).
+   */
   public static void write(Path file, Object document) throws IOException {
     AtomicFiles.write(file, JsonWriter.pretty(document).getBytes(StandardCharsets.UTF_8));
   }

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes the pre-flight verdict cache document ({@code shareability-verdicts.json}) as
- * plain JSON values (records.md §5). The caller parses and serialises the text.
+ * plain JSON values (docs/formats.md#the-verdict-cache--shareability-verdictsjson). The caller
+ * parses and serialises the text.
  *
  * <p>Reading is tolerant and never throws: a malformed row is dropped or its lenient members take
  * their defaults, and every such decision is reported as a {@link Dropped} note. Missing or corrupt
@@ -24,8 +25,9 @@ public final class CacheCodec {
   private CacheCodec() {}
 
   /**
-   * Decodes a parsed cache document per records.md §3, §5.3 and §5.6. A {@code null} or non-object
-   * root is an empty cache. Never throws.
+   * Decodes a parsed cache document per docs/design.md#read-tolerance,
+   * docs/design.md#stored-handshake. A {@code null} or non-object root is an empty cache. Never
+   * throws.
    */
   public static CacheLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
@@ -65,7 +67,8 @@ public final class CacheCodec {
               : "is missing";
       notes.add(new Dropped("entries", what + "; no rows"));
     }
-    // Read even when entries is unusable (kcshare decision D15): a lost marker would re-seed a
+    // Read even when entries is unusable (docs/design.md#read-tolerance): a lost marker would
+    // re-seed a
     // server the operator switched off.
     if (top.containsKey("applied")) {
       Object appliedValue = top.get("applied");

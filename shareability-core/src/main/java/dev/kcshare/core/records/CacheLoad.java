@@ -8,7 +8,8 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * What a tolerant read of {@code shareability-verdicts.json} produced (records.md §5.6).
+ * What a tolerant read of {@code shareability-verdicts.json} produced
+ * (docs/design.md#read-tolerance).
  *
  * @param rows server name → row; every row's identity carries schema 2
  * @param applied names whose recommendation was already written into config (non-empty strings)

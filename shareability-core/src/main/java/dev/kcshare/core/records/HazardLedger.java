@@ -12,10 +12,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The in-memory observed-hazard ledger of a ledger writer (records.md §6): what the routing path
- * records, what views read, and what the flusher writes. The file, its lock and the flush mutex are
- * the caller's; this class provides the state and the pure steps of the flush protocol. An embedder
- * normally uses it through {@code dev.kcshare.host.records.LedgerStore}, which adds the file.
+ * The in-memory observed-hazard ledger of a ledger writer (docs/design.md#ledger-in-memory): what
+ * the routing path records, what views read, and what the flusher writes. The file, its lock and
+ * the flush mutex are the caller's; this class provides the state and the pure steps of the flush
+ * protocol. An embedder normally uses it through {@code dev.kcshare.host.records.LedgerStore},
+ * which adds the file.
  *
  * <pre>{@code
  * HazardLedger ledger = HazardLedger.create();
@@ -59,8 +60,8 @@ import org.jspecify.annotations.Nullable;
  * successful write of {@code snapshot()}, {@link #markPersisted}{@code (snapshot.generation())}
  * leaves the ledger dirty exactly when something may be missing from the file.
  *
- * <p>All methods are thread-safe and non-blocking in the sense of records.md §6.2 (no I/O, no
- * waiting on a flush); the class creates no threads.
+ * <p>All methods are thread-safe and non-blocking in the sense of docs/design.md#ledger-in-memory
+ * (no I/O, no waiting on a flush); the class creates no threads.
  */
 public final class HazardLedger {
   private final AtomicReference<State> state = new AtomicReference<>(State.EMPTY);
@@ -152,9 +153,9 @@ public final class HazardLedger {
   }
 
   /**
-   * Applies clear markers re-read from the file (records.md §4.4, flush step 3): drops every
-   * identity record of each marked name whose lastSeen is at or before the marker, and merges the
-   * markers into this ledger's own (maximum per name) so they are written back. Entries with an
+   * Applies clear markers re-read from the file (docs/design.md#clearing, flush step 3): drops
+   * every identity record of each marked name whose lastSeen is at or before the marker, and merges
+   * the markers into this ledger's own (maximum per name) so they are written back. Entries with an
    * empty name or a non-finite time are ignored.
    *
    * <p>Dirties the ledger when something was dropped, and also when a marker advanced for a name
@@ -293,9 +294,9 @@ public final class HazardLedger {
   }
 
   /**
-   * Replaces the whole state with a loaded file (records.md §6.2 {@code load}): its records and its
-   * clear markers. Does not dirty. Meant to be called at start, before recording; an update racing
-   * it lands either in the old state (and is discarded with it) or in the new one.
+   * Replaces the whole state with a loaded file (docs/design.md#ledger-in-memory {@code load}): its
+   * records and its clear markers. Does not dirty. Meant to be called at start, before recording;
+   * an update racing it lands either in the old state (and is discarded with it) or in the new one.
    */
   public void load(LedgerLoad load) {
     Map<String, Map<String, Cell>> servers = new HashMap<>();

@@ -12,21 +12,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes the observed-hazard ledger document ({@code observed-hazards.json}, schema 1) as
- * plain JSON values (records.md §4). The caller parses and serialises the text.
+ * plain JSON values (docs/formats.md#the-hazard-ledger--observed-hazardsjson). The caller parses
+ * and serialises the text.
  *
  * <p>Reading is tolerant and never throws: every malformed part degrades to "nothing observed" for
  * that part — never to "safe" — and is reported as a {@link Dropped} note. Writing emits both the
  * authoritative {@code identities} shape and the flat union older readers use.
  */
 public final class LedgerCodec {
-  /** The ledger's schema, deliberately never bumped (records.md §4.1). */
+  /**
+   * The ledger's schema, deliberately never bumped
+   * (docs/formats.md#the-hazard-ledger--observed-hazardsjson).
+   */
   public static final int SCHEMA = 1;
 
   private LedgerCodec() {}
 
   /**
-   * Decodes a parsed ledger document per records.md §3 and §4.3. A {@code null} or non-object root
-   * is an empty ledger. Never throws.
+   * Decodes a parsed ledger document per docs/design.md#read-tolerance. A {@code null} or
+   * non-object root is an empty ledger. Never throws.
    */
   public static LedgerLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
@@ -217,11 +221,11 @@ public final class LedgerCodec {
   }
 
   /**
-   * The ledger document as plain values in the member order of records.md §4.2: {@code schema},
-   * {@code servers}, then {@code cleared} when non-empty. Names and identities are written in
-   * code-point order; a server appears only if some identity has a code; each server entry carries
-   * {@code identities} and the flat union ({@code codes} sorted union, {@code count} sum, {@code
-   * lastSeen} max or 0.0). Counts are {@link Long}, times {@link Double} (non-finite → 0.0).
+   * The ledger document as plain values in the member order of docs/design.md#writing-files: {@code
+   * schema}, {@code servers}, then {@code cleared} when non-empty. Names and identities are written
+   * in code-point order; a server appears only if some identity has a code; each server entry
+   * carries {@code identities} and the flat union ({@code codes} sorted union, {@code count} sum,
+   * {@code lastSeen} max or 0.0). Counts are {@link Long}, times {@link Double} (non-finite → 0.0).
    * Markers with an empty name or a non-finite time are left out.
    */
   public static Map<String, Object> encode(

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.SortedMap;
 
 /**
- * What a tolerant read of {@code observed-hazards.json} produced (records.md §4.3).
+ * What a tolerant read of {@code observed-hazards.json} produced (docs/design.md#read-tolerance).
  *
  * @param servers name → launch identity → record; every record has at least one known code and
  *     every name at least one record

@@ -10,16 +10,18 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The in-memory pre-flight verdict cache of one evaluation pass (records.md §5.4, §5.5): rows keyed
- * by server name, validated on read by execution identity and reported version, plus the applied
- * markers. The file, its lock and the flush are the caller's: write {@link #toDocument()} when
- * {@link #isDirty()}, then {@link #markClean()} after a successful write.
+ * The in-memory pre-flight verdict cache of one evaluation pass (docs/design.md#cache-validity,
+ * docs/design.md#applied-markers): rows keyed by server name, validated on read by execution
+ * identity and reported version, plus the applied markers. The file, its lock and the flush are the
+ * caller's: write {@link #toDocument()} when {@link #isDirty()}, then {@link #markClean()} after a
+ * successful write.
  *
  * <p>Loading never dirties, even when it dropped rows. Dirty triggers: {@link #put}, {@link
  * #markApplied} of a new non-empty name, and a version drop in {@link #get}. Thread-safe (every
  * method holds the instance monitor briefly; nothing blocks on I/O). {@link #markClean()} clears
  * dirtiness unconditionally, so the flush must run where no {@code put} can land between {@link
- * #toDocument()} and it — at the end of a pass, under the pass lock (engine.md §10.3, §10.5).
+ * #toDocument()} and it — at the end of a pass, under the pass lock (docs/design.md#running-a-pass,
+ * docs/design.md#one-pass-at-a-time).
  *
  * <pre>{@code
  * VerdictCache cache = VerdictCache.of(CacheCodec.decode(parsedFile));
