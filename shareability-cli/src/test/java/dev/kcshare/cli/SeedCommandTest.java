@@ -85,7 +85,8 @@ final class SeedCommandTest {
         .containsEntry("configWritten", false)
         .containsEntry("markersWritten", true);
 
-    // D2: the explicit false is never overwritten; the file is not touched at all.
+    // docs/design.md#seeding-apply: the explicit false is never overwritten; the file is not
+    // touched at all.
     assertThat(f.configText()).isEqualTo(before);
     assertThat(Files.getLastModifiedTime(f.config)).isEqualTo(mtime);
     assertThat(f.config.resolveSibling("config.json.bak")).doesNotExist();

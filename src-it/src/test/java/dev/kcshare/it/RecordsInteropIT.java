@@ -295,9 +295,8 @@ final class RecordsInteropIT {
         kcshare("assess", "--all", "--json", "--config", "cfg.json", "--records-dir", "records")
             .stdout();
     for (String name : List.of("alpha", "beta")) {
-      // The cache row, in the documented member order, with the types the gateway's reader expects;
-      // the
-      // session cost last, kcshare's own like era and handshake.
+      // The cache row, in the documented member order, with the types the gateway's reader
+      // expects; the session cost last, kcshare's own like era and handshake.
       assertThat(canon(summary, "members", name))
           .as(name)
           .isEqualTo(
@@ -353,8 +352,8 @@ final class RecordsInteropIT {
           .isEqualTo(canon(summary, "rows", name, "evaluatedAt"));
     }
     // The documented test vectors (docs/design.md#identity-test-vectors) inside the identities,
-    // independent of both implementations: the
-    // empty env; the env without its secret-prefixed key; the fingerprint of server.sh.
+    // independent of both implementations: the empty env; the env without its secret-prefixed
+    // key; the fingerprint of server.sh.
     assertThat(canon(summary, "identities", "alpha"))
         .contains("\\u0000e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\\u0000");
     assertThat(canon(summary, "identities", "beta"))

@@ -158,7 +158,7 @@ public final class EvaluationRunner {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(listener, "listener");
     // What a killed pass left running on these records ends before this pass spawns anything
-    // (records spec §9.5); a live pass's processes are left alone.
+    // (docs/design.md#process-registry); a live pass's processes are left alone.
     Path recordsDir = cacheFile.toAbsolutePath().getParent();
     SpawnRegistry.reapOrphans(recordsDir);
     PassProgress.Listener events = new SafeListener(listener);

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * prober.md §9 with the server in a process group of its own (records spec §9.5): a descendant that
- * left the tree before any snapshot could see it (a double fork, re-parented to init) is still in
- * the group, and the teardown ends it.
+ * docs/design.md#teardown with the server in a process group of its own (docs/design.md#spawning):
+ * a descendant that left the tree before any snapshot could see it (a double fork, re-parented to
+ * init) is still in the group, and the teardown ends it.
  */
 final class ProcessGroupTeardownTest {
   @TempDir Path dir;

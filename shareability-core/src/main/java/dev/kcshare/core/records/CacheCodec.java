@@ -195,8 +195,8 @@ public final class CacheCodec {
           refusal = "is not a verdict cache this version understands (entries " + what + ")";
         }
       }
-      // Read even when entries is unusable (kcshare decision D15): a lost marker would re-seed a
-      // server the operator switched off.
+      // Read even when entries is unusable (docs/design.md#read-tolerance): a lost marker would
+      // re-seed a server the operator switched off.
       if (members.containsKey("applied")) {
         Object appliedValue = members.get("applied");
         if (appliedValue instanceof List<?> list) {

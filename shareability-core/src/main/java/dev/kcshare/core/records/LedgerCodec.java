@@ -329,10 +329,10 @@ public final class LedgerCodec {
   }
 
   /**
-   * The document a cross-process clear writes (records.md §4.4): the file as read without any
-   * record of {@code name}, and {@code cleared[name]} set to the later of its existing value and
-   * {@code now} (stamped even when the file held nothing for the name: a live writer may still hold
-   * unflushed records). A non-finite {@code now} stamps 0.0.
+   * The document a cross-process clear writes (docs/design.md#clearing): the file as read without
+   * any record of {@code name}, and {@code cleared[name]} set to the later of its existing value
+   * and {@code now} (stamped even when the file held nothing for the name: a live writer may still
+   * hold unflushed records). A non-finite {@code now} stamps 0.0.
    *
    * @param onDisk the file as read, tolerantly
    * @param name the server to clear, not empty
@@ -359,12 +359,12 @@ public final class LedgerCodec {
   }
 
   /**
-   * The ledger document as plain values in the member order of records.md §4.2: {@code schema},
-   * {@code servers}, then {@code cleared} when non-empty. Names and identities are written in
-   * code-point order; a server appears only if some identity has a code; each server entry carries
-   * {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted union,
-   * {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the flat
-   * count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
+   * The ledger document as plain values in the member order of docs/design.md#writing-files: {@code
+   * schema}, {@code servers}, then {@code cleared} when non-empty. Names and identities are written
+   * in code-point order; a server appears only if some identity has a code; each server entry
+   * carries {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted
+   * union, {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the
+   * flat count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
    * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out.
    */
   public static Map<String, Object> encode(

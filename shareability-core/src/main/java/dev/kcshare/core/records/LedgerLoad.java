@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
  *     every name at least one record
  * @param cleared the file's valid {@code cleared} markers: name → epoch seconds (finite)
  * @param dropped what was left out or replaced, and why
- * @param refusal null when a writer may replace the file; otherwise why it must not (records.md
- *     §9.4, kcshare decision D18), completing "the file …": {@code was written by a newer version
- *     (schema 2)}, or {@code is not a ledger this version understands (…)}. Such a file still reads
- *     as nothing observed.
+ * @param refusal null when a writer may replace the file; otherwise why it must not
+ *     (docs/design.md#files-left-unchanged), completing "the file …": {@code was written by a newer
+ *     version (schema 2)}, or {@code is not a ledger this version understands (…)}. Such a file
+ *     still reads as nothing observed.
  */
 public record LedgerLoad(
     SortedMap<String, SortedMap<String, HazardRecord>> servers,

@@ -168,7 +168,7 @@ class AssessInvariantsTest {
       assertThat(text).doesNotContain(retired);
     }
 
-    // The export form carries codes and strengths only (D12).
+    // The export form carries codes and strengths only (docs/design.md#export-contract).
     Map<String, Object> export = VerdictJson.toExport(verdict);
     assertThat(export.keySet())
         .containsExactly("strength", "recommendStub", "recommendShare", "reasons");
