@@ -117,9 +117,10 @@ public final class Shareability {
 
   /**
    * Turns the gateway's definitions into configured servers with their verdict-cache execution
-   * identities (records spec §7.4). Definitions sharing a name are grouped in order; a name whose
-   * definitions disagree on identity gets no pre-flight evidence. Blocking: hashes the command and
-   * every file argument, so compute it off the event loop, when the configuration changes.
+   * identities (docs/design.md#cache-identity). Definitions sharing a name are grouped in order; a
+   * name whose definitions disagree on identity gets no pre-flight evidence. Blocking: hashes the
+   * command and every file argument, so compute it off the event loop, when the configuration
+   * changes.
    *
    * @param definitions the gateway's server definitions, in its config order
    * @return one configured server per name, in order of first appearance
@@ -156,11 +157,12 @@ public final class Shareability {
   }
 
   /**
-   * The ledger launch identity (records spec §7.5) of a backend spawned from {@code definition}:
-   * the command resolved on the configured {@code PATH} to an absolute path (kept as given when the
-   * lookup fails) with its arguments, the declared env hashed WITH the identity keys, and the
-   * fingerprint of the command only. Blocking: hashes the command's binary. Compute it once when
-   * the backend is spawned and keep it with the backend, so the routing path stamps it without I/O.
+   * The ledger launch identity (docs/design.md#launch-identity) of a backend spawned from {@code
+   * definition}: the command resolved on the configured {@code PATH} to an absolute path (kept as
+   * given when the lookup fails) with its arguments, the declared env hashed WITH the identity
+   * keys, and the fingerprint of the command only. Blocking: hashes the command's binary. Compute
+   * it once when the backend is spawned and keep it with the backend, so the routing path stamps it
+   * without I/O.
    *
    * <pre>{@code
    * String identity = kc.launchIdentity(definition);   // at spawn, on a worker thread
@@ -188,10 +190,10 @@ public final class Shareability {
   }
 
   /**
-   * Every server's verdict from config and the record files (engine spec §8): reads each record
-   * file exactly once per call, then builds every row with no further I/O, so the rows of one call
-   * agree about the files. Never spawns. Blocking: call it off the event loop and hand the rows to
-   * the renderer.
+   * Every server's verdict from config and the record files (docs/design.md#evidence-assembly):
+   * reads each record file exactly once per call, then builds every row with no further I/O, so the
+   * rows of one call agree about the files. Never spawns. Blocking: call it off the event loop and
+   * hand the rows to the renderer.
    *
    * @param servers the configured servers ({@link #servers})
    * @return one row per server, in the given order
@@ -219,12 +221,12 @@ public final class Shareability {
   }
 
   /**
-   * A budgeted pass for a request path (engine spec §10.5, §10.7): measures at most {@link
-   * Selection#MAX_EVALUATIONS_PER_PASS} due servers and NEVER waits for another pass — when one is
-   * running it measures nothing and returns {@link PassResult.Outcome#YIELDED} with the stored rows
-   * read by name. It does spawn and wait for the servers it measures, so call it from a worker
-   * thread, and swallow (log) its failures: the request's own answer must not be lost to a
-   * shareability problem.
+   * A budgeted pass for a request path (docs/design.md#one-pass-at-a-time,
+   * docs/design.md#where-passes-run): measures at most {@link Selection#MAX_EVALUATIONS_PER_PASS}
+   * due servers and NEVER waits for another pass — when one is running it measures nothing and
+   * returns {@link PassResult.Outcome#YIELDED} with the stored rows read by name. It does spawn and
+   * wait for the servers it measures, so call it from a worker thread, and swallow (log) its
+   * failures: the request's own answer must not be lost to a shareability problem.
    *
    * @param servers the configured servers, in config order
    * @return what the pass did: {@code RAN} or {@code YIELDED}
@@ -373,8 +375,8 @@ public final class Shareability {
     }
 
     /**
-     * The host profile (managed-server classification, engine spec §7); empty by default, which
-     * claims no name either way.
+     * The host profile (managed-server classification, docs/design.md#host-profile); empty by
+     * default, which claims no name either way.
      *
      * @param profile the profile
      * @return this builder

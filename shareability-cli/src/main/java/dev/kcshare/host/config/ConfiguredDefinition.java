@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param format the file's format
  * @param stdio whether the definition launches a process over stdio: it has a {@code command} and
  *     its {@code type} is not {@code http}, {@code sse} or {@code streamable-http}
- * @param identity the verdict-cache execution identity ({@code records.md} §7.4) for a stdio
+ * @param identity the verdict-cache execution identity (docs/design.md#cache-identity) for a stdio
  *     definition; null otherwise
  * @param unresolved variable references left unresolved in it
  */

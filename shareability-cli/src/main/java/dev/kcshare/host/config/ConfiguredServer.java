@@ -41,7 +41,7 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
 
   /**
    * The env names declared by any definition: the union, de-duplicated, sorted by code point
-   * (engine §8 {@code declaredEnvNames}).
+   * (docs/design.md#evidence-assembly {@code declaredEnvNames}).
    */
   public List<String> declaredEnvNames() {
     Set<String> names = new TreeSet<>(CodePoints.ORDER);
@@ -53,7 +53,8 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
 
   /**
    * The execution identity every definition resolves to, or null when one is not stdio or two
-   * differ. Pre-flight evidence counts only when this is non-null (engine §8).
+   * differ. Pre-flight evidence counts only when this is non-null
+   * (docs/design.md#evidence-assembly).
    */
   public @Nullable String commonIdentity() {
     String identity = null;

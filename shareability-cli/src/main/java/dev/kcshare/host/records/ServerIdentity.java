@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The verdict-cache execution identity of one server definition (records spec §7.4): the command
- * and args as configured, the declared env hashed with no identity keys, and the launch fingerprint
- * of the command and every file argument. Blocking I/O (it hashes files): never on a
+ * The verdict-cache execution identity of one server definition (docs/design.md#cache-identity):
+ * the command and args as configured, the declared env hashed with no identity keys, and the launch
+ * fingerprint of the command and every file argument. Blocking I/O (it hashes files): never on a
  * latency-critical path.
  */
 public final class ServerIdentity {

@@ -30,8 +30,8 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
 
   /**
    * The identity shared by every definition, or null when they disagree or any cannot be computed:
-   * pre-flight evidence counts only when every definition resolves to the same identity (engine
-   * spec §8).
+   * pre-flight evidence counts only when every definition resolves to the same identity
+   * (docs/design.md#evidence-assembly).
    */
   public @Nullable String agreedIdentity() {
     String identity = first().cacheIdentity();

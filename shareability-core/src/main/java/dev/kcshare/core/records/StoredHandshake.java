@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Identity A's normalised answer, stored in a verdict-cache row so reports can build evidence
- * without spawning anything (records.md §5.3, kcshare decision D7). Server-provided objects are
- * held as unmodifiable deep copies with members in code-point order, the order they are written in.
+ * without spawning anything (docs/design.md#stored-handshake). Server-provided objects are held as
+ * unmodifiable deep copies with members in code-point order, the order they are written in.
  *
  * @param capabilities the server's capabilities; null when the initialize result was not an object
  * @param protocolVersion the protocol version the server answered, {@code ""} if none
@@ -60,8 +60,8 @@ public record StoredHandshake(
   }
 
   /**
-   * Sets the handshake evidence from this stored answer (engine.md §8): {@code probeOk} true and
-   * the five values copied.
+   * Sets the handshake evidence from this stored answer (docs/design.md#evidence-assembly): {@code
+   * probeOk} true and the five values copied.
    */
   public Evidence.Builder applyTo(Evidence.Builder builder) {
     return builder
@@ -73,8 +73,9 @@ public record StoredHandshake(
   }
 
   /**
-   * Sets the handshake evidence of a row without a usable handshake (engine.md §8): {@code probeOk}
-   * false, no capabilities, {@code ""}, no annotations, no tools.
+   * Sets the handshake evidence of a row without a usable handshake
+   * (docs/design.md#evidence-assembly): {@code probeOk} false, no capabilities, {@code ""}, no
+   * annotations, no tools.
    */
   public static Evidence.Builder applyNone(Evidence.Builder builder) {
     return builder
@@ -85,7 +86,7 @@ public record StoredHandshake(
         .hasTools(false);
   }
 
-  /** The {@code handshake} member value, members in the order of records.md §8. */
+  /** The {@code handshake} member value, members in the order of docs/design.md#writing-files. */
   Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     out.put("capabilities", capabilities);
@@ -97,11 +98,11 @@ public record StoredHandshake(
   }
 
   /**
-   * Reads a stored {@code handshake} member (records.md §5.3), or null when it is not well formed:
-   * not an object, {@code capabilities} missing or neither an object nor null, or {@code hasTools}
-   * not a boolean. Lenient parts: {@code protocolVersion} non-string → {@code ""}; {@code
-   * serverInfo} non-object → {@code {}}; {@code toolAnnotations} non-array → {@code []}, non-object
-   * elements dropped.
+   * Reads a stored {@code handshake} member (docs/design.md#stored-handshake), or null when it is
+   * not well formed: not an object, {@code capabilities} missing or neither an object nor null, or
+   * {@code hasTools} not a boolean. Lenient parts: {@code protocolVersion} non-string → {@code ""};
+   * {@code serverInfo} non-object → {@code {}}; {@code toolAnnotations} non-array → {@code []},
+   * non-object elements dropped.
    */
   static @Nullable StoredHandshake fromJson(@Nullable Object value) {
     if (!(value instanceof Map<?, ?> map)
