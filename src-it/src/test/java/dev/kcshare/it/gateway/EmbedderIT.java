@@ -8,6 +8,9 @@ import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.it.ItProcesses;
 import java.io.File;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
@@ -23,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import picocli.CommandLine;
 
 /**
  * What an embedder of {@code shareability-cli} gets: this module depends on the thin jars exactly
@@ -35,7 +38,7 @@ final class EmbedderIT {
   }
 
   @Test
-  void bothThinJarsNameTheirAutomaticModule() throws Exception {
+  void bothThinJarsAreNamedModules() throws Exception {
     Map<Class<?>, String> expected = new LinkedHashMap<>();
     expected.put(Verdict.class, "dev.kcshare.core");
     expected.put(Shareability.class, "dev.kcshare.cli");
@@ -45,12 +48,48 @@ final class EmbedderIT {
           .as("%s comes from a packaged thin jar", e.getKey().getSimpleName())
           .endsWith(".jar")
           .doesNotContain("-exe");
-      try (JarFile file = new JarFile(jar.toFile())) {
-        assertThat(file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
-            .as(jar.toString())
-            .isEqualTo(e.getValue());
-      }
+      ModuleDescriptor descriptor = ModuleFinder.of(jar).findAll().iterator().next().descriptor();
+      assertThat(descriptor.isAutomatic()).as(jar.toString()).isFalse();
+      assertThat(descriptor.name()).as(jar.toString()).isEqualTo(e.getValue());
     }
+  }
+
+  /** The runnable jar, staged beside the launcher exactly as it ships. */
+  private static Path runnableJar() {
+    return Path.of(System.getProperty("kcshare.launcher")).resolveSibling("kcshare.jar");
+  }
+
+  private static final String LOGBACK_CONFIGURATOR =
+      "META-INF/services/ch.qos.logback.classic.spi.Configurator";
+
+  @Test
+  void onlyTheRunnableJarConfiguresLogging() throws Exception {
+    try (JarFile thin = new JarFile(jarOf(Shareability.class).toFile())) {
+      assertThat(thin.getEntry(LOGBACK_CONFIGURATOR))
+          .as("a logback configurator in the thin jar would replace an embedder's logging setup")
+          .isNull();
+      assertThat(thin.stream().map(JarEntry::getName))
+          .noneMatch(name -> name.matches("(.*/)?logback(-test)?\\.(xml|groovy)"));
+    }
+    try (JarFile exe = new JarFile(runnableJar().toFile())) {
+      JarEntry service = exe.getJarEntry(LOGBACK_CONFIGURATOR);
+      assertThat(service).as("the runnable jar configures its own logging").isNotNull();
+      try (InputStream in = exe.getInputStream(service)) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip())
+            .isEqualTo("dev.kcshare.cli.log.LogConfigurator");
+      }
+      assertThat(exe.getEntry("picocli/CommandLine.class"))
+          .as("the runnable jar carries picocli")
+          .isNotNull();
+    }
+  }
+
+  @Test
+  void picocliDoesNotReachAnEmbedder() {
+    assertThatThrownBy(
+            () -> Class.forName("picocli.CommandLine", false, getClass().getClassLoader()))
+        .as("picocli must not be on an embedder's classpath")
+        .isInstanceOf(ClassNotFoundException.class);
   }
 
   @Test
@@ -156,7 +195,6 @@ final class EmbedderIT {
             jarOf(ExampleGateway.class), // this module's test classes: the "gateway"
             jarOf(Shareability.class),
             jarOf(Verdict.class),
-            jarOf(CommandLine.class),
             jarOf(JsonFactory.class),
             jarOf(org.slf4j.LoggerFactory.class));
     List<String> command = new ArrayList<>();
