@@ -1,8 +1,6 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.policy.Selection;
-import dev.kcshare.core.records.ExecutionIdentity;
-import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
@@ -25,7 +23,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -129,7 +126,7 @@ public final class Shareability {
    */
   public List<ConfiguredServer> servers(List<ServerDefinition> definitions) {
     Fingerprints fingerprints = fingerprints();
-    Map<String, List<ConfiguredDefinition>> byName = new LinkedHashMap<>();
+    List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
     for (int i = 0; i < definitions.size(); i++) {
       ServerDefinition d = definitions.get(i);
       String command = d.command();
@@ -137,24 +134,17 @@ public final class Shareability {
           d.isStdio() && command != null
               ? ServerIdentity.cacheIdentity(command, d.args(), d.env(), fingerprints)
               : null;
-      byName
-          .computeIfAbsent(d.name(), k -> new ArrayList<>())
-          .add(
-              new ConfiguredDefinition(
-                  d,
-                  "<embedded>",
-                  workingDirectory,
-                  "/" + i,
-                  ConfigFormat.EMBEDDED,
-                  d.isStdio(),
-                  identity,
-                  List.of()));
+      configured.add(
+          new ConfiguredDefinition(
+              d,
+              "<embedded>",
+              workingDirectory,
+              "/" + i,
+              ConfigFormat.EMBEDDED,
+              identity,
+              List.of()));
     }
-    List<ConfiguredServer> out = new ArrayList<>();
-    for (Map.Entry<String, List<ConfiguredDefinition>> e : byName.entrySet()) {
-      out.add(new ConfiguredServer(e.getKey(), e.getValue()));
-    }
-    return out;
+    return ConfiguredServer.group(configured);
   }
 
   /**
@@ -179,13 +169,8 @@ public final class Shareability {
     if (command == null) {
       throw new IllegalArgumentException("not a stdio definition: " + definition.name());
     }
-    Fingerprints fingerprints = fingerprints();
-    Path resolved = fingerprints.lookup(command);
-    String launched = resolved == null ? command : resolved.toAbsolutePath().toString();
-    return ExecutionIdentity.launchIdentity(
-        IdentityHashes.commandArgsHash(launched, definition.args()),
-        IdentityHashes.envHash(definition.env(), identityKeys),
-        fingerprints.fingerprint(command));
+    return ServerIdentity.launchIdentity(
+        command, definition.args(), definition.env(), identityKeys, fingerprints());
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.kcshare.host.report;
 
-import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.records.CacheCodec;
@@ -10,10 +9,8 @@ import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.nio.file.Path;
@@ -117,20 +114,8 @@ public final class VerdictReport {
     return ServerVerdict.of(server, a, v);
   }
 
-  /** The policy view of a configured server. */
+  /** The policy view of a configured server ({@link ConfiguredServer#facts}). */
   public static ServerFacts facts(ConfiguredServer server) {
-    List<DefinitionFacts> defs = new ArrayList<>();
-    for (ConfiguredDefinition cd : server.definitions()) {
-      ServerDefinition d = cd.definition();
-      boolean commandNonEmpty = cd.stdio() && d.command() != null && !d.command().isEmpty();
-      defs.add(
-          new DefinitionFacts(
-              cd.stdio(),
-              commandNonEmpty,
-              d.disabled(),
-              new ArrayList<>(d.env().keySet()),
-              cd.identity()));
-    }
-    return new ServerFacts(server.name(), defs);
+    return server.facts();
   }
 }

@@ -14,18 +14,33 @@ import org.jspecify.annotations.Nullable;
  * @param envNames the declared env variable names (never values)
  * @param cacheIdentity the verdict-cache execution identity (records spec §7.4), or null when it
  *     cannot be computed (no command)
+ * @param removedEnvNames names removed from the inherited environment before the declared env is
+ *     laid over it (VS Code's {@code "NAME": null}), in declaration order; usually empty. The cache
+ *     identity does not cover them, so definitions that remove different names do not agree.
  */
 public record DefinitionFacts(
     boolean hasCommand,
     boolean commandNonEmpty,
     boolean disabled,
     List<String> envNames,
-    @Nullable String cacheIdentity) {
+    @Nullable String cacheIdentity,
+    List<String> removedEnvNames) {
   public DefinitionFacts {
     envNames = List.copyOf(envNames);
+    removedEnvNames = List.copyOf(removedEnvNames);
     if (commandNonEmpty && !hasCommand) {
       throw new IllegalArgumentException("a non-empty command implies a command member");
     }
+  }
+
+  /** A definition that removes nothing from the inherited environment. */
+  public DefinitionFacts(
+      boolean hasCommand,
+      boolean commandNonEmpty,
+      boolean disabled,
+      List<String> envNames,
+      @Nullable String cacheIdentity) {
+    this(hasCommand, commandNonEmpty, disabled, envNames, cacheIdentity, List.of());
   }
 
   /** A spawnable stdio definition with the given identity and env names. */
