@@ -172,9 +172,8 @@ final class MeasureCommandTest {
     disabledAndRemote();
     fleet.fixture("broken", "exit-early");
 
-    double before = System.currentTimeMillis() / 1000.0;
-    CliRun first = measure("--all", "--json");
-    double after = System.currentTimeMillis() / 1000.0;
+    MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L, 250_000_000L));
+    CliRun first = measure(clock, env(), "--all", "--json");
     assertThat(first.exitCode()).as(first.stderr()).isZero();
     assertThat(first.stderr()).isEmpty();
     List<Map<String, Object>> results = results(first);
@@ -197,7 +196,7 @@ final class MeasureCommandTest {
 
     CacheRow clean = fleet.storedRow("clean");
     assertThat(clean.ran()).isTrue();
-    assertThat(clean.evaluatedAt()).isBetween(before - 1, after + 1);
+    assertThat(clean.evaluatedAt()).isEqualTo(1_800_000_000.25); // the context's clock
     assertThat(clean.identity())
         .isEqualTo(
             FixtureFleet.load(dir.resolve("cfg.json"), env()).server("clean").first().identity());
@@ -205,7 +204,7 @@ final class MeasureCommandTest {
     assertThat(clean.handshake()).isNotNull();
     assertThat(fleet.storedCache().serverNames()).containsExactly("clean", "divergent");
 
-    CliRun second = measure("--all", "--json");
+    CliRun second = measure(clock, env(), "--all", "--json");
     assertThat(second.exitCode()).as(second.stderr()).isZero();
     assertThat(names(results(second))).containsExactly("divergent", "broken");
     fleet.assertSpawns(Map.of("clean", 2, "divergent", 4, "off", 0, "remote", 0, "broken", 4));
