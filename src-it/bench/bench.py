@@ -15,6 +15,8 @@ measurement gets a fresh records directory, so it really spawns and measures.
   d  session-cost sampling: `measure --all` of the fleet of b with the pre-flight's /proc sampling
      on (as shipped) vs off (-Dkcshare.footprint=off, a switch for this benchmark only); target
      ratio <= 1.05 in wall time; the same runs' CPU time (kcshare and its servers) is reported too
+  e  the same `assess --all` with a 200,000-row verdict cache (the 200 real rows plus 199,800
+     rows of other servers, about 170 MB) under -Xmx256m (median <= 3 s), with its peak RSS
 
 All kcshare runs use the packaged launcher with an AppCDS archive in a private cache directory,
 created by an untimed warm-up run before any timing.
@@ -42,7 +44,7 @@ def parse_args():
     p.add_argument("--rounds", type=int, default=11, help="rounds for a and c (default 11)")
     p.add_argument("--fleet-rounds", type=int, default=7, help="rounds for b (default 7)")
     p.add_argument("--sampling-rounds", type=int, default=15, help="rounds for d (default 15)")
-    p.add_argument("--only", default="abcd", help="which benchmarks to run, e.g. 'a' or 'bc'")
+    p.add_argument("--only", default="abcde", help="which benchmarks to run, e.g. 'a' or 'be'")
     p.add_argument("--launcher", default=str(REPO / "shareability-cli/target/kcshare"))
     p.add_argument("--servers", default=os.environ.get("KCSHARE_IT_SERVERS", str(REPO / ".it-servers")))
     p.add_argument("--work", help="work directory (default: a fresh temporary one, removed after)")
@@ -256,8 +258,10 @@ class Bench:
 
     # ------------------------------------------------------------------ c: assess 200
 
-    def bench_assess(self, rounds):
-        print("c. assess --all over 200 servers", file=sys.stderr)
+    def fleet200(self):
+        """The 200-server config and its records (one real pass, untimed), made once."""
+        if getattr(self, "_fleet200", None):
+            return self._fleet200
         servers = {}
         for i in range(200):
             flags = ["--name", f"server-{i}"]
@@ -275,6 +279,12 @@ class Bench:
         if len(rows) != 200:
             sys.exit(f"bench: the set-up pass stored {len(rows)} rows, not 200")
         self.write_ledger(records / "observed-hazards.json", [n for i, n in enumerate(servers) if i % 10 == 3])
+        self._fleet200 = (servers, config, records)
+        return self._fleet200
+
+    def bench_assess(self, rounds):
+        print("c. assess --all over 200 servers", file=sys.stderr)
+        servers, config, records = self.fleet200()
 
         verdicts = json.loads(self.output(self.kcshare("assess", "--all", "--json", "--config", config,
                                                        "--records-dir", records)))
@@ -294,6 +304,79 @@ class Bench:
         ])
         self.record("c. assess 200", samples, "assess --all (200)", "--version", 1.5)
         self.record_absolute("c. --version", samples["--version"], 0.250)
+
+    # ------------------------------------------------------------------ d: a 200,000-row cache
+
+    def bench_large_cache(self, rounds):
+        print("d. assess --all over 200 servers, 200,000-row cache, -Xmx256m", file=sys.stderr)
+        servers, config, records = self.fleet200()
+        big = self.work / "records-200k"
+        big.mkdir(exist_ok=True)
+        shutil.copy(records / "observed-hazards.json", big / "observed-hazards.json")
+        cache = json.loads((records / "shareability-verdicts.json").read_text())
+        real = cache["entries"]
+        names = list(real)
+        entries = dict(real)
+        for i in range(200, 200_000):
+            row = json.loads(json.dumps(real[names[i % len(names)]]))
+            parts = row["identity"].split("\0")
+            parts[0] = f"{i:064x}"
+            row["identity"] = "\0".join(parts)
+            entries[f"other-{i:06d}"] = row
+        cache["entries"] = dict(sorted(entries.items()))
+        (big / "shareability-verdicts.json").write_text(json.dumps(cache, indent=2) + "\n")
+        size = (big / "shareability-verdicts.json").stat().st_size
+        print(f"  cache: {len(entries)} rows, {size / 1e6:.0f} MB", file=sys.stderr)
+
+        env = dict(self.env)
+        env["KCSHARE_JAVA_OPTS"] = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss4m -Xmx256m"
+        argv = self.kcshare("assess", "--all", "--json", "--config", config, "--records-dir", big)
+        small = self.kcshare("assess", "--all", "--json", "--config", config, "--records-dir", records)
+        # The large cache changes no verdict (same rows for the 200 configured servers).
+        if json.loads(self.output(small)) != json.loads(self.output_env(argv, env)):
+            sys.exit("bench: the 200,000-row cache changed the verdicts")
+
+        del cache, entries, real  # the set-up's copy of the rows is not the benchmark's memory
+
+        def timed():
+            start = time.perf_counter()
+            proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, env=env, cwd=self.work)
+            elapsed = time.perf_counter() - start
+            if proc.returncode != 0:
+                sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}")
+            return elapsed
+
+        samples = self.interleave(rounds, [("assess, 200k-row cache", timed)])
+        # Peak resident memory of the JVM, from its own VmHWM (untimed runs; polling costs a little).
+        peaks = [self.peak_rss_kib(argv, env) for _ in range(3)]
+        self.record_absolute("d. 200k cache", samples["assess, 200k-row cache"], 3.0)
+        self.results[-1]["peakRssKiB"] = self.summary(peaks)
+        self.results[-1]["cacheBytes"] = size
+
+    def peak_rss_kib(self, argv, env):
+        """Runs argv and polls its VmHWM (the high-water mark of its resident set) until it exits."""
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, env=env, cwd=self.work)
+        peak = 0
+        while proc.poll() is None:
+            try:
+                for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]))
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.01)
+        if proc.returncode != 0:
+            sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}")
+        return peak
+
+    def output_env(self, argv, env):
+        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              env=env, cwd=self.work)
+        if proc.returncode != 0:
+            sys.exit(f"bench: exit {proc.returncode}: {' '.join(map(str, argv))}\n{proc.stderr[-2000:]}")
+        return proc.stdout
 
     @staticmethod
     def write_ledger(path, names):
@@ -358,8 +441,10 @@ class Bench:
                     f"{'met' if ok else 'MISSED'}")
             else:
                 ok = r["subjectStats"]["median"] <= r["targetSeconds"]
+                rss = r.get("peakRssKiB")
+                extra = f"; peak RSS median {rss['median'] / 1024:.0f} MiB" if rss else ""
                 verdicts.append(f"{r['benchmark']:<16} median {ms(r['subjectStats']['median']).strip()} ms; "
-                                f"target <= {r['targetSeconds'] * 1000:.0f} ms: {'met' if ok else 'MISSED'}")
+                                f"target <= {r['targetSeconds'] * 1000:.0f} ms: {'met' if ok else 'MISSED'}{extra}")
         return "\n".join(lines + [""] + verdicts)
 
 
@@ -404,6 +489,8 @@ def main():
             bench.bench_assess(args.rounds)
         if "d" in args.only:
             bench.bench_sampling(args.sampling_rounds)
+        if "e" in args.only:
+            bench.bench_large_cache(args.rounds)
         header.append("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
         print("\n".join(header))
         print()

@@ -2,7 +2,7 @@
 # End-to-end benchmarks of the packaged kcshare launcher (see bench.py for what is timed and how).
 #
 #   ./mvnw -B -ntp -q -DskipTests package       # builds shareability-cli/target/kcshare
-#   src-it/bench/run-benchmarks.sh [--rounds N] [--fleet-rounds N] [--sampling-rounds N] [--only abcd] [--json-out FILE]
+#   src-it/bench/run-benchmarks.sh [--rounds N] [--fleet-rounds N] [--sampling-rounds N] [--only abcde] [--json-out FILE]
 #
 # Installs the pinned real servers and the MCP Inspector CLI into .it-servers/ first (no-op when
 # current). Needs java, node, npm and python3. Prints a table of medians and IQRs and each ratio

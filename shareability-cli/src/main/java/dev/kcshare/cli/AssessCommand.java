@@ -15,6 +15,7 @@ import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.core.verdict.VerdictJson;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
@@ -142,8 +143,11 @@ final class AssessCommand implements Callable<Integer> {
       try {
         Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs));
       } catch (IOException e) {
+        // A path the user gave: a usage error, in plain words.
         throw new BadInputException(
-            Escaper.esc(metrics, Escaper.LONG_LIMIT) + ": cannot write metrics: " + e.getMessage(),
+            Escaper.esc(
+                FileProblem.of("write metrics to", ctx.resolve(metrics), e).getMessage(),
+                Escaper.LONG_LIMIT),
             e);
       }
     }
@@ -180,7 +184,7 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> servers = all ? host.servers() : host.require(names);
     RecordsDirectory dir = records.resolve(ctx);
     List<ServerVerdict> rows =
-        VerdictReport.load(dir).verdicts(servers, host.hostProfile(), host.identityKeys());
+        VerdictReport.load(dir, servers).verdicts(servers, host.hostProfile(), host.identityKeys());
     AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();

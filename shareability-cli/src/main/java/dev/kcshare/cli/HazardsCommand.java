@@ -1,13 +1,14 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.LedgerUnion;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigRequest;
 import dev.kcshare.host.config.HostConfigLoader;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -76,22 +76,6 @@ final class HazardsCommand implements Runnable {
       return Main.EXIT_OK;
     }
 
-    /** The flat union over a server's identities, as the ledger file's flat members define it. */
-    record Union(List<String> codes, long count, double lastSeen) {
-      static Union of(Map<String, HazardRecord> identities) {
-        TreeSet<String> codes = new TreeSet<>(CodePoints.ORDER);
-        long count = 0;
-        double lastSeen = 0.0;
-        for (HazardRecord r : identities.values()) {
-          codes.addAll(r.codes());
-          long sum = count + r.count();
-          count = ((count ^ sum) & (r.count() ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-          lastSeen = Math.max(lastSeen, r.lastSeen());
-        }
-        return new Union(List.copyOf(codes), count, lastSeen);
-      }
-    }
-
     static Map<String, Object> toJson(LedgerLoad load) {
       Map<String, Object> out = new LinkedHashMap<>();
       for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
@@ -100,8 +84,8 @@ final class HazardsCommand implements Runnable {
           HazardRecord r = id.getValue();
           identities.put(id.getKey(), record(r.codes(), r.count(), r.lastSeen()));
         }
-        Union union = Union.of(server.getValue());
-        Map<String, Object> entry = record(union.codes(), union.count(), union.lastSeen());
+        LedgerUnion union = LedgerUnion.of(server.getValue().values());
+        Map<String, Object> entry = record(union.codes(), union.countValue(), union.lastSeen());
         entry.put("identities", identities);
         out.put(server.getKey(), entry);
       }
@@ -109,7 +93,7 @@ final class HazardsCommand implements Runnable {
     }
 
     private static Map<String, Object> record(
-        Collection<String> codes, long count, double lastSeen) {
+        Collection<String> codes, Number count, double lastSeen) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("codes", new ArrayList<>(codes));
       m.put("count", count);
@@ -126,7 +110,7 @@ final class HazardsCommand implements Runnable {
         return;
       }
       for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
-        Union union = Union.of(server.getValue());
+        LedgerUnion union = LedgerUnion.of(server.getValue().values());
         out.printf(
             "%s: %s (%d times, last seen %s)%n",
             Escaper.esc(server.getKey(), Escaper.SHORT_LIMIT),
@@ -182,6 +166,8 @@ final class HazardsCommand implements Runnable {
         throw new BadInputException("SERVER must not be empty");
       }
       RecordsDirectory dir = records.resolve(ctx);
+      // A command that writes the records also ends what a killed pass left running there.
+      SpawnRegistry.reapOrphans(dir.path());
       boolean had =
           LedgerStore.clearInFile(dir.ledgerFile(), server, System.currentTimeMillis() / 1000.0);
       if (had) {

@@ -59,7 +59,8 @@ final class InputFiles {
     } catch (NoSuchFileException e) {
       throw new BadInputException(source + ": no such file");
     } catch (IOException e) {
-      throw new BadInputException(displayName(source) + ": cannot read: " + e.getMessage(), e);
+      throw new BadInputException(
+          displayName(source) + ": cannot read: " + dev.kcshare.host.FileProblems.reason(e), e);
     }
   }
 

@@ -82,7 +82,7 @@ public final class Main {
     }
     cli.setOut(ctx.out());
     cli.setErr(ctx.err());
-    Handlers handlers = new Handlers();
+    Handlers handlers = new Handlers(ctx);
     cli.setExecutionStrategy(handlers);
     cli.setParameterExceptionHandler(handlers);
     cli.setExecutionExceptionHandler(handlers);
@@ -109,6 +109,12 @@ public final class Main {
       implements CommandLine.IExecutionStrategy,
           CommandLine.IParameterExceptionHandler,
           CommandLine.IExecutionExceptionHandler {
+    private final CliContext ctx;
+
+    Handlers(CliContext ctx) {
+      this.ctx = ctx;
+    }
+
     @Override
     public int execute(CommandLine.ParseResult parseResult) {
       Verbosity.apply(KcshareCommand.verbosityOf(parseResult));
@@ -132,6 +138,18 @@ public final class Main {
       if (ex instanceof BadInputException) {
         commandLine.getErr().println("kcshare: " + ex.getMessage());
         return EXIT_USAGE;
+      }
+      EnvironmentErrors.Report env = EnvironmentErrors.of(ex, ctx, parseResult);
+      if (env != null) {
+        // The environment's fault, not kcshare's: one plain line, the causes in words at -vv,
+        // never a class name or a stack trace.
+        commandLine.getErr().println("kcshare: " + env.message());
+        if (KcshareCommand.verbosityOf(parseResult) >= 2) {
+          for (String cause : env.causes()) {
+            commandLine.getErr().println("  because: " + cause);
+          }
+        }
+        return env.userGivenPath() ? EXIT_USAGE : EXIT_FAILURE;
       }
       // Looked up here, not in a static field: a run that logs nothing never starts logback.
       Logger log = LoggerFactory.getLogger(Main.class);

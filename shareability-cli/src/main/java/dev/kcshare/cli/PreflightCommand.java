@@ -84,7 +84,7 @@ final class PreflightCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws InterruptedException, IOException {
     if (server == null) {
       throw usage("missing SERVER (or the subcommand 'compare')");
     }
@@ -97,13 +97,12 @@ final class PreflightCommand implements Callable<Integer> {
             ctx.host(),
             ProbeOptions.defaults().withTimeout(Duration.ofSeconds(timeoutSeconds)),
             ProcessPermits.defaults());
+    if (capture != null) {
+      CaptureFiles.prepare(ctx.resolve(capture), definition.name()); // fails before any spawn
+    }
     ProbeOutcome outcome = prober.probe(definition, capture != null);
     if (capture != null) {
-      try {
-        CaptureFiles.write(ctx.resolve(capture), definition.name(), outcome);
-      } catch (IOException e) {
-        throw new BadInputException(capture + ": cannot write captures: " + e.getMessage(), e);
-      }
+      CaptureFiles.write(ctx.resolve(capture), definition.name(), outcome);
     }
     if (json) {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();

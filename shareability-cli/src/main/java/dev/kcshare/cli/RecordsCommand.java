@@ -1,21 +1,22 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.records.CacheCodec;
+import dev.kcshare.core.records.AttemptsCodec;
+import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
-import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -32,6 +33,8 @@ import picocli.CommandLine.Option;
       ""
     })
 final class RecordsCommand implements Callable<Integer> {
+  private static final String NEWER = "was written by a newer version";
+
   private final CliContext ctx;
 
   @Mixin RecordsOptions records = new RecordsOptions();
@@ -46,16 +49,11 @@ final class RecordsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RecordsDirectory dir = records.resolve(ctx);
-    // A missing or unusable file has nothing to decode: its state and problem say why it is empty,
-    // and the codec's "top level is null" note would only misdescribe it.
-    RecordFile.Read ledgerRead = RecordFile.read(dir.ledgerFile());
-    LedgerLoad ledger =
-        parsed(ledgerRead) ? LedgerCodec.decode(ledgerRead.root()) : LedgerLoad.empty();
-    RecordFile.Read cacheRead = RecordFile.read(dir.cacheFile());
-    CacheLoad cache =
-        parsed(cacheRead)
-            ? CacheCodec.decode(cacheRead.root())
-            : new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of());
+    // A missing or unusable file has nothing to decode: its state and problem say why it is empty.
+    RecordFile.Loaded<LedgerLoad> ledgerRead = RecordFile.readLedger(dir.ledgerFile());
+    LedgerLoad ledger = ledgerRead.value();
+    RecordFile.Loaded<CacheLoad> cacheRead = RecordFile.readCache(dir.cacheFile());
+    CacheLoad cache = cacheRead.value();
 
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("directory", dir.path().toString());
@@ -71,25 +69,48 @@ final class RecordsCommand implements Callable<Integer> {
     c.put("applied", new ArrayList<>(cache.applied()));
     c.put("dropped", dropped(cache.dropped()));
     out.put("cache", c);
+    RecordFile.Read attemptsRead = RecordFile.read(dir.attemptsFile());
+    AttemptsLoad attempts = AttemptsCodec.decode(attemptsRead.root());
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("file", dir.attemptsFile().toString());
+    a.put("exists", attemptsRead.exists());
+    a.put("problem", attemptsRead.problem());
+    a.put("leftUnchanged", attempts.newer() ? NEWER : null);
+    a.put("servers", new ArrayList<>(attempts.servers().keySet()));
+    out.put("attempts", a);
+    Path registry = SpawnRegistry.fileIn(dir.path());
+    int processes = SpawnRegistry.recordedCount(dir.path());
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("file", registry.toString());
+    p.put("exists", Files.exists(registry, LinkOption.NOFOLLOW_LINKS));
+    p.put("processes", processes);
+    out.put("processes", p);
 
     if (json) {
       Output.json(ctx, out);
     } else {
       printHuman(ctx.out(), dir, ledgerRead, ledger, cacheRead, cache);
+      printOwn(ctx.out(), attemptsRead, attempts, processes);
     }
     return Main.EXIT_OK;
   }
 
-  private static boolean parsed(RecordFile.Read read) {
-    return read.exists() && read.problem() == null;
-  }
-
-  private static Map<String, Object> file(Path path, RecordFile.Read read) {
+  private static Map<String, Object> file(Path path, RecordFile.Loaded<?> read) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("file", path.toString());
     m.put("exists", read.exists());
     m.put("problem", read.problem());
+    m.put("leftUnchanged", refusal(read));
     return m;
+  }
+
+  /** Why kcshare will not rewrite the file (written by a newer version…), or null. */
+  private static @Nullable String refusal(RecordFile.Loaded<?> read) {
+    Object value = read.value();
+    if (value instanceof LedgerLoad l) {
+      return l.refusal();
+    }
+    return value instanceof CacheLoad c ? c.refusal() : null;
   }
 
   private static List<Object> dropped(List<Dropped> dropped) {
@@ -106,9 +127,9 @@ final class RecordsCommand implements Callable<Integer> {
   private static void printHuman(
       PrintWriter out,
       RecordsDirectory dir,
-      RecordFile.Read ledgerRead,
+      RecordFile.Loaded<LedgerLoad> ledgerRead,
       LedgerLoad ledger,
-      RecordFile.Read cacheRead,
+      RecordFile.Loaded<CacheLoad> cacheRead,
       CacheLoad cache) {
     out.printf(
         "Records directory: %s%n  chosen by: %s%n",
@@ -136,11 +157,46 @@ final class RecordsCommand implements Callable<Integer> {
     }
   }
 
-  private static String state(RecordFile.Read read) {
+  /** kcshare's own files: remembered failures and the process registry. */
+  private static void printOwn(
+      PrintWriter out, RecordFile.Read attemptsRead, AttemptsLoad attempts, int processes) {
+    String state;
+    if (!attemptsRead.exists()) {
+      state = "not present (no failed pre-flight remembered)";
+    } else if (attemptsRead.problem() != null) {
+      state = "read as empty: " + Escaper.esc(attemptsRead.problem(), Escaper.LONG_LIMIT);
+    } else if (attempts.newer()) {
+      state = "read as empty: it " + NEWER + "; kcshare leaves it unchanged";
+    } else {
+      state = "present";
+    }
+    out.printf("%nFailed pre-flights (%s): %s%n", RecordsDirectory.ATTEMPTS_FILE, state);
+    if (!attempts.servers().isEmpty()) {
+      out.printf(
+          "  %d server(s) that could not be measured%s%n",
+          attempts.servers().size(), names(attempts.servers().keySet()));
+    }
+    out.printf(
+        "%nProcess registry (%s): %s%n",
+        SpawnRegistry.FILE_NAME,
+        processes == 0
+            ? "no server process recorded"
+            : processes
+                + " server process(es) of a running pass, or left by a killed one (the next"
+                + " pass ends those)");
+  }
+
+  private static String state(RecordFile.Loaded<?> read) {
     if (!read.exists()) {
       return "not present (nothing recorded yet)";
     }
     @Nullable String problem = read.problem();
+    @Nullable String refusal = refusal(read);
+    if (problem == null && refusal != null) {
+      return "read as empty: it "
+          + Escaper.esc(refusal, Escaper.LONG_LIMIT)
+          + "; kcshare leaves it unchanged";
+    }
     return problem == null
         ? "present"
         : "read as empty: " + Escaper.esc(problem, Escaper.LONG_LIMIT);

@@ -199,11 +199,26 @@ final class ServerNotes {
   }
 
   /** Where to enable a disabled definition. */
+  /** How to enable a disabled definition, in the terms of the client whose file holds it. */
   static String enableHint(ConfiguredDefinition d) {
-    return "set \"disabled\" to false (or remove it) at "
-        + Escaper.esc(d.file(), Escaper.LONG_LIMIT)
-        + " "
-        + Escaper.esc(d.pointer() + "/disabled", Escaper.LONG_LIMIT);
+    String file = Escaper.esc(d.file(), Escaper.LONG_LIMIT);
+    return switch (d.format()) {
+      case CODEX, ZED, GOOSE, OPENCODE ->
+          "set \"enabled\" to true at "
+              + file
+              + " "
+              + Escaper.esc(d.pointer() + "/enabled", Escaper.LONG_LIMIT);
+      case GEMINI ->
+          "remove it from \"mcp\" \"excluded\" (or add it to \"mcp\" \"allowed\") in "
+              + file
+              + ", and set \"enabled\" to true for it in"
+              + " ~/.gemini/mcp-server-enablement.json if it is listed there";
+      default ->
+          "set \"disabled\" to false (or remove it) at "
+              + file
+              + " "
+              + Escaper.esc(d.pointer() + "/disabled", Escaper.LONG_LIMIT);
+    };
   }
 
   private static String where(ConfiguredDefinition d) {

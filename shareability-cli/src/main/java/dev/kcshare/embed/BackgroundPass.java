@@ -126,6 +126,7 @@ public final class BackgroundPass {
    */
   public PassResult await(Duration timeout)
       throws ExecutionException, InterruptedException, TimeoutException {
+    Objects.requireNonNull(timeout, "timeout");
     if (!ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
       throw new TimeoutException("the pass is still running after " + timeout);
     }

@@ -14,7 +14,7 @@ import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.ServerIdentity;
 import dev.kcshare.host.report.ServerVerdict;
@@ -29,7 +29,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
-import java.util.function.Function;
 
 /**
  * The embedding facade: one object per records directory that gives a Java MCP gateway the hazard
@@ -60,7 +59,7 @@ public final class Shareability {
   private final Set<String> identityKeys;
   private final StdioProber prober;
   private final int workers;
-  private final Function<Path, RecordFile.Read> reader;
+  private final RecordReader reader;
 
   private Shareability(Builder b) {
     this.records = new RecordsDirectory(b.recordsDirectory, RecordsDirectory.Rule.OPTION);
@@ -110,9 +109,7 @@ public final class Shareability {
    * @return the loaded ledger writer
    */
   public LedgerStore openLedger() {
-    LedgerStore store = new LedgerStore(records.ledgerFile(), clock);
-    store.load();
-    return store;
+    return new LedgerStore(records.ledgerFile(), clock);
   }
 
   /**
@@ -125,6 +122,7 @@ public final class Shareability {
    * @return one configured server per name, in order of first appearance
    */
   public List<ConfiguredServer> servers(List<ServerDefinition> definitions) {
+    requireElements(definitions, "definitions");
     Fingerprints fingerprints = fingerprints();
     List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
     for (int i = 0; i < definitions.size(); i++) {
@@ -165,6 +163,7 @@ public final class Shareability {
    * @throws IllegalArgumentException if the definition has no command
    */
   public String launchIdentity(ServerDefinition definition) {
+    Objects.requireNonNull(definition, "definition");
     String command = definition.command();
     if (command == null) {
       throw new IllegalArgumentException("not a stdio definition: " + definition.name());
@@ -183,7 +182,9 @@ public final class Shareability {
    * @return one row per server, in the given order
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
-    return VerdictReport.load(records, reader).verdicts(servers, profile, identityKeys);
+    requireElements(servers, "servers");
+    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, profile, identityKeys);
   }
 
   /**
@@ -196,7 +197,9 @@ public final class Shareability {
    * @return one row per server, in the given order
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers, LedgerStore liveLedger) {
-    return VerdictReport.live(liveLedger.ledger(), records, reader)
+    requireElements(servers, "servers");
+    Objects.requireNonNull(liveLedger, "liveLedger");
+    return VerdictReport.live(liveLedger.ledger(), records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
   }
 
@@ -216,6 +219,7 @@ public final class Shareability {
    */
   public PassResult budgetedPass(List<ConfiguredServer> servers)
       throws IOException, InterruptedException {
+    requireElements(servers, "servers");
     return runner()
         .run(
             servers,
@@ -246,6 +250,8 @@ public final class Shareability {
    */
   public BackgroundPass startUncappedPass(
       List<ConfiguredServer> servers, PassProgress.Listener listener) {
+    requireElements(servers, "servers");
+    Objects.requireNonNull(listener, "listener");
     List<ConfiguredServer> snapshot = List.copyOf(servers);
     AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
     return BackgroundPass.start(
@@ -261,6 +267,16 @@ public final class Shareability {
                       listener.onProgress(p);
                     }),
         "kcshare-uncapped-pass");
+  }
+
+  /** Checks a list argument and its elements at the call, naming the parameter. */
+  private static void requireElements(List<?> list, String parameter) {
+    Objects.requireNonNull(list, parameter);
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == null) {
+        throw new NullPointerException(parameter + "[" + i + "]");
+      }
+    }
   }
 
   private EvaluationRunner runner() {
@@ -292,7 +308,7 @@ public final class Shareability {
     private Set<String> identityKeys = Set.of();
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
     private Duration probeTimeout = ProbeOptions.DEFAULT_TIMEOUT;
-    private Function<Path, RecordFile.Read> reader = RecordFile::read;
+    private RecordReader reader = RecordReader.FILES;
 
     private Builder(Path recordsDirectory) {
       this.recordsDirectory = Objects.requireNonNull(recordsDirectory, "recordsDirectory");
@@ -306,7 +322,14 @@ public final class Shareability {
      * @return this builder
      */
     public Builder environment(Map<String, String> environment) {
-      this.environment = Objects.requireNonNull(environment, "environment");
+      Objects.requireNonNull(environment, "environment");
+      environment.forEach(
+          (k, v) -> {
+            if (k == null || v == null) {
+              throw new NullPointerException("environment entry");
+            }
+          });
+      this.environment = environment;
       return this;
     }
 
@@ -354,7 +377,11 @@ public final class Shareability {
      * @return this builder
      */
     public Builder identityKeys(Set<String> identityKeys) {
-      this.identityKeys = Objects.requireNonNull(identityKeys, "identityKeys");
+      Objects.requireNonNull(identityKeys, "identityKeys");
+      for (String key : identityKeys) {
+        Objects.requireNonNull(key, "identityKeys element");
+      }
+      this.identityKeys = identityKeys;
       return this;
     }
 
@@ -374,18 +401,21 @@ public final class Shareability {
     }
 
     /**
-     * The per-response pre-flight timeout (default 15 s); checked by {@link #build()}.
+     * The per-response pre-flight timeout (default 15 s).
      *
      * @param probeTimeout 5 to 120 seconds
      * @return this builder
+     * @throws IllegalArgumentException if {@code probeTimeout} is outside 5 to 120 seconds
      */
     public Builder probeTimeout(Duration probeTimeout) {
-      this.probeTimeout = Objects.requireNonNull(probeTimeout, "probeTimeout");
+      Objects.requireNonNull(probeTimeout, "probeTimeout");
+      ProbeOptions.defaults().withTimeout(probeTimeout); // refuses a value outside 5 to 120 s now
+      this.probeTimeout = probeTimeout;
       return this;
     }
 
     /** How record files are read; an instrumentation seam for tests. */
-    Builder recordReader(Function<Path, RecordFile.Read> reader) {
+    Builder recordReader(RecordReader reader) {
       this.reader = Objects.requireNonNull(reader, "reader");
       return this;
     }

@@ -14,7 +14,6 @@ import dev.kcshare.host.records.CacheStore;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -379,51 +378,71 @@ final class AssessHostTest {
   }
 
   /**
-   * Each record file is a named pipe that serves one document to one reader and then has no writer
-   * any more: a second open by kcshare would block, so the run would not finish. (A pipe that
-   * served again and counted its readers was racy: Linux wakes a blocked writer before the reader's
-   * descriptor shows in /proc, so a writer could feed the same reader twice.)
+   * Each record file is a named pipe with a writer waiting: kcshare must read neither (a record
+   * file must be a regular file), finish at once, and say why it read them as empty. A pipe that
+   * kcshare opened would have been served ({@code served}); one it read would have made it wait.
    */
   @Test
-  void recordFilesAreReadOncePerRun() throws Exception {
+  void namedPipesInPlaceOfTheRecordFilesAreNeverOpened() throws Exception {
     Path cache = fleet.cacheFile();
     Path ledger = fleet.records().resolve("observed-hazards.json");
-    byte[] cacheDocument = Files.readAllBytes(cache);
-    byte[] ledgerDocument =
-        "{\"schema\":1,\"servers\":{\"fresh\":{\"codes\":[\"unroutable_server_request\"],\"count\":1,\"lastSeen\":1.0}}}"
-            .getBytes(StandardCharsets.UTF_8);
+    byte[] document = Files.readAllBytes(cache);
     Files.delete(cache);
     assumeFifo(cache);
     assumeFifo(ledger);
-    OneShotPipe cachePipe = new OneShotPipe(cache, cacheDocument);
-    OneShotPipe ledgerPipe = new OneShotPipe(ledger, ledgerDocument);
+    OneShotPipe cachePipe = new OneShotPipe(cache, document);
+    OneShotPipe ledgerPipe = new OneShotPipe(ledger, document);
     ExecutorService runner = Executors.newSingleThreadExecutor();
     Future<CliRun> run = runner.submit(() -> assess("--all", "--json"));
+    Future<CliRun> records =
+        runner.submit(
+            () ->
+                CliRun.run(
+                    dir,
+                    "",
+                    env(),
+                    "records",
+                    "--json",
+                    "--records-dir",
+                    fleet.records().toString()));
     CliRun r;
+    CliRun shown;
+    boolean cacheOpened;
+    boolean ledgerOpened;
     try {
       r = run.get(60, TimeUnit.SECONDS);
+      shown = records.get(60, TimeUnit.SECONDS);
+      cacheOpened = cachePipe.served;
+      ledgerOpened = ledgerPipe.served;
     } catch (TimeoutException e) {
-      // Release a reader blocked on a second open, so the thread ends.
       cachePipe.releaseReaders();
       ledgerPipe.releaseReaders();
-      throw new AssertionError("assess did not finish: it opened a record file a second time", e);
+      throw new AssertionError("assess did not finish: it opened a named pipe", e);
     } finally {
       runner.shutdown();
       cachePipe.stop();
       ledgerPipe.stop();
     }
     assertThat(r.exitCode()).as(r.stderr()).isZero();
-    assertThat(cachePipe.served).as("the cache was read").isTrue();
-    assertThat(ledgerPipe.served).as("the ledger was read").isTrue();
+    assertThat(cacheOpened).as("the cache pipe was opened").isFalse();
+    assertThat(ledgerOpened).as("the ledger pipe was opened").isFalse();
+    // kcshare records says why each reads as empty.
+    Map<?, ?> state = (Map<?, ?>) JsonReader.withDepthLimit(100).parse(shown.stdout());
+    for (String file : List.of("ledger", "cache")) {
+      assertThat(((Map<?, ?>) state.get(file)).get("problem"))
+          .as(file)
+          .isEqualTo("not a regular file (a named pipe)");
+    }
     Map<Object, Object> strengths = new LinkedHashMap<>();
     for (Map<String, Object> v : verdicts(r)) {
       strengths.put(v.get("name"), v.get("strength"));
     }
+    // Nothing measured, nothing observed: never safer than the evidence.
     assertThat(strengths)
         .containsExactly(
-            Map.entry("files", "measured"),
-            Map.entry("search", "no_objection"),
-            Map.entry("fresh", "refuted"),
+            Map.entry("files", "unknown"),
+            Map.entry("search", "unknown"),
+            Map.entry("fresh", "unknown"),
             Map.entry("docs", "disqualified"));
   }
 

@@ -57,7 +57,13 @@ final class AssessMetricsTest {
             "--metrics",
             "no/such/dir/kcshare.prom");
     assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
-    assertThat(r.stderr()).contains("kcshare.prom").contains("cannot write metrics");
+    assertThat(r.stderr())
+        .isEqualTo(
+            "kcshare: cannot write metrics to "
+                + dir.resolve("no/such/dir/kcshare.prom")
+                + ": "
+                + dir.resolve("no/such/dir")
+                + ": no such directory\n");
     assertThat(r.stdout()).as("nothing printed before the failure").isEmpty();
   }
 
@@ -81,7 +87,7 @@ final class AssessMetricsTest {
       CliRun r = CliRun.run(dir, "", java.util.Map.of(), args.toArray(String[]::new));
       assertThat(r.exitCode()).as("%s: %s", args, r.stderr()).isEqualTo(Main.EXIT_USAGE);
       assertThat(r.stdout()).as("%s", args).isEmpty();
-      assertThat(r.stderr()).as("%s", args).contains("cannot write metrics");
+      assertThat(r.stderr()).as("%s", args).contains("cannot write").contains("kcshare.prom");
     }
   }
 }

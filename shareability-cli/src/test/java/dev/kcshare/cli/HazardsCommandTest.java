@@ -94,6 +94,47 @@ final class HazardsCommandTest {
   }
 
   @Test
+  void theListedUnionIsTheOneTheFileCarries() throws Exception {
+    // Two identities at the per-identity maximum: the flat count is their exact sum, as the gateway
+    // writes it (an unbounded integer), never saturated; a negative lastSeen is the maximum as it
+    // is, never floored at 0.0.
+    Path records = Files.createDirectories(dir.resolve("records"));
+    long max = Long.MAX_VALUE;
+    Files.writeString(
+        records.resolve("observed-hazards.json"),
+        "{\"schema\": 1, \"servers\": {"
+            + "\"big\": {\"identities\": {"
+            + "\"a\": {\"codes\": [\"unroutable_server_request\"], \"count\": "
+            + max
+            + ", \"lastSeen\": 7.0},"
+            + "\"b\": {\"codes\": [\"unroutable_server_request\"], \"count\": "
+            + max
+            + ", \"lastSeen\": 8.0}}},"
+            + "\"early\": {\"identities\": {"
+            + "\"a\": {\"codes\": [\"unattributable_notification\"], \"count\": 1,"
+            + " \"lastSeen\": -1.5}}}}}",
+        StandardCharsets.UTF_8);
+    CliRun r = run("hazards", "list", "--json", "--records-dir", records.toString());
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout()).contains("\"count\": 18446744073709551614,");
+    Map<?, ?> early = (Map<?, ?>) ((Map<?, ?>) json(r.stdout())).get("early");
+    assertThat(early.get("lastSeen")).isEqualTo(-1.5);
+
+    CliRun human = run("hazards", "list", "--records-dir", records.toString());
+    assertThat(human.stdout())
+        .contains("big: unroutable_server_request (18446744073709551614 times");
+
+    // The file kcshare writes carries the same union (a clear of another name rewrites it).
+    assertThat(run("hazards", "clear", "other", "--records-dir", records.toString()).exitCode())
+        .isZero();
+    Map<?, ?> file = (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
+    Map<?, ?> servers = (Map<?, ?>) file.get("servers");
+    assertThat(((Map<?, ?>) servers.get("big")).get("count"))
+        .isEqualTo(new java.math.BigInteger("18446744073709551614"));
+    assertThat(((Map<?, ?>) servers.get("early")).get("lastSeen")).isEqualTo(-1.5);
+  }
+
+  @Test
   void listHumanEscapesHostileNamesAndIdentities() throws Exception {
     Path records = dir.resolve("records");
     writeLedger(records);

@@ -30,6 +30,11 @@ final class RecordsCommandTest {
     return (Map<?, ?>) JsonReader.withDepthLimit(1000).parse(text);
   }
 
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> object(Object value) {
+    return (Map<String, Object>) value;
+  }
+
   private static Object parse(String text) throws Exception {
     return JsonReader.withDepthLimit(1000).parse(text);
   }
@@ -51,11 +56,18 @@ final class RecordsCommandTest {
                     + quote(records.toString())
                     + ", \"rule\": \"--records-dir\", \"ledger\": {\"file\": "
                     + quote(records.resolve("observed-hazards.json").toString())
-                    + ", \"exists\": false, \"problem\": null, \"servers\": [], \"identities\": 0,"
+                    + ", \"exists\": false, \"problem\": null, \"leftUnchanged\": null,"
+                    + " \"servers\": [], \"identities\": 0,"
                     + " \"cleared\": [], \"dropped\": []}, \"cache\": {\"file\": "
                     + quote(records.resolve("shareability-verdicts.json").toString())
-                    + ", \"exists\": false, \"problem\": null, \"rows\": [], \"applied\": [],"
-                    + " \"dropped\": []}}"));
+                    + ", \"exists\": false, \"problem\": null, \"leftUnchanged\": null,"
+                    + " \"rows\": [], \"applied\": [],"
+                    + " \"dropped\": []}, \"attempts\": {\"file\": "
+                    + quote(records.resolve("kcshare-attempts.json").toString())
+                    + ", \"exists\": false, \"problem\": null, \"leftUnchanged\": null,"
+                    + " \"servers\": []}, \"processes\": {\"file\": "
+                    + quote(records.resolve("kcshare-processes.json").toString())
+                    + ", \"exists\": false, \"processes\": 0}}"));
     CliRun human = CliRun.run(dir, "", env(), "records", "--records-dir", "nowhere");
     assertThat(human.stdout())
         .contains("Records directory: " + records)
@@ -63,6 +75,42 @@ final class RecordsCommandTest {
         .contains("Hazard ledger (observed-hazards.json): not present (nothing recorded yet)")
         .contains("Verdict cache (shareability-verdicts.json): not present (nothing recorded yet)");
     assertThat(records).doesNotExist();
+  }
+
+  @Test
+  void kcsharesOwnFilesAreListedWithWhatTheyHold() throws Exception {
+    Path records = dir.resolve("records");
+    write(
+        records.resolve("kcshare-attempts.json"),
+        "{\"schema\": 1, \"servers\": {\"brave\": {\"at\": 1767261600.5,"
+            + " \"identity\": \"id\", \"detail\": \"no response\", \"exitStatus\": \"exit 1\","
+            + " \"stderrTail\": \"\", \"failures\": 3}}}");
+    write(
+        records.resolve("kcshare-processes.json"),
+        "{\"processes\": [{\"pid\": 4242, \"startTime\": 1, \"group\": true,"
+            + " \"ownerPid\": 4000, \"ownerStartTime\": 2, \"owner\": \"t\"}]}");
+    CliRun r = CliRun.run(dir, "", env(), "records", "--json", "--records-dir", "records");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    Map<?, ?> out = json(r.stdout());
+    assertThat(object(out.get("attempts")))
+        .containsEntry("exists", true)
+        .containsEntry("servers", List.of("brave"))
+        .containsEntry("leftUnchanged", null);
+    assertThat(object(out.get("processes")))
+        .containsEntry("exists", true)
+        .containsEntry("processes", 1);
+    CliRun human = CliRun.run(dir, "", env(), "records", "--records-dir", "records");
+    assertThat(human.stdout())
+        .contains("Failed pre-flights (kcshare-attempts.json): present")
+        .contains("1 server(s) that could not be measured: brave")
+        .contains("Process registry (kcshare-processes.json): 1 server process(es)");
+
+    write(records.resolve("kcshare-attempts.json"), "{\"schema\": 2, \"servers\": {}}");
+    CliRun newer = CliRun.run(dir, "", env(), "records", "--records-dir", "records");
+    assertThat(newer.stdout())
+        .contains(
+            "Failed pre-flights (kcshare-attempts.json): read as empty: it was written by a newer"
+                + " version; kcshare leaves it unchanged");
   }
 
   @Test

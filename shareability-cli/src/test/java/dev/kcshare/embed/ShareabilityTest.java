@@ -3,6 +3,7 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.HazardRecord;
@@ -17,7 +18,9 @@ import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.report.ServerVerdict;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +37,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,12 +46,19 @@ final class ShareabilityTest {
   private static final String UNROUTABLE = HazardCodes.UNROUTABLE_SERVER_REQUEST;
 
   /** Records every read, per file. */
-  private static final class CountingReader {
+  private static final class CountingReader implements RecordReader {
     final Map<Path, AtomicInteger> reads = new ConcurrentHashMap<>();
 
-    RecordFile.Read read(Path file) {
+    @Override
+    public RecordFile.Loaded<LedgerLoad> ledger(Path file, Predicate<String> names) {
       reads.computeIfAbsent(file, k -> new AtomicInteger()).incrementAndGet();
-      return RecordFile.read(file);
+      return RecordReader.FILES.ledger(file, names);
+    }
+
+    @Override
+    public RecordFile.Loaded<CacheLoad> cache(Path file, Predicate<String> names) {
+      reads.computeIfAbsent(file, k -> new AtomicInteger()).incrementAndGet();
+      return RecordReader.FILES.cache(file, names);
     }
 
     Map<Path, Integer> snapshotAndReset() {
@@ -72,7 +83,7 @@ final class ShareabilityTest {
     Shareability kc =
         Shareability.builder(dir.resolve("records"))
             .clock(() -> 1000.0)
-            .recordReader(reader::read)
+            .recordReader(reader)
             .build();
     List<ConfiguredServer> servers = kc.servers(fleet(6));
     // records for some rows: a hazard for server-1, a measurement for server-2
@@ -285,6 +296,66 @@ final class ShareabilityTest {
     assertThat(ran.fresh()).hasSize(2).allSatisfy(r -> assertThat(r.result().ran()).isFalse());
     assertThat(ran.progress().done()).isEqualTo(2);
     assertThat(ran.progress().measured()).isZero();
+  }
+
+  @Test
+  void aSymlinkedRecordsDirectoryIsTheSameLockAndBusyIsNeverAnException(@TempDir Path dir)
+      throws Exception {
+    Path real = Files.createDirectories(dir.resolve("records"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    Shareability viaReal = Shareability.builder(real).clock(() -> 10.0).build();
+    Shareability viaLink = Shareability.builder(link).clock(() -> 10.0).build();
+    List<ConfiguredServer> servers =
+        viaLink.servers(
+            List.of(ServerDefinition.stdio("gone", dir.resolve("none").toString(), List.of())));
+
+    // A pass holds the cache lock through the real path; a budgeted pass through the link yields.
+    CacheStore.Session held = CacheStore.open(viaReal.records().cacheFile(), null);
+    try {
+      assertThat(viaLink.budgetedPass(servers).outcome()).isEqualTo(PassResult.Outcome.YIELDED);
+      // Another thread closes the session (twice): the lock is free again for everyone.
+      Thread closer =
+          new Thread(
+              () -> {
+                try {
+                  held.close();
+                  held.close();
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      closer.start();
+      closer.join();
+      assertThat(viaLink.budgetedPass(servers).outcome()).isEqualTo(PassResult.Outcome.RAN);
+    } finally {
+      held.close();
+    }
+
+    // Two writers of one ledger, one through each path, flushing at once: both succeed.
+    LedgerStore a = viaReal.openLedger();
+    LedgerStore b = viaLink.openLedger();
+    a.record("s-a", UNROUTABLE, "id");
+    b.record("s-b", UNROUTABLE, "id");
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicBoolean flushedA = new AtomicBoolean();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                go.await();
+                flushedA.set(a.flush());
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            });
+    t.start();
+    go.countDown();
+    boolean flushedB = b.flush();
+    t.join();
+    assertThat(failure.get()).isNull();
+    assertThat(flushedA.get()).isTrue();
+    assertThat(flushedB).isTrue();
   }
 
   @Test

@@ -216,6 +216,24 @@ final class RecordsInteropIT {
     assertThat(canon(summary, "namesSorted")).isEqualTo("true");
   }
 
+  @Test
+  void theFlatUnionIsTheGatewaysExactSumBothWays() throws Exception {
+    Py w = python("", "write_union.py", records.toString());
+    assertThat(w.exitCode()).as(w.stderr()).isZero();
+    String exact = "18446744073709551614"; // 2 * (2**63 - 1), beyond a long
+    String view = kcshare("hazards", "list", "--json", "--records-dir", "records").stdout();
+    assertThat(canon(view, "big", "count")).isEqualTo(exact);
+    assertThat(canon(view, "early", "lastSeen")).isEqualTo("-1.5");
+
+    // kcshare rewrites the file (a clear of another name): Python reads the same exact union.
+    kcshare("hazards", "clear", "other", "--records-dir", "records");
+    Py read = python("", "read_records.py", records.resolve("observed-hazards.json").toString());
+    assertThat(read.exitCode()).as(read.stderr()).isZero();
+    assertThat(canon(read.stdout(), "servers", "big", "count")).isEqualTo(exact);
+    assertThat(canon(read.stdout(), "servers", "early", "lastSeen")).isEqualTo("-1.5");
+    assertThat(canon(read.stdout(), "servers")).isEqualTo(canon(view));
+  }
+
   /** Python's canonical form of member {@code field} of the object named {@code name} in array. */
   private String canonOf(String array, String name, String field) throws Exception {
     List<Object> items = Json.array(Json.parse(array));

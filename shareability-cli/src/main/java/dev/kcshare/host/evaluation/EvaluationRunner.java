@@ -10,14 +10,17 @@ import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.FailedAttempts;
+import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
@@ -151,6 +154,13 @@ public final class EvaluationRunner {
       Options options,
       PassProgress.Listener listener)
       throws IOException, InterruptedException {
+    Objects.requireNonNull(servers, "servers");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(listener, "listener");
+    // What a killed pass left running on these records ends before this pass spawns anything
+    // (records spec §9.5); a live pass's processes are left alone.
+    Path recordsDir = cacheFile.toAbsolutePath().getParent();
+    SpawnRegistry.reapOrphans(recordsDir);
     PassProgress.Listener events = new SafeListener(listener);
     Duration wait =
         options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
@@ -158,8 +168,15 @@ public final class EvaluationRunner {
     if (session == null) {
       return busy(servers, cacheFile, options);
     }
-    try (session) {
-      return runLocked(servers, session, AttemptStore.besideCache(cacheFile), options, events);
+    try (session;
+        SpawnRegistry registry = SpawnRegistry.open(recordsDir)) {
+      return runLocked(
+          servers,
+          session,
+          AttemptStore.besideCache(cacheFile),
+          options,
+          events,
+          prober.withSpawnWatcher(registry));
     }
   }
 
@@ -186,7 +203,8 @@ public final class EvaluationRunner {
       CacheStore.Session session,
       Path attemptsFile,
       Options options,
-      PassProgress.Listener listener)
+      PassProgress.Listener listener,
+      Preflights prober)
       throws IOException, InterruptedException {
     VerdictCache cache = session.cache();
     FailedAttempts attempts = AttemptStore.load(attemptsFile);
@@ -198,7 +216,9 @@ public final class EvaluationRunner {
     Map<String, String> versions;
     try {
       versions =
-          options.mode() == Mode.UNCAPPED ? recheckVersions(byName.values(), cache) : Map.of();
+          options.mode() == Mode.UNCAPPED
+              ? recheckVersions(byName.values(), cache, prober)
+              : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
       flushQuietly(session, null, null); // handshakes refreshed so far
       throw e;
@@ -236,7 +256,7 @@ public final class EvaluationRunner {
     try {
       for (String name : due) {
         ConfiguredServer server = byName.get(name);
-        completions.submit(() -> measure(server, timeout, listener));
+        completions.submit(() -> measure(server, prober, timeout, listener));
         pending++;
       }
       List<ConfiguredServer> timedOut = new ArrayList<>();
@@ -252,7 +272,7 @@ public final class EvaluationRunner {
       Duration longer = retryTimeout(timeout);
       for (ConfiguredServer server : timedOut) {
         listener.onRetrying(server.name(), longer);
-        completions.submit(() -> measure(server, longer, listener));
+        completions.submit(() -> measure(server, prober, longer, listener));
         pending++;
         Measured m = take(completions);
         pending--;
@@ -325,9 +345,15 @@ public final class EvaluationRunner {
      */
     ServerResult store(Measured m) {
       boolean stored = false;
-      if (m.row() != null) {
-        cache.put(m.name(), m.row());
-        stored = true;
+      CacheRow row = m.row();
+      if (row != null) {
+        stored = cache.put(m.name(), row);
+        if (!stored) {
+          log.warn(
+              "not storing the measurement of {}: {}",
+              Escaper.quoted(m.name(), Escaper.SHORT_LIMIT),
+              RecordLimits.rowRefusal(m.name(), row));
+        }
       }
       AttemptRecord last = null;
       if (m.result().ran()) {
@@ -379,7 +405,8 @@ public final class EvaluationRunner {
     }
   }
 
-  private Measured measure(ConfiguredServer server, Duration timeout, PassProgress.Listener events)
+  private Measured measure(
+      ConfiguredServer server, Preflights prober, Duration timeout, PassProgress.Listener events)
       throws InterruptedException {
     String name = server.name();
     String identity = null;
@@ -520,7 +547,8 @@ public final class EvaluationRunner {
    * refreshes the handshake of a row it does not invalidate. Its failure changes nothing.
    */
   private Map<String, String> recheckVersions(
-      Iterable<ConfiguredServer> servers, VerdictCache cache) throws InterruptedException {
+      Iterable<ConfiguredServer> servers, VerdictCache cache, Preflights prober)
+      throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       ConfiguredDefinition first = s.first();
@@ -591,6 +619,18 @@ public final class EvaluationRunner {
       return;
     }
     cache.put(name, row.withHandshake(fresh)); // a re-check is not a measurement: cost kept
+  }
+
+  /** An I/O failure in plain words (path and reason); anything else as it is (a defect). */
+  private static String describe(Exception e) {
+    if (e instanceof dev.kcshare.host.FileProblem problem) {
+      return problem.getMessage();
+    }
+    if (e instanceof IOException) {
+      String path = FileProblems.pathOf(e);
+      return path == null ? FileProblems.reason(e) : path + ": " + FileProblems.reason(e);
+    }
+    return e.toString();
   }
 
   private static void report(PassProgress.Listener listener, PassProgress progress) {
@@ -666,7 +706,7 @@ public final class EvaluationRunner {
     } catch (IOException | RuntimeException e) {
       log.warn(
           "could not save the verdicts measured before the interruption: {}",
-          Escaper.esc(String.valueOf(e), Escaper.LONG_LIMIT));
+          Escaper.esc(describe(e), Escaper.LONG_LIMIT));
     } finally {
       if (attemptsFile != null && attempts != null) {
         flushAttempts(attemptsFile, attempts);

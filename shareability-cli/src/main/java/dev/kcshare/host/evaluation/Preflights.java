@@ -3,6 +3,7 @@ package dev.kcshare.host.evaluation;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.prober.SpawnWatcher;
 import dev.kcshare.host.prober.StdioProber;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,6 +19,14 @@ interface Preflights {
 
   /** One identity-A exchange for the version re-check. */
   Optional<Answer> probeOnce(ServerDefinition server) throws InterruptedException;
+
+  /**
+   * These pre-flights, telling {@code watcher} about every process they spawn; a stand-in that
+   * spawns nothing returns itself.
+   */
+  default Preflights withSpawnWatcher(SpawnWatcher watcher) {
+    return this;
+  }
 
   static Preflights of(StdioProber prober) {
     Objects.requireNonNull(prober, "prober");
@@ -36,6 +45,11 @@ interface Preflights {
       @Override
       public Optional<Answer> probeOnce(ServerDefinition server) throws InterruptedException {
         return prober.probeOnce(server);
+      }
+
+      @Override
+      public Preflights withSpawnWatcher(SpawnWatcher watcher) {
+        return of(prober.withSpawnWatcher(watcher));
       }
     };
   }

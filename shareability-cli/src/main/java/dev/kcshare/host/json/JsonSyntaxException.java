@@ -7,16 +7,36 @@ public final class JsonSyntaxException extends Exception {
   private final int line;
   private final int column;
   private final boolean nestingTooDeep;
+  private final boolean limitExceeded;
 
   public JsonSyntaxException(String message, int line, int column) {
     this(message, line, column, false);
   }
 
   JsonSyntaxException(String message, int line, int column, boolean nestingTooDeep) {
+    this(message, line, column, nestingTooDeep, false);
+  }
+
+  private JsonSyntaxException(
+      String message, int line, int column, boolean nestingTooDeep, boolean limitExceeded) {
     super(message);
     this.line = line;
     this.column = column;
     this.nestingTooDeep = nestingTooDeep;
+    this.limitExceeded = limitExceeded;
+  }
+
+  /** A document refused by a size limit of the reader (a member name, a number). */
+  static JsonSyntaxException limit(String message) {
+    return new JsonSyntaxException(message, -1, -1, false, true);
+  }
+
+  /**
+   * The document may be valid JSON but was refused by one of the reader's size limits (a member
+   * name or a number longer than it accepts), rather than for a syntax error.
+   */
+  public boolean limitExceeded() {
+    return limitExceeded;
   }
 
   /**

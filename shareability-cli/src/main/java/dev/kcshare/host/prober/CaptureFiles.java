@@ -1,9 +1,10 @@
 package dev.kcshare.host.prober;
 
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.host.FileProblem;
+import dev.kcshare.host.records.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,7 +18,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Writes {@code --capture} files: {@code DIR/<server>/a.json} and {@code b.json}, each one
  * identity's raw answers in the capture format, so {@code kcshare preflight compare} re-decides the
- * measurement offline ({@code prober.md} §13).
+ * measurement offline ({@code prober.md} §13). Captures hold a server's raw answers, so they are
+ * private like the record files whatever the umask: directories kcshare creates are 0700, files
+ * 0600, each written atomically.
  */
 public final class CaptureFiles {
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,100}");
@@ -45,18 +48,39 @@ public final class CaptureFiles {
   }
 
   /**
-   * Writes the outcome's captures (pretty JSON) and returns the files written, in identity order.
+   * Creates the server's capture directory (and every missing parent, 0700), so that a path that
+   * cannot hold captures fails before anything is spawned.
    *
-   * @throws IOException when the directory or a file cannot be written
+   * @return the directory
+   * @throws FileProblem when it cannot be created
+   */
+  public static Path prepare(Path captureRoot, String serverName) throws FileProblem {
+    Path dir = directoryFor(captureRoot, serverName);
+    try {
+      AtomicFiles.createDirectories(dir);
+    } catch (IOException e) {
+      throw FileProblem.of("write", captureRoot, e);
+    }
+    return dir;
+  }
+
+  /**
+   * Writes the outcome's captures (pretty JSON, 0600) and returns the files written, in identity
+   * order.
+   *
+   * @throws FileProblem when the directory or a file cannot be written
    */
   public static List<Path> write(Path captureRoot, String serverName, ProbeOutcome outcome)
-      throws IOException {
-    Path dir = directoryFor(captureRoot, serverName);
+      throws FileProblem {
+    Path dir = prepare(captureRoot, serverName);
     List<Path> written = new ArrayList<>();
     for (Map.Entry<String, Map<String, @Nullable Object>> e : outcome.captures().entrySet()) {
-      Files.createDirectories(dir);
       Path file = dir.resolve(e.getKey() + ".json");
-      Files.writeString(file, JsonWriter.pretty(e.getValue()), StandardCharsets.UTF_8);
+      try {
+        AtomicFiles.write(file, JsonWriter.pretty(e.getValue()).getBytes(StandardCharsets.UTF_8));
+      } catch (IOException ex) {
+        throw FileProblem.of("write", file, ex);
+      }
       written.add(file);
     }
     return written;

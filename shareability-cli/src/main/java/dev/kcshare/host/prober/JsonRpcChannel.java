@@ -1,6 +1,7 @@
 package dev.kcshare.host.prober;
 
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.IOException;
@@ -25,13 +26,20 @@ import org.jspecify.annotations.Nullable;
  */
 final class JsonRpcChannel {
   static final int NESTING_LIMIT = 512;
+
+  /**
+   * The longest member name accepted in a server's message: the record writer's key limit, so that
+   * every name of an answer the prober accepts can be stored and read back.
+   */
+  static final int NAME_LIMIT = RecordLimits.MAX_KEY_LENGTH;
+
   static final int MAX_BANNER_LINES = 50;
 
   /** Queued writes beyond this mean the server is not reading stdin: treated as a write failure. */
   static final int MAX_PENDING_WRITES = 1024;
 
   private static final int LINES_IN_FLIGHT = 2;
-  private static final JsonReader READER = JsonReader.withDepthLimit(NESTING_LIMIT);
+  private static final JsonReader READER = JsonReader.withLimits(NESTING_LIMIT, NAME_LIMIT);
   private static final Object WAKE = new Object();
   private static final Object CLOSE = new Object();
 
@@ -130,6 +138,13 @@ final class JsonRpcChannel {
       } catch (JsonSyntaxException e) {
         if (e.nestingTooDeep()) {
           throw new ProbeFailure(ProbeFailure.TOO_DEEP);
+        }
+        if (e.limitExceeded()) {
+          // Valid JSON beyond a size limit is an oversized answer, not a banner: fail at once.
+          throw new ProbeFailure(
+              String.valueOf(e.getMessage()).contains("member name")
+                  ? ProbeFailure.NAME_TOO_LONG
+                  : ProbeFailure.NUMBER_TOO_LONG);
         }
         if (++banners > MAX_BANNER_LINES) {
           throw ProbeFailure.noResponse(ProbeFailure.NO_RESPONSE);

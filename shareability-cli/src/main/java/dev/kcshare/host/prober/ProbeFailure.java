@@ -11,6 +11,9 @@ final class ProbeFailure extends Exception {
   static final String TIMEOUT = "timeout";
   static final String OVERSIZE = "message exceeds 16 MiB";
   static final String TOO_DEEP = "message nesting exceeds 512 levels";
+  static final String NAME_TOO_LONG =
+      "message member name exceeds " + JsonRpcChannel.NAME_LIMIT + " characters";
+  static final String NUMBER_TOO_LONG = "message number exceeds 100000 digits";
   static final String PROBE_ERROR = "probe_error";
 
   private final boolean noResponse;

@@ -15,23 +15,48 @@ import java.util.concurrent.TimeUnit;
 /**
  * The process tree of one spawned server and its teardown ladder ({@code prober.md} §9).
  *
- * <p>Java cannot signal a process group, so the tree is tracked as the union of descendant
- * snapshots taken from spawn onward (after each response, before stdin is closed, after the stdin
- * grace and before SIGKILL): a grandchild orphaned when its parent exits is still in the union and
- * still signalled. {@link ProcessHandle#destroy()} is SIGTERM and {@link
- * ProcessHandle#destroyForcibly()} SIGKILL on POSIX systems; handles carry the process start time,
- * so a recycled pid is never signalled.
+ * <p>The tree is tracked as the union of descendant snapshots taken from spawn onward (after each
+ * response, before stdin is closed, after the stdin grace and before SIGKILL): a grandchild
+ * orphaned when its parent exits is still in the union and still signalled. A server spawned in a
+ * process group of its own (see {@link ServerProcess}) also has its whole group swept at the
+ * teardown: a descendant that left the tree before any snapshot saw it is still in the group. (Java
+ * cannot signal a group; its members are found in {@code /proc} and signalled one by one.) {@link
+ * ProcessHandle#destroy()} is SIGTERM and {@link ProcessHandle#destroyForcibly()} SIGKILL on POSIX
+ * systems; handles carry the process start time, so a recycled pid is never signalled.
  */
 final class ProcessTree {
   private static final long POLL_MILLIS = 10;
   private static final Duration KILL_SETTLE = Duration.ofSeconds(2);
 
   private final Process process;
+  private final boolean ownGroup;
   private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
 
   ProcessTree(Process process) {
+    this(process, false);
+  }
+
+  /**
+   * @param process the direct child
+   * @param ownGroup whether it leads a process group of its own (its pid is the group id)
+   */
+  ProcessTree(Process process, boolean ownGroup) {
     this.process = process;
+    this.ownGroup = ownGroup;
     snapshot();
+  }
+
+  /** Adds every running member of the child's own process group (one pass over /proc). */
+  private void sweepGroup() {
+    if (!ownGroup) {
+      return;
+    }
+    long self = ProcessHandle.current().pid();
+    for (ProcFs.Stat member : ProcFs.group(process.pid())) {
+      if (member.pid() != process.pid() && member.pid() != self && member.isRunning()) {
+        ProcessHandle.of(member.pid()).ifPresent(known::add);
+      }
+    }
   }
 
   /** The direct child. */
@@ -68,6 +93,7 @@ final class ProcessTree {
     try {
       interrupted |= awaitChild(stdinGrace);
       snapshot();
+      sweepGroup();
       List<ProcessHandle> targets = running();
       if (!targets.isEmpty()) {
         for (ProcessHandle h : targets) {
@@ -75,6 +101,7 @@ final class ProcessTree {
         }
         interrupted |= awaitAll(targets, termGrace);
         snapshot();
+        sweepGroup();
         List<ProcessHandle> survivors = running();
         for (ProcessHandle h : survivors) {
           h.destroyForcibly();

@@ -1,6 +1,10 @@
 package dev.kcshare.host.prober;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -10,22 +14,37 @@ import org.jspecify.annotations.Nullable;
  * One spawned server: the process tree, the JSON-RPC channel on its stdin/stdout and the stderr
  * drain. {@link #tearDown()} runs the whole ladder of {@code prober.md} §9 exactly once, whoever
  * calls it first (the identity's exchange, or the JVM shutdown hook when kcshare is interrupted).
+ *
+ * <p>Each server is started in a session and process group of its own (records spec §9.5), through
+ * {@code setsid} where the host has it (util-linux; it execs the command in the same process, so
+ * the pid is the server's): the teardown then reaches the whole group, and a pass's leftovers can
+ * be found by group after kcshare itself was killed. The command line the server sees, and its
+ * execution identity (computed from the configured command), are unchanged. Without {@code setsid}
+ * the server shares kcshare's group and only its tree is tracked.
  */
 final class ServerProcess {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
   private static final Set<ServerProcess> LIVE = ConcurrentHashMap.newKeySet();
   private static volatile boolean hookInstalled;
 
+  /** {@code setsid}, where the host has one (util-linux), else null. */
+  static final @Nullable String SETSID = findSetsid();
+
   private final ProcessTree tree;
   private final JsonRpcChannel channel;
   private final StderrTail stderr;
   private final ProbeOptions options;
+  private final SpawnWatcher watcher;
+  private final boolean ownGroup;
   private boolean tornDown;
 
-  private ServerProcess(Process process, ProbeOptions options) {
+  private ServerProcess(
+      Process process, ProbeOptions options, SpawnWatcher watcher, boolean ownGroup) {
     String threadName = "kcshare-probe-" + SEQUENCE.incrementAndGet();
     this.options = options;
-    this.tree = new ProcessTree(process);
+    this.watcher = watcher;
+    this.ownGroup = ownGroup;
+    this.tree = new ProcessTree(process, ownGroup);
     this.stderr = new StderrTail(process.getErrorStream(), threadName);
     this.channel =
         new JsonRpcChannel(
@@ -41,21 +60,60 @@ final class ServerProcess {
    *
    * @throws IOException when the OS refuses to start it
    */
-  static ServerProcess start(Launch launch, ProbeOptions options) throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(launch.commandLine());
+  static ServerProcess start(Launch launch, ProbeOptions options, SpawnWatcher watcher)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    boolean ownGroup = SETSID != null;
+    if (ownGroup) {
+      command.add(SETSID);
+    }
+    command.addAll(launch.commandLine());
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.directory(launch.directory().toFile());
     builder.environment().clear();
     builder.environment().putAll(launch.environment());
     installShutdownHook();
     Process process = builder.start();
     try {
-      ServerProcess server = new ServerProcess(process, options);
+      watcher.spawned(process.toHandle(), ownGroup);
+      ServerProcess server = new ServerProcess(process, options, watcher, ownGroup);
       LIVE.add(server);
       return server;
     } catch (RuntimeException | Error e) {
       process.destroyForcibly(); // no thread could be started to watch it
+      watcher.ended(process.toHandle());
       throw e;
     }
+  }
+
+  private static @Nullable String findSetsid() {
+    for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
+      Path p = Path.of(candidate);
+      if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * After the teardown: when {@code setsid} itself could not start the command (it exits 126 or 127
+   * and says "failed to execute"), the operating system's reason, as a spawn failure would give it;
+   * else null.
+   */
+  @Nullable String wrapperFailure() {
+    if (!ownGroup || tree.process().isAlive()) {
+      return null;
+    }
+    int exit = tree.process().exitValue();
+    String tail = stderr.text();
+    int at = tail.indexOf("setsid: failed to execute ");
+    if ((exit != 126 && exit != 127) || at < 0) {
+      return null;
+    }
+    String line = tail.substring(at).lines().findFirst().orElse("");
+    int colon = line.lastIndexOf(": ");
+    return colon < 0 ? null : line.substring(colon + 2).strip();
   }
 
   JsonRpcChannel channel() {
@@ -111,6 +169,7 @@ final class ServerProcess {
       closeQuietly(tree.process().getErrorStream());
     } finally {
       LIVE.remove(this);
+      watcher.ended(tree.process().toHandle());
     }
   }
 

@@ -60,6 +60,7 @@ public final class StdioProber {
   private final Checkpoints checkpoints;
   private final Footprint footprint;
   private final ExecutorService executor;
+  private final SpawnWatcher spawnWatcher;
 
   /**
    * Fixed points of a pre-flight, for tests: throwing from one simulates an unexpected failure in
@@ -88,7 +89,15 @@ public final class StdioProber {
       ProcessPermits permits,
       Checkpoints checkpoints,
       Footprint footprint) {
-    this(baseEnv, baseCwd, options, permits, checkpoints, footprint, newExecutor());
+    this(
+        baseEnv,
+        baseCwd,
+        options,
+        permits,
+        checkpoints,
+        footprint,
+        newExecutor(),
+        SpawnWatcher.NONE);
   }
 
   private StdioProber(
@@ -98,7 +107,8 @@ public final class StdioProber {
       ProcessPermits permits,
       Checkpoints checkpoints,
       Footprint footprint,
-      ExecutorService executor) {
+      ExecutorService executor,
+      SpawnWatcher spawnWatcher) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
@@ -106,6 +116,7 @@ public final class StdioProber {
     this.checkpoints = checkpoints;
     this.footprint = footprint;
     this.executor = executor;
+    this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
   }
 
   private static ExecutorService newExecutor() {
@@ -130,7 +141,23 @@ public final class StdioProber {
       return this;
     }
     return new StdioProber(
-        baseEnv, baseCwd, options.withTimeout(timeout), permits, checkpoints, footprint, executor);
+        baseEnv,
+        baseCwd,
+        options.withTimeout(timeout),
+        permits,
+        checkpoints,
+        footprint,
+        executor,
+        spawnWatcher);
+  }
+
+  /**
+   * This prober, telling {@code watcher} about every process it spawns (a pass records them in its
+   * records directory); shares the process permits and threads of this one.
+   */
+  public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
+    return new StdioProber(
+        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, watcher);
   }
 
   /**
@@ -482,7 +509,7 @@ public final class StdioProber {
       long spawned = started;
       try {
         try {
-          server = ServerProcess.start(launch, options);
+          server = ServerProcess.start(launch, options, spawnWatcher);
           spawned = System.nanoTime();
         } catch (IOException e) {
           failure = "spawn failed: " + spawnReason(e);
@@ -525,8 +552,12 @@ public final class StdioProber {
           Integer status = server.exitStatus();
           exitStatus = status == null ? null : ExitStatus.describe(status);
           phases = phases(exchange, started, spawned, exchangeEnded, gone);
+          String refused = server.wrapperFailure();
           String f = failure;
-          if (noResponse && f != null) {
+          if (refused != null && ProbeFailure.NO_RESPONSE.equals(f)) {
+            failure = "spawn failed: " + refused; // setsid could not start the command
+            exitStatus = null; // the status is setsid's, not the server's
+          } else if (noResponse && f != null) {
             failure = f + " (" + howItEnded(exitedFirst, status) + ")";
           }
         }
@@ -618,12 +649,18 @@ public final class StdioProber {
         : "process still running";
   }
 
-  /** The OS's words for a refused spawn, without Java's "Cannot run program" preamble. */
+  /**
+   * The OS's words for a refused spawn, without Java's "Cannot run program" preamble or its
+   * "error=N, " prefix (so a refusal reads the same whether Java or {@code setsid} met it).
+   */
   private static String spawnReason(IOException e) {
     Throwable cause = e.getCause();
     String reason =
         cause != null && cause.getMessage() != null ? cause.getMessage() : e.getMessage();
-    return reason == null ? e.getClass().getSimpleName() : reason;
+    if (reason == null) {
+      return "the operating system refused to start it";
+    }
+    return reason.replaceFirst("^error=\\d+, ", "");
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */

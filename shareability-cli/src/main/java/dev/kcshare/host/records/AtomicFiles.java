@@ -44,6 +44,34 @@ public final class AtomicFiles {
   private AtomicFiles() {}
 
   /**
+   * Fails a write the way the file system would: an instrumentation seam for tests of full and
+   * read-only disks (it runs after the content was written to the temporary file, before the sync).
+   */
+  @FunctionalInterface
+  public interface WriteFault {
+    /**
+     * Throws to make the write of {@code target} fail.
+     *
+     * @param target the file being replaced
+     * @param temporary the temporary file holding the new content
+     * @throws IOException the failure to simulate
+     */
+    void check(Path target, Path temporary) throws IOException;
+  }
+
+  private static volatile @Nullable WriteFault fault;
+
+  /**
+   * Installs a {@link WriteFault} for every following write (null removes it). An instrumentation
+   * seam for tests; never set in production.
+   *
+   * @param writeFault the fault, or null
+   */
+  public static void simulateFault(@Nullable WriteFault writeFault) {
+    fault = writeFault;
+  }
+
+  /**
    * Replaces {@code target} with {@code content}: exclusive temporary file in the same directory
    * (mode 0600 from creation), write, fsync, atomic rename, fsync of the directory. On failure the
    * temporary file is deleted and the exception propagates; the old file is untouched.
@@ -61,6 +89,20 @@ public final class AtomicFiles {
    * @param mode the mode the replaced file gets; null for 0600 (the record-file mode)
    */
   public static void write(Path target, byte[] content, @Nullable Set<PosixFilePermission> mode)
+      throws IOException {
+    write(target, content, mode, true);
+  }
+
+  /**
+   * {@link #write(Path, byte[])} without syncing to disk: still atomic (readers see the old file or
+   * the new one), for kcshare's own bookkeeping that a crash of the host makes moot anyway.
+   */
+  public static void writeUnsynced(Path target, byte[] content) throws IOException {
+    write(target, content, null, false);
+  }
+
+  private static void write(
+      Path target, byte[] content, @Nullable Set<PosixFilePermission> mode, boolean sync)
       throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     createDirectories(dir);
@@ -80,14 +122,22 @@ public final class AtomicFiles {
         while (buf.hasRemaining()) {
           ch.write(buf);
         }
-        ch.force(true);
+        WriteFault f = fault;
+        if (f != null) {
+          f.check(target, tmp);
+        }
+        if (sync) {
+          ch.force(true);
+        }
       }
       if (POSIX && mode != null) {
         Files.setPosixFilePermissions(tmp, mode);
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       moved = true;
-      syncDirectory(dir);
+      if (sync) {
+        syncDirectory(dir);
+      }
     } finally {
       if (!moved) {
         Files.deleteIfExists(tmp);
@@ -184,7 +234,10 @@ public final class AtomicFiles {
         }
       } catch (java.nio.file.FileAlreadyExistsException e) {
         if (!Files.isDirectory(p)) {
-          throw e;
+          java.nio.file.FileSystemException notADirectory =
+              new java.nio.file.FileSystemException(p.toString(), null, "Not a directory");
+          notADirectory.initCause(e);
+          throw notADirectory;
         }
       }
     }

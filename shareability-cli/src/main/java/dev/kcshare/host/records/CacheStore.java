@@ -1,9 +1,10 @@
 package dev.kcshare.host.records;
 
-import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.host.FileProblem;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,7 +14,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The verdict cache bound to its file. A writer holds the cache lock from its read through its
  * flush (records spec §9.3, engine spec §10.5), so two kcshare processes never drop each other's
- * rows: open a {@link Session}, change the cache, {@link Session#flush()}, close.
+ * rows: open a {@link Session}, change the cache, {@link Session#flush()}, close. A flush also
+ * merges with the file as it is then (records spec §9.4), so rows a writer that takes no lock (the
+ * Python gateway) stored meanwhile are kept too.
  */
 public final class CacheStore {
   private CacheStore() {}
@@ -23,9 +26,28 @@ public final class CacheStore {
    *
    * @param file the cache file
    * @return what it holds
+   * @throws NullPointerException if {@code file} is null
    */
   public static CacheLoad read(Path file) {
-    return CacheCodec.decode(RecordFile.read(file).root());
+    return RecordFile.readCache(Objects.requireNonNull(file, "file")).value();
+  }
+
+  /**
+   * Reads the file for a writer that will replace it, under its lock.
+   *
+   * @throws FileProblem when the file must be left as it is: not understood, or present but
+   *     unreadable (its rows could not be merged)
+   */
+  private static CacheLoad readForWrite(Path file) throws FileProblem {
+    RecordFile.Loaded<CacheLoad> read = RecordFile.readCache(file);
+    if (!read.state().replaceable()) {
+      throw FileProblem.leftUnchanged(file, "could not be read to merge (" + read.problem() + ")");
+    }
+    String refusal = read.value().refusal();
+    if (refusal != null) {
+      throw FileProblem.leftUnchanged(file, refusal);
+    }
+    return read.value();
   }
 
   /**
@@ -42,8 +64,11 @@ public final class CacheStore {
    *
    * @param file the cache file
    * @return the session; close it to release the lock
-   * @throws IOException if the lock file cannot be created or locked
+   * @throws FileProblem if the lock file cannot be created or locked, or the cache file must be
+   *     left as it is (not understood, or unreadable); nothing was changed
+   * @throws IOException if the lock cannot be taken
    * @throws InterruptedException if interrupted while waiting
+   * @throws NullPointerException if {@code file} is null
    */
   public static Session open(Path file) throws IOException, InterruptedException {
     return Objects.requireNonNull(open(file, null), "an unbounded wait yields a session");
@@ -53,7 +78,9 @@ public final class CacheStore {
    * Takes the cache lock and loads the cache: waits as long as needed when {@code wait} is null,
    * else at most {@code wait} (zero = only if free now).
    *
-   * @return the session, or null when the lock could not be had in time
+   * @return the session, or null when the lock could not be had in time (another pass holds it)
+   * @throws FileProblem as {@link #open(Path)}
+   * @throws IllegalArgumentException if {@code wait} is negative
    */
   public static @Nullable Session open(Path file, @Nullable Duration wait)
       throws IOException, InterruptedException {
@@ -67,14 +94,28 @@ public final class CacheStore {
   public static @Nullable Session open(
       Path file, @Nullable Duration wait, @Nullable Consumer<LockHolder> onWait)
       throws IOException, InterruptedException {
-    FileLock lock = FileLock.tryAcquire(file, wait, onWait);
+    Objects.requireNonNull(file, "file");
+    if (wait != null && wait.isNegative()) {
+      throw new IllegalArgumentException("wait must not be negative: " + wait);
+    }
+    FileLock lock;
+    try {
+      lock = FileLock.tryAcquire(file, wait, onWait);
+    } catch (IOException e) {
+      throw FileProblem.of("write", file, e);
+    }
     if (lock == null) {
       return null;
     }
-    return new Session(file, lock, VerdictCache.of(read(file)));
+    try {
+      return new Session(file, lock, VerdictCache.of(readForWrite(file)));
+    } catch (IOException | RuntimeException | Error e) {
+      lock.close();
+      throw e;
+    }
   }
 
-  /** A locked read–modify–write of the cache file. */
+  /** A locked read–modify–write of the cache file. Closing is idempotent, from any thread. */
   public static final class Session implements AutoCloseable {
     private final Path file;
     private final FileLock lock;
@@ -92,19 +133,30 @@ public final class CacheStore {
     }
 
     /**
-     * Writes the whole file atomically if anything changed; a clean cache touches nothing.
+     * Writes the file atomically if anything changed, merged with what the file holds now; a clean
+     * cache touches nothing.
      *
      * @return true if the file was written
+     * @throws FileProblem when the file cannot be written, or must be left as it is; the file is
+     *     then unchanged and the cache stays dirty
      */
     public boolean flush() throws IOException {
       if (!cache.isDirty()) {
         return false;
       }
-      RecordFile.write(file, cache.toDocument());
-      cache.markClean();
+      VerdictCache.Merge merge = cache.merge(readForWrite(file));
+      try {
+        RecordFile.write(file, merge.toDocument());
+      } catch (ClosedByInterruptException e) {
+        throw e; // an interrupt, not the environment: the caller saves again without it
+      } catch (IOException e) {
+        throw FileProblem.of("write", file, e);
+      }
+      cache.written(merge);
       return true;
     }
 
+    /** Releases the lock; a second call, from this thread or another, does nothing. */
     @Override
     public void close() throws IOException {
       lock.close();

@@ -3,12 +3,16 @@ package dev.kcshare.host.records;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -18,19 +22,40 @@ import org.jspecify.annotations.Nullable;
  * never deleted: deleting one would let two holders lock different inodes. While a kcshare process
  * holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom it waits
  * for.
+ *
+ * <p>The in-process mutex is keyed by the lock file itself (its device and inode, else its real
+ * path), never by the path's text: the same records directory reached through a symbolic link, a
+ * relative path or a bind mount is one lock. It is a semaphore, not an owned lock, so {@link
+ * #close()} releases it from any thread; closing twice releases once. An OS lock that this JVM
+ * already holds by some other means ({@link OverlappingFileLockException}) reads as busy.
  */
 public final class FileLock implements AutoCloseable {
-  private static final ConcurrentHashMap<Path, ReentrantLock> MUTEXES = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Object, Mutex> MUTEXES = new ConcurrentHashMap<>();
   private static final long POLL_MILLIS = 50;
 
-  private final ReentrantLock mutex;
+  private final Path recordFile;
+  private final Mutex mutex;
   private final FileChannel channel;
   private final java.nio.channels.FileLock osLock;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
-  private FileLock(ReentrantLock mutex, FileChannel channel, java.nio.channels.FileLock osLock) {
+  /** The in-process half: a permit, and which thread took it (for the self-deadlock check). */
+  private static final class Mutex {
+    final Semaphore permit = new Semaphore(1);
+    volatile @Nullable Thread holder;
+  }
+
+  private FileLock(
+      Path recordFile, Mutex mutex, FileChannel channel, java.nio.channels.FileLock osLock) {
+    this.recordFile = recordFile;
     this.mutex = mutex;
     this.channel = channel;
     this.osLock = osLock;
+  }
+
+  /** The record file this lock guards. */
+  public Path recordFile() {
+    return recordFile;
   }
 
   /** The lock file guarding {@code recordFile}: the same name plus {@code .lock}. */
@@ -54,6 +79,7 @@ public final class FileLock implements AutoCloseable {
    * @return the lock, or null if it could not be had in time (also when the calling thread holds it
    *     already)
    * @throws IllegalStateException when waiting indefinitely for a lock the calling thread holds
+   * @throws IOException when the lock file cannot be created or opened
    */
   public static @Nullable FileLock tryAcquire(Path recordFile, @Nullable Duration timeout)
       throws IOException, InterruptedException {
@@ -71,8 +97,9 @@ public final class FileLock implements AutoCloseable {
     boolean waits = timeout == null || !timeout.isZero();
     Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-    ReentrantLock mutex = MUTEXES.computeIfAbsent(lockFile, k -> new ReentrantLock());
-    if (mutex.isHeldByCurrentThread()) {
+    AtomicFiles.createPrivateFile(lockFile);
+    Mutex mutex = MUTEXES.computeIfAbsent(keyOf(lockFile), k -> new Mutex());
+    if (mutex.holder == Thread.currentThread()) {
       // The OS lock is per JVM, not per thread: taking it again would throw; waiting would never
       // end. A timed attempt finds the lock taken, as it is.
       if (timeout == null) {
@@ -81,7 +108,7 @@ public final class FileLock implements AutoCloseable {
       return null;
     }
     boolean told = false;
-    if (!mutex.tryLock()) {
+    if (!mutex.permit.tryAcquire()) {
       if (waits && onWait != null) {
         told = true;
         onWait.accept(
@@ -90,22 +117,28 @@ public final class FileLock implements AutoCloseable {
                 ProcessHandle.current().info().commandLine().orElse("")));
       }
       if (timeout == null) {
-        mutex.lockInterruptibly();
-      } else if (!mutex.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        mutex.permit.acquire();
+      } else if (!mutex.permit.tryAcquire(
+          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
         return null;
       }
     }
+    mutex.holder = Thread.currentThread();
     boolean ok = false;
     FileChannel channel = null;
     try {
-      AtomicFiles.createPrivateFile(lockFile);
       channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
       while (true) {
-        java.nio.channels.FileLock os = channel.tryLock();
+        java.nio.channels.FileLock os;
+        try {
+          os = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+          os = null; // held in this JVM outside this class: busy like any other holder
+        }
         if (os != null) {
           recordHolder(channel);
           ok = true;
-          return new FileLock(mutex, channel, os);
+          return new FileLock(recordFile, mutex, channel, os);
         }
         if (System.nanoTime() >= deadline) {
           return null;
@@ -121,9 +154,19 @@ public final class FileLock implements AutoCloseable {
         if (channel != null) {
           channel.close();
         }
-        mutex.unlock();
+        mutex.holder = null;
+        mutex.permit.release();
       }
     }
+  }
+
+  /**
+   * What identifies a lock file across the paths that reach it: its file key (device and inode)
+   * where the file system has one, else its real path.
+   */
+  private static Object keyOf(Path lockFile) throws IOException {
+    Object key = Files.readAttributes(lockFile, BasicFileAttributes.class).fileKey();
+    return key != null ? key : lockFile.toRealPath();
   }
 
   /** Best effort: the holder's pid is for display only. */
@@ -136,18 +179,26 @@ public final class FileLock implements AutoCloseable {
     }
   }
 
+  /** Releases the lock; idempotent, and callable from any thread. */
   @Override
   public void close() throws IOException {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     try {
       try {
-        channel.truncate(0);
-      } catch (IOException e) {
-        // best effort, as when it was written
+        try {
+          channel.truncate(0);
+        } catch (IOException e) {
+          // best effort, as when it was written
+        }
+        osLock.release();
+      } finally {
+        channel.close();
       }
-      osLock.release();
-      channel.close();
     } finally {
-      mutex.unlock();
+      mutex.holder = null;
+      mutex.permit.release();
     }
   }
 }

@@ -1,28 +1,31 @@
 package dev.kcshare.host.records;
 
 import dev.kcshare.core.records.HazardLedger;
-import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
-import dev.kcshare.core.records.LedgerSnapshot;
+import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A ledger writer: the in-memory {@link HazardLedger} bound to its file, with the flush protocol of
- * records spec §6.3 and the cross-process clear of §4.4.
+ * records spec §6.3, merging with the file (§9.4), and the cross-process clear of §4.4.
+ *
+ * <p>Several writers may share one file (two gateway processes, or a gateway and {@code kcshare
+ * hazards clear}): every flush re-reads the file under its lock and writes the union of what it
+ * holds and what this writer holds, so no writer drops what another recorded, counts add up, and a
+ * clear removes exactly what was observed before it, whatever any writer still held in memory.
  *
  * <p>{@link #record} is cheap and never blocks, so it may run on a gateway's event loop; {@link
  * #flush} does blocking I/O and belongs on a background thread (a heartbeat, and once on shutdown).
@@ -46,19 +49,26 @@ public final class LedgerStore {
   private final HazardLedger ledger;
   private final DoubleSupplier clock;
   private final ReentrantLock flushMutex = new ReentrantLock();
+  private @Nullable String lastWarning; // guarded by flushMutex
 
   /**
+   * A writer of {@code file}, loaded from it (blocking: reads the file; a missing or unusable file
+   * is "nothing observed"). Even a writer that loaded nothing never drops what the file holds: its
+   * flushes merge.
+   *
    * @param file the ledger file ({@code observed-hazards.json})
    * @param clock wall-clock epoch seconds
+   * @throws NullPointerException if an argument is null
    */
   public LedgerStore(Path file, DoubleSupplier clock) {
     this.file = Objects.requireNonNull(file, "file");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.ledger = HazardLedger.create();
+    this.ledger = HazardLedger.of(read(file));
   }
 
   /**
-   * The in-memory state, for reads ({@code codesFor}, {@code codesForName}, {@code all}).
+   * The in-memory state, for reads ({@code codesFor}, {@code codesForName}, {@code all}). It holds
+   * what this writer recorded and what it found in the file at its last load or flush.
    *
    * @return the live ledger (never copied)
    */
@@ -71,34 +81,62 @@ public final class LedgerStore {
    *
    * @param file the ledger file
    * @return what it holds
+   * @throws NullPointerException if {@code file} is null
    */
   public static LedgerLoad read(Path file) {
-    return LedgerCodec.decode(RecordFile.read(file).root());
-  }
-
-  /** Loads the file into memory (at start, before recording). Does not dirty. */
-  public void load() {
-    ledger.load(read(file));
+    return RecordFile.readLedger(Objects.requireNonNull(file, "file")).value();
   }
 
   /**
-   * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused for an
-   * empty name or an unknown code, with a warning.
+   * Reads the file for a writer that will replace it, under its lock.
+   *
+   * @throws FileProblem when the file must be left as it is: written by a newer version or
+   *     otherwise not understood, or present but unreadable (its records could not be merged)
+   */
+  private static LedgerLoad readForWrite(Path file) throws FileProblem {
+    RecordFile.Loaded<LedgerLoad> read = RecordFile.readLedger(file);
+    if (!read.state().replaceable()) {
+      throw FileProblem.leftUnchanged(file, "could not be read to merge (" + read.problem() + ")");
+    }
+    String refusal = read.value().refusal();
+    if (refusal != null) {
+      throw FileProblem.leftUnchanged(file, refusal);
+    }
+    return read.value();
+  }
+
+  /**
+   * Reads the file again and unites it with memory; nothing recorded here is dropped. Does not
+   * dirty. (The constructor already loads; a flush absorbs the file too.)
+   */
+  public void load() {
+    ledger.absorb(read(file));
+  }
+
+  /**
+   * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused — false,
+   * nothing stored, one warning — for an empty name, an unknown code, or a name or identity longer
+   * than {@link RecordLimits#MAX_KEY_LENGTH} characters (so the file always reads back).
    *
    * @param name the configured server name
    * @param code a hazard code ({@link dev.kcshare.core.records.HazardCodes#ALL})
    * @param identity the backend's launch identity ({@code Shareability.launchIdentity}), or {@code
    *     ""} when unknown
    * @return true iff the code was new for this (name, identity)
+   * @throws NullPointerException if an argument is null
    */
   public boolean record(String name, String code, String identity) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(code, "code");
+    Objects.requireNonNull(identity, "identity");
     boolean known = dev.kcshare.core.records.HazardCodes.isKnown(code);
-    if (name.isEmpty() || !known) {
+    String tooLong = RecordLimits.refusal(name, identity);
+    if (name.isEmpty() || !known || tooLong != null) {
       log.warn(
           "refusing to record hazard {} for server {}: {}",
           Escaper.quoted(code, Escaper.SHORT_LIMIT),
           Escaper.quoted(name, Escaper.SHORT_LIMIT),
-          known ? "empty server name" : "not a known hazard code");
+          !known ? "not a known hazard code" : tooLong != null ? tooLong : "empty server name");
       return false;
     }
     boolean isNew = ledger.record(name, code, identity, clock.getAsDouble());
@@ -112,28 +150,56 @@ public final class LedgerStore {
   }
 
   /**
-   * Drops every observation of {@code name} from memory and stamps a clear marker that the next
-   * flush writes, so the clear survives a restart and reaches other kcshare readers. The only way
-   * evidence is removed (an operator's decision, for example after the gateway misattributed a
-   * frame).
+   * Drops every observation of {@code name} from memory, stamps a clear marker and writes it to the
+   * file at once (blocking: a flush), so no other writer can merge an older observation back and
+   * the clear reaches every kcshare reader and writer. If that write fails, the next flush retries.
+   * The only way evidence is removed (an operator's decision, for example after the gateway
+   * misattributed a frame).
    *
-   * @param name the configured server name
-   * @return true if anything was removed
+   * @param name the configured server name (an empty name changes nothing)
+   * @return true if anything was removed from memory
+   * @throws NullPointerException if {@code name} is null
    */
   public boolean clear(String name) {
-    return ledger.clear(name, clock.getAsDouble());
+    Objects.requireNonNull(name, "name");
+    boolean interrupted = false;
+    flushMutex.lock();
+    try {
+      boolean removed = ledger.clear(name, clock.getAsDouble());
+      try {
+        flushLocked();
+      } catch (InterruptedException e) {
+        interrupted = true; // the marker stays in memory; the next flush writes it
+      }
+      return removed;
+    } finally {
+      flushMutex.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**
-   * Flushes per records spec §6.3: under the flush mutex and the ledger file lock, applies the
-   * file's {@code cleared} markers to memory, then, if dirty, writes a snapshot atomically and
-   * marks that snapshot's generation persisted.
+   * Flushes per records spec §6.3 and §9.4: under the flush mutex and the ledger file lock,
+   * re-reads the file, applies its {@code cleared} markers to memory and absorbs its records, then,
+   * if dirty, writes the union atomically. Never throws an unchecked exception: every failure is
+   * logged, reported as false, and retried by the next flush (nothing recorded is lost meanwhile;
+   * the in-memory copy still guards this process).
    *
-   * @return true if the file now holds everything recorded up to this call's snapshot
+   * @return true if the file now holds everything recorded up to this call
    * @throws InterruptedException if interrupted while waiting for the lock
    */
   public boolean flush() throws InterruptedException {
     flushMutex.lockInterruptibly();
+    try {
+      return flushLocked();
+    } finally {
+      flushMutex.unlock();
+    }
+  }
+
+  private boolean flushLocked() throws InterruptedException {
     try {
       // Clean, and no file that could carry clear markers: nothing to apply and nothing to write.
       // Returning before the lock keeps an idle writer's heartbeat from creating the records
@@ -146,7 +212,9 @@ public final class LedgerStore {
       try {
         lock = FileLock.tryAcquire(file, LOCK_WAIT);
       } catch (IOException e) {
-        log.warn("ledger flush skipped: cannot lock {}: {}", file, e.toString());
+        warnOnce(
+            "ledger flush skipped, will retry: "
+                + FileProblem.of("lock", FileLock.lockFileFor(file), e).getMessage());
         return false;
       }
       if (lock == null) {
@@ -154,24 +222,55 @@ public final class LedgerStore {
         return false;
       }
       try {
-        ledger.applyCleared(read(file).cleared());
-        if (!ledger.isDirty()) {
-          return true;
-        }
-        LedgerSnapshot snapshot = ledger.snapshot();
+        LedgerLoad onDisk;
         try {
-          RecordFile.write(file, LedgerCodec.encode(snapshot));
-        } catch (IOException e) {
-          log.warn("ledger flush failed, will retry: {}", e.toString());
+          onDisk = readForWrite(file);
+        } catch (FileProblem e) {
+          warnOnce("ledger not written, evidence kept in memory: " + e.getMessage());
           return false;
         }
-        ledger.markPersisted(snapshot.generation());
+        HazardLedger.FlushPlan plan = ledger.mergeForFlush(onDisk);
+        if (plan == null) {
+          lastWarning = null;
+          return true;
+        }
+        boolean written = false;
+        try {
+          RecordFile.write(file, plan.toDocument());
+          written = true;
+          lastWarning = null;
+        } catch (IOException e) {
+          warnOnce(
+              "ledger flush failed, will retry: " + FileProblem.of("write", file, e).getMessage());
+          return false;
+        } finally {
+          if (written) {
+            ledger.flushed(plan);
+          } else {
+            ledger.flushFailed(plan);
+          }
+        }
         return true;
       } finally {
         release(lock);
       }
-    } finally {
-      flushMutex.unlock();
+    } catch (RuntimeException e) {
+      log.warn("ledger flush failed (an error of kcshare's own), will retry: {}", e.toString());
+      log.debug("ledger flush failed", e);
+      return false;
+    }
+  }
+
+  /**
+   * Logs a flush failure, once until it changes or a flush succeeds: a heartbeat retrying every
+   * minute against a read-only file must not fill the log.
+   */
+  private void warnOnce(String message) {
+    if (!message.equals(lastWarning)) {
+      log.warn("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
+      lastWarning = message;
+    } else {
+      log.debug("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
     }
   }
 
@@ -179,7 +278,10 @@ public final class LedgerStore {
     try {
       lock.close();
     } catch (IOException e) {
-      log.warn("releasing the ledger lock failed: {}", e.toString());
+      log.warn(
+          "{}",
+          FileProblem.of("release the lock", FileLock.lockFileFor(lock.recordFile()), e)
+              .getMessage());
     }
   }
 
@@ -193,23 +295,34 @@ public final class LedgerStore {
    * @param name the configured server name (not empty)
    * @param now epoch seconds for the marker
    * @return true if the file held observations for {@code name}
+   * @throws FileProblem if the file cannot be locked or written, or must be left as it is (written
+   *     by a newer version, not understood, or unreadable): the file is then unchanged
    * @throws IOException if the file cannot be locked or written
    * @throws InterruptedException if interrupted while waiting for the lock
+   * @throws NullPointerException if {@code file} or {@code name} is null
+   * @throws IllegalArgumentException if {@code name} is empty
    */
   public static boolean clearInFile(Path file, String name, double now)
       throws IOException, InterruptedException {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(name, "name");
     if (name.isEmpty()) {
       throw new IllegalArgumentException("server name must not be empty");
     }
-    try (FileLock lock = FileLock.acquire(file)) {
-      LedgerLoad load = read(file);
-      SortedMap<String, SortedMap<String, HazardRecord>> servers = new TreeMap<>(load.servers());
-      boolean had = servers.remove(name) != null;
-      Map<String, Double> cleared = new TreeMap<>(load.cleared());
-      double at = Double.isFinite(now) ? now : 0.0;
-      cleared.merge(name, at, Math::max);
-      RecordFile.write(file, LedgerCodec.encode(servers, cleared));
-      return had;
+    FileLock lock;
+    try {
+      lock = FileLock.acquire(file);
+    } catch (IOException e) {
+      throw FileProblem.of("write", file, e);
+    }
+    try (lock) {
+      LedgerLoad load = readForWrite(file);
+      try {
+        RecordFile.write(file, LedgerCodec.encodeCleared(load, name, now));
+      } catch (IOException e) {
+        throw FileProblem.of("write", file, e);
+      }
+      return load.servers().containsKey(name);
     }
   }
 }

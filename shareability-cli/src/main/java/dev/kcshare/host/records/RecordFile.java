@@ -1,24 +1,60 @@
 package dev.kcshare.host.records;
 
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.records.CacheCodec;
+import dev.kcshare.core.records.CacheLoad;
+import dev.kcshare.core.records.LedgerCodec;
+import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
+import java.io.BufferedInputStream;
+import java.io.FileInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads and writes one record file. Reading never throws (records spec §3): a missing file is
- * silently empty, and an unreadable, non-UTF-8, non-JSON or too-deep file reads as empty with a
- * warning. The codecs then apply the per-file tolerance rules to whatever parsed.
+ * Reads and writes one record file. Reading never throws and never hangs (records spec §3, §9.4): a
+ * missing file is silently empty; anything that is not a regular file (a named pipe, a device, a
+ * directory, a dangling link) reads as unreadable at once, without being opened; a file larger than
+ * {@link #MAX_BYTES} reads as too large without being read; an unreadable, non-UTF-8, non-JSON or
+ * too-deep file reads as empty with a warning. The codecs then apply the per-file tolerance rules
+ * to whatever parsed.
+ *
+ * <p>The two record files are read as a stream: each server of the ledger and each row of the cache
+ * is decoded on its own as the parser reaches it, so memory follows what is kept, not the file's
+ * size, and a reader that needs only some names ({@code kcshare assess} of the configured servers)
+ * skips the others without building them.
+ *
+ * <p>Whether a writer may replace a file it read is {@link State#replaceable()}: never one it could
+ * not read (its content could not be merged), and never one read as not understood ({@link
+ * LedgerLoad#refusal()}, {@link CacheLoad#refusal()}).
  */
 public final class RecordFile {
+  /**
+   * The largest record file read, 256 MiB: far beyond any real ledger or cache (a 200,000-row
+   * verdict cache with handshakes is about 170 MB), and small enough that reading one at the bound
+   * takes about a second.
+   */
+  public static final long MAX_BYTES = 256L * 1024 * 1024;
+
+  private static final int BUFFER = 64 * 1024;
+
   /**
    * Looked up when there is something to report, so that reading healthy record files never starts
    * the logging backend (tens of milliseconds of every {@code kcshare assess}).
@@ -27,7 +63,32 @@ public final class RecordFile {
     return LoggerFactory.getLogger(RecordFile.class);
   }
 
-  private static final JsonReader READER = JsonReader.withDepthLimit(JsonReader.RECORD_DEPTH_LIMIT);
+  private static final JsonReader READER = JsonReader.forRecords();
+
+  /** What was found at the path. */
+  public enum State {
+    /** No file: empty, silently. */
+    MISSING,
+    /** Read and parsed as JSON (the codecs decide the rest). */
+    PARSED,
+    /** Read, but not UTF-8, not JSON, or nested too deep. */
+    CORRUPT,
+    /** Not a regular file: a named pipe, a device, a socket, a directory, a dangling link. */
+    NOT_REGULAR,
+    /** A regular file that could not be read (permission, I/O error). */
+    UNREADABLE,
+    /** Larger than {@link #MAX_BYTES}. */
+    TOO_LARGE;
+
+    /**
+     * Whether a writer may replace a file found in this state: missing, parsed, corrupt (nothing in
+     * it could be read as records), or not a regular file (nothing in it is a record). A file that
+     * could not be read at all, or not to its end, is left alone: its records could not be merged.
+     */
+    public boolean replaceable() {
+      return this == MISSING || this == PARSED || this == CORRUPT || this == NOT_REGULAR;
+    }
+  }
 
   /**
    * What a read found.
@@ -35,39 +96,287 @@ public final class RecordFile {
    * @param root the parsed document, or null when nothing usable was read
    * @param exists the file existed
    * @param problem why an existing file could not be used, or null
+   * @param state what was found
    */
-  public record Read(@Nullable Object root, boolean exists, @Nullable String problem) {}
+  public record Read(
+      @Nullable Object root, boolean exists, @Nullable String problem, State state) {}
 
-  private RecordFile() {}
-
-  /** Reads and parses {@code file} tolerantly. */
-  public static Read read(Path file) {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(file);
-    } catch (NoSuchFileException e) {
-      return new Read(null, false, null);
-    } catch (IOException | SecurityException | OutOfMemoryError e) {
-      return problem(file, "unreadable: " + e);
-    }
-    try {
-      return new Read(READER.parse(bytes), true, null);
-    } catch (JsonSyntaxException e) {
-      return problem(file, "corrupt: " + e.describe());
+  /**
+   * A record file decoded as it was read.
+   *
+   * @param value what it holds (empty when it could not be read)
+   * @param state what was found
+   * @param problem why an existing file could not be used, or null
+   * @param <T> the decoded form
+   */
+  public record Loaded<T>(T value, State state, @Nullable String problem) {
+    /** Whether something existed at the path. */
+    public boolean exists() {
+      return state != State.MISSING;
     }
   }
 
-  private static Read problem(Path file, String problem) {
-    log()
-        .warn(
-            "reading {} as empty: {}",
-            Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
-            Escaper.esc(problem, Escaper.LONG_LIMIT));
-    return new Read(null, true, problem);
+  private RecordFile() {}
+
+  /** Reads and parses {@code file} tolerantly, as one tree (small files and tests). */
+  public static Read read(Path file) {
+    Objects.requireNonNull(file, "file");
+    Object[] root = new Object[1];
+    Outcome outcome = consume(file, in -> root[0] = READER.parse(in));
+    return new Read(
+        outcome.state == State.PARSED ? root[0] : null,
+        outcome.state != State.MISSING,
+        outcome.problem,
+        outcome.state);
+  }
+
+  /** Reads the ledger file, every server. */
+  public static Loaded<LedgerLoad> readLedger(Path file) {
+    return readLedger(file, name -> true);
+  }
+
+  /**
+   * Reads the ledger file, decoding only the servers whose names {@code names} accepts (the others
+   * are skipped unread; a file that cannot be used is an empty ledger).
+   */
+  public static Loaded<LedgerLoad> readLedger(Path file, Predicate<String> names) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(names, "names");
+    LedgerCodec.Decoder decoder = LedgerCodec.decoder();
+    Outcome outcome =
+        consume(
+            file,
+            in ->
+                READER.stream(
+                    in,
+                    new JsonReader.TopLevel() {
+                      @Override
+                      public boolean streams(String name) {
+                        return decoder.streams(name);
+                      }
+
+                      @Override
+                      public boolean wants(String member, String key) {
+                        return names.test(key);
+                      }
+
+                      @Override
+                      public void member(String name, @Nullable Object value) {
+                        decoder.member(name, value);
+                      }
+
+                      @Override
+                      public void begin(String name) {
+                        decoder.begin(name);
+                      }
+
+                      @Override
+                      public void entry(String name, String key, @Nullable Object value) {
+                        decoder.entry(key, value);
+                      }
+
+                      @Override
+                      public void root(@Nullable Object value) {
+                        decoder.root(value);
+                      }
+                    }));
+    LedgerLoad load = outcome.state == State.PARSED ? decoder.finish() : LedgerLoad.empty();
+    return new Loaded<>(load, outcome.state, outcome.problem);
+  }
+
+  /** Reads the cache file, every row. */
+  public static Loaded<CacheLoad> readCache(Path file) {
+    return readCache(file, name -> true);
+  }
+
+  /**
+   * Reads the cache file, decoding only the rows whose names {@code names} accepts (the others are
+   * skipped unread; applied markers are always read; a file that cannot be used is an empty cache).
+   */
+  public static Loaded<CacheLoad> readCache(Path file, Predicate<String> names) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(names, "names");
+    CacheCodec.Decoder decoder = CacheCodec.decoder();
+    Outcome outcome =
+        consume(
+            file,
+            in ->
+                READER.stream(
+                    in,
+                    new JsonReader.TopLevel() {
+                      @Override
+                      public boolean streams(String name) {
+                        return decoder.streams(name);
+                      }
+
+                      @Override
+                      public boolean wants(String member, String key) {
+                        return names.test(key);
+                      }
+
+                      @Override
+                      public void member(String name, @Nullable Object value) {
+                        decoder.member(name, value);
+                      }
+
+                      @Override
+                      public void begin(String name) {
+                        decoder.begin(name);
+                      }
+
+                      @Override
+                      public void entry(String name, String key, @Nullable Object value) {
+                        decoder.entry(key, value);
+                      }
+
+                      @Override
+                      public void root(@Nullable Object value) {
+                        decoder.root(value);
+                      }
+                    }));
+    CacheLoad load =
+        outcome.state == State.PARSED
+            ? decoder.finish()
+            : new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of());
+    return new Loaded<>(load, outcome.state, outcome.problem);
   }
 
   /** Writes {@code document} atomically in the reference formatting (records spec §8, §9). */
   public static void write(Path file, Object document) throws IOException {
     AtomicFiles.write(file, JsonWriter.pretty(document).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Consumes an opened record file. */
+  private interface Consumer {
+    void accept(InputStream in) throws IOException, JsonSyntaxException;
+  }
+
+  private record Outcome(State state, @Nullable String problem) {}
+
+  /**
+   * Checks what is at {@code file} without opening anything that could block, opens a regular file
+   * within the size bound, and hands it to {@code consumer}; maps every failure to a state.
+   */
+  private static Outcome consume(Path file, Consumer consumer) {
+    BasicFileAttributes attrs;
+    try {
+      attrs = Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      if (Files.isSymbolicLink(file)) {
+        return problem(file, State.NOT_REGULAR, "not a regular file (a symbolic link to nothing)");
+      }
+      return new Outcome(State.MISSING, null);
+    } catch (IOException | SecurityException e) {
+      return problem(file, State.UNREADABLE, "unreadable: " + FileProblems.reason(e));
+    }
+    if (!attrs.isRegularFile()) {
+      return problem(file, State.NOT_REGULAR, "not a regular file (" + kindOf(file, attrs) + ")");
+    }
+    if (attrs.size() > MAX_BYTES) {
+      return problem(file, State.TOO_LARGE, tooLarge(attrs.size()));
+    }
+    try (InputStream in = new Bounded(new FileInputStream(file.toFile()))) {
+      consumer.accept(new BufferedInputStream(in, BUFFER));
+      return new Outcome(State.PARSED, null);
+    } catch (TooLarge e) {
+      return problem(file, State.TOO_LARGE, tooLarge(e.size));
+    } catch (JsonSyntaxException e) {
+      return problem(file, State.CORRUPT, "corrupt: " + e.describe());
+    } catch (IOException | SecurityException e) {
+      return problem(file, State.UNREADABLE, "unreadable: " + FileProblems.reason(e));
+    } catch (OutOfMemoryError e) {
+      return problem(file, State.UNREADABLE, "unreadable: not enough memory to read it");
+    }
+  }
+
+  private static String tooLarge(long size) {
+    return "too large: "
+        + (size >= 0 ? size + " bytes, more than " : "more than ")
+        + MAX_BYTES
+        + " bytes (256 MiB)";
+  }
+
+  /** What a non-regular file is, in words. */
+  private static String kindOf(Path file, BasicFileAttributes attrs) {
+    if (attrs.isDirectory()) {
+      return "a directory";
+    }
+    try {
+      int mode = (Integer) Files.getAttribute(file, "unix:mode");
+      switch (mode & 0170000) {
+        case 0010000:
+          return "a named pipe";
+        case 0020000:
+          return "a character device";
+        case 0060000:
+          return "a block device";
+        case 0140000:
+          return "a socket";
+        default:
+          break;
+      }
+    } catch (IOException | RuntimeException e) {
+      // no unix view: say it plainly
+    }
+    return Files.isSymbolicLink(file) ? "a symbolic link to a special file" : "a special file";
+  }
+
+  private static Outcome problem(Path file, State state, String problem) {
+    log()
+        .warn(
+            "reading {} as empty: {}",
+            Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
+            Escaper.esc(problem, Escaper.LONG_LIMIT));
+    return new Outcome(state, problem);
+  }
+
+  /** More bytes than {@link #MAX_BYTES} arrived (the file grew, or is not what stat said). */
+  private static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+    final long size;
+
+    TooLarge(long size) {
+      super("larger than " + MAX_BYTES + " bytes");
+      this.size = size;
+    }
+  }
+
+  /** Fails once more than {@link #MAX_BYTES} were read. */
+  private static final class Bounded extends FilterInputStream {
+    private long read;
+
+    Bounded(InputStream in) {
+      super(in);
+    }
+
+    private void count(long n) throws TooLarge {
+      if (n > 0) {
+        read += n;
+        if (read > MAX_BYTES) {
+          throw new TooLarge(-1);
+        }
+      }
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      count(b < 0 ? 0 : 1);
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      count(n);
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = super.skip(n);
+      count(skipped);
+      return skipped;
+    }
   }
 }

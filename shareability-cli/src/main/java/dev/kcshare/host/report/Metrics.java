@@ -180,7 +180,9 @@ public final class Metrics {
   public static void write(Path file, String text) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
-      throw new NoSuchFileException(String.valueOf(dir), null, "no such directory");
+      throw dir != null && Files.exists(dir)
+          ? new java.nio.file.FileSystemException(dir.toString(), null, "Not a directory")
+          : new NoSuchFileException(String.valueOf(dir), null, "No such directory");
     }
     Set<PosixFilePermission> mode = AtomicFiles.modeOf(file);
     AtomicFiles.write(

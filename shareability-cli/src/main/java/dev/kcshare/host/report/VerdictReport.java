@@ -2,23 +2,21 @@ package dev.kcshare.host.report;
 
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.ServerFacts;
-import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.HazardLedger;
-import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Both record files loaded ONCE, then every server's verdict built from them with no I/O per row,
@@ -45,32 +43,47 @@ public final class VerdictReport {
    * corrupt file reads as empty). Blocking file I/O.
    */
   public static VerdictReport load(RecordsDirectory dir) {
-    return load(dir, RecordFile::read);
+    return load(dir, RecordReader.FILES, name -> true);
+  }
+
+  /**
+   * As {@link #load(RecordsDirectory)}, keeping only the records of the given servers: the others
+   * are skipped as the files are read, so a report over a few servers costs little however many
+   * rows the files hold. Only {@link #verdicts} of these servers is meaningful on the result.
+   */
+  public static VerdictReport load(RecordsDirectory dir, List<ConfiguredServer> servers) {
+    return load(dir, RecordReader.FILES, namesOf(servers));
   }
 
   /**
    * As {@link #load(RecordsDirectory)}, reading each file exactly once through {@code reader} (an
-   * instrumentation seam: the default is {@link RecordFile#read}).
+   * instrumentation seam: the default is {@link RecordReader#FILES}) and keeping only the records
+   * whose server names {@code names} accepts.
    */
-  public static VerdictReport load(RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
+  public static VerdictReport load(
+      RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
     return of(
-        HazardLedger.of(LedgerCodec.decode(reader.apply(dir.ledgerFile()).root())),
-        readCache(dir, reader));
+        HazardLedger.of(reader.ledger(dir.ledgerFile(), names).value()),
+        VerdictCache.of(reader.cache(dir.cacheFile(), names).value()));
   }
 
   /**
    * A report over a live in-memory ledger (so a hazard recorded a moment ago counts before it is
-   * flushed) and the cache file, read exactly once through {@code reader}; the ledger file is not
-   * read.
+   * flushed) and the cache file, read exactly once through {@code reader} keeping the rows {@code
+   * names} accepts; the ledger file is not read.
    */
   public static VerdictReport live(
-      HazardLedger ledger, RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
-    return of(ledger, readCache(dir, reader));
+      HazardLedger ledger, RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
+    return of(ledger, VerdictCache.of(reader.cache(dir.cacheFile(), names).value()));
   }
 
-  private static VerdictCache readCache(
-      RecordsDirectory dir, Function<Path, RecordFile.Read> reader) {
-    return VerdictCache.of(CacheCodec.decode(reader.apply(dir.cacheFile()).root()));
+  /** A predicate accepting exactly the names of {@code servers}. */
+  public static Predicate<String> namesOf(List<ConfiguredServer> servers) {
+    Set<String> names = new HashSet<>();
+    for (ConfiguredServer s : servers) {
+      names.add(s.name());
+    }
+    return names::contains;
   }
 
   /** A report over records already in memory (a gateway's live ledger, a pass's cache). */

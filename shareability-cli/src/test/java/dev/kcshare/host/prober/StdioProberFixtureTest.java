@@ -169,6 +169,13 @@ final class StdioProberFixtureTest {
   }
 
   @Test
+  void aMebibyteMemberNameFailsAtOnceNotByTimeout(@TempDir Path dir) throws Exception {
+    // Before: the answer read as a banner line and the exchange waited for its deadline.
+    assertCouldNotRun(
+        probe(new FixtureServers(dir), "huge-key"), "message member name exceeds 65536 characters");
+  }
+
+  @Test
   void deepNestingFailsWithoutStackOverflow(@TempDir Path dir) throws Exception {
     assertCouldNotRun(probe(new FixtureServers(dir), "deep"), "message nesting exceeds 512 levels");
   }

@@ -98,11 +98,11 @@ final class StdioProberRefusalTest {
     Files.setPosixFilePermissions(badInterpreter, PosixFilePermissions.fromString("rwx------"));
     assertRefused(
         preflight(ServerDefinition.stdio("b", badInterpreter.toString(), List.of())),
-        "spawn failed: error=2, No such file or directory");
+        "spawn failed: No such file or directory");
     assertRefused(
         preflight(
             ServerDefinition.stdio("c", "/bin/sh", List.of())
                 .withCwd(dir.resolve("gone").toString())),
-        "spawn failed: error=2, No such file or directory");
+        "spawn failed: No such file or directory");
   }
 }

@@ -96,6 +96,36 @@ final class FileLockTest {
   }
 
   @Test
+  void theSameDirectoryThroughASymlinkIsTheSameLockAndBusyNotAnError() throws Exception {
+    Path real = Files.createDirectories(dir.resolve("records"));
+    Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+    Path viaReal = real.resolve("observed-hazards.json");
+    Path viaLink = link.resolve("observed-hazards.json");
+    try (FileLock held = FileLock.acquire(viaReal)) {
+      assertThat(held).isNotNull();
+      // Another thread, through the link: busy (in time), never OverlappingFileLockException.
+      AtomicBoolean busy = new AtomicBoolean();
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      Thread other =
+          new Thread(
+              () -> {
+                try {
+                  busy.set(FileLock.tryAcquire(viaLink, Duration.ofMillis(100)) == null);
+                } catch (Throwable t) {
+                  failure.set(t);
+                }
+              });
+      other.start();
+      other.join();
+      assertThat(failure.get()).isNull();
+      assertThat(busy.get()).isTrue();
+    }
+    try (FileLock again = FileLock.tryAcquire(viaLink, Duration.ZERO)) {
+      assertThat(again).as("free once released").isNotNull();
+    }
+  }
+
+  @Test
   void theHolderWritesItsPidIntoTheLockFileAndEmptiesItOnRelease() throws Exception {
     Path record = dir.resolve("r.json");
     Path lockFile = FileLock.lockFileFor(record);
@@ -151,6 +181,32 @@ final class FileLockTest {
     } finally {
       child.destroyForcibly();
       child.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void closingTwiceOrFromAnotherThreadReleasesOnce() throws Exception {
+    Path record = dir.resolve("r.json");
+    FileLock lock = FileLock.acquire(record);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread closer =
+        new Thread(
+            () -> {
+              try {
+                lock.close();
+                lock.close();
+              } catch (Throwable t) {
+                failure.set(t);
+              }
+            });
+    closer.start();
+    closer.join();
+    assertThat(failure.get()).isNull();
+    lock.close();
+    // Released: this thread (and any other) can take it again, exactly once.
+    try (FileLock again = FileLock.tryAcquire(record, Duration.ZERO)) {
+      assertThat(again).isNotNull();
+      assertThat(FileLock.tryAcquire(record, Duration.ZERO)).isNull();
     }
   }
 

@@ -5,6 +5,7 @@ import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.CodePoints;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,65 +30,201 @@ public final class CacheCodec {
    */
   public static CacheLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
-        notes -> decode(root, notes),
+        notes -> {
+          Decoder decoder = decoder();
+          if (root instanceof Map<?, ?> top) {
+            for (Map.Entry<?, ?> member : top.entrySet()) {
+              if (!(member.getKey() instanceof String name)) {
+                continue;
+              }
+              if (decoder.streams(name) && member.getValue() instanceof Map<?, ?> entries) {
+                decoder.begin(name);
+                for (Map.Entry<?, ?> entry : entries.entrySet()) {
+                  decoder.entry(entry.getKey(), entry.getValue());
+                }
+              } else {
+                decoder.member(name, member.getValue());
+              }
+            }
+          } else {
+            decoder.root(root);
+          }
+          CacheLoad load = decoder.finish();
+          notes.addAll(load.dropped());
+          return new CacheLoad(load.rows(), load.applied(), notes, load.refusal());
+        },
         notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
   }
 
-  private static CacheLoad decode(@Nullable Object root, List<Dropped> notes) {
-    TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
-    TreeSet<String> applied = new TreeSet<>(CodePoints.ORDER);
-    if (!(root instanceof Map<?, ?> top)) {
-      notes.add(
-          new Dropped("", "top level is " + Values.describe(root) + ", not an object; ignored"));
-      return new CacheLoad(rows, applied, notes);
+  /** A decoder to feed a document's top level to, member by member ({@link Decoder}). */
+  public static Decoder decoder() {
+    return new Decoder();
+  }
+
+  /**
+   * Decodes a cache document handed over member by member, so a large file is never held as one
+   * tree: the members of {@code entries} come one row at a time ({@link #entry}), the other
+   * top-level members whole ({@link #member}). The outcome, {@link #finish()}, is exactly {@link
+   * CacheCodec#decode} of the same document. Feeding it never throws; not thread-safe.
+   */
+  public static final class Decoder {
+    private boolean notAnObject;
+    private @Nullable Object root;
+    private final Map<String, @Nullable Object> members = new HashMap<>();
+    private boolean entriesIsObject;
+    private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
+    private final LinkedHashMap<Object, List<Dropped>> rowNotes = new LinkedHashMap<>();
+
+    private Decoder() {}
+
+    /**
+     * Equal values of different rows held once: rows of one build, or of servers answering alike,
+     * share their handshake, version and reasons, so a large cache costs memory per distinct answer
+     * rather than per row. Handshakes are keyed by their compact JSON text: hashing the nested
+     * values themselves would recurse as deep as a server nested them.
+     */
+    private final Map<Object, Object> shared = new HashMap<>();
+
+    private final Map<String, StoredHandshake> handshakes = new HashMap<>();
+
+    private StoredHandshake share(StoredHandshake handshake) {
+      return handshakes.computeIfAbsent(
+          dev.kcshare.core.json.JsonWriter.compact(handshake.toJson()), k -> handshake);
     }
-    Object entries = top.get("entries");
-    if (entries instanceof Map<?, ?> entryMap) {
-      for (Map.Entry<?, ?> entry : entryMap.entrySet()) {
-        if (!(entry.getKey() instanceof String name)) {
-          notes.add(new Dropped("entries", "non-string member name; skipped"));
-          continue;
-        }
-        String where = "entries/" + Values.name(name);
-        if (name.isEmpty()) {
-          notes.add(new Dropped(where, "empty server name; skipped"));
-          continue;
-        }
-        CacheRow row = readRow(entry.getValue(), where, notes);
-        if (row != null) {
-          rows.put(name, row);
-        }
+
+    @SuppressWarnings("unchecked")
+    private <T> T share(T value) {
+      return (T) shared.computeIfAbsent(value, v -> v);
+    }
+
+    /** Whether {@code member}'s object value is fed entry by entry: {@code entries}. */
+    public boolean streams(String member) {
+      return "entries".equals(member);
+    }
+
+    /** A top-level member fed whole (a repeated member keeps its last value). */
+    public void member(String name, @Nullable Object value) {
+      members.put(name, value);
+      if ("entries".equals(name)) {
+        entriesIsObject = false;
+        rows.clear();
+        rowNotes.clear();
       }
-    } else {
-      String what =
-          top.containsKey("entries")
-              ? "is " + Values.describe(entries) + ", not an object"
-              : "is missing";
-      notes.add(new Dropped("entries", what + "; no rows"));
     }
-    // Read even when entries is unusable (kcshare decision D15): a lost marker would re-seed a
-    // server the operator switched off.
-    if (top.containsKey("applied")) {
-      Object appliedValue = top.get("applied");
-      if (appliedValue instanceof List<?> list) {
-        for (int i = 0; i < list.size(); i++) {
-          Object element = list.get(i);
-          if (element instanceof String s && !s.isEmpty()) {
-            applied.add(s);
-          } else {
-            notes.add(
-                new Dropped(
-                    "applied/" + i,
-                    Values.describe(element) + " is not a non-empty name; ignored"));
-          }
+
+    /** The object value of {@code entries} begins; a repeated {@code entries} starts over. */
+    public void begin(String member) {
+      members.remove(member);
+      entriesIsObject = true;
+      rows.clear();
+      rowNotes.clear();
+    }
+
+    /** One row of {@code entries}; a repeated name keeps its first place and last value. */
+    public void entry(@Nullable Object key, @Nullable Object value) {
+      List<Dropped> notes = new ArrayList<>(0);
+      if (!(key instanceof String name)) {
+        notes.add(new Dropped("entries", "non-string member name; skipped"));
+        rowNotes.put(new Object(), notes);
+        return;
+      }
+      rowNotes.put(name, notes);
+      rows.remove(name);
+      String where = "entries/" + Values.name(name);
+      if (name.isEmpty()) {
+        notes.add(new Dropped(where, "empty server name; skipped"));
+        return;
+      }
+      CacheRow row =
+          Dropped.tolerantly(
+              n -> readRow(value, where, n),
+              n -> {
+                n.add(new Dropped(where, "unexpected value; row dropped"));
+                return null;
+              },
+              notes);
+      if (row != null) {
+        StoredHandshake handshake = row.handshake();
+        rows.put(
+            name,
+            new CacheRow(
+                row.ran(),
+                row.callerSensitive(),
+                share(row.reasons()),
+                row.evaluatedAt(),
+                row.identity(),
+                share(row.reportedVersion()),
+                row.era(),
+                handshake == null ? null : share(handshake),
+                row.cost()));
+      }
+    }
+
+    /** The document's value is not an object. */
+    public void root(@Nullable Object value) {
+      notAnObject = true;
+      root = value;
+    }
+
+    /** What was fed, decoded: as {@link CacheCodec#decode} of the whole document. */
+    public CacheLoad finish() {
+      return Dropped.tolerantly(
+          this::finish, notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
+    }
+
+    private CacheLoad finish(List<Dropped> notes) {
+      TreeSet<String> applied = new TreeSet<>(CodePoints.ORDER);
+      if (notAnObject) {
+        notes.add(
+            new Dropped("", "top level is " + Values.describe(root) + ", not an object; ignored"));
+        return new CacheLoad(new TreeMap<>(), applied, notes);
+      }
+      String refusal = null;
+      if (entriesIsObject) {
+        for (List<Dropped> n : rowNotes.values()) {
+          notes.addAll(n);
         }
       } else {
-        notes.add(
-            new Dropped(
-                "applied", "is " + Values.describe(appliedValue) + ", not an array; no markers"));
+        Object entries = members.get("entries");
+        String what =
+            members.containsKey("entries")
+                ? "is " + Values.describe(entries) + ", not an object"
+                : "is missing";
+        notes.add(new Dropped("entries", what + "; no rows"));
+        if (members.containsKey("entries")) {
+          refusal = "is not a verdict cache this version understands (entries " + what + ")";
+        }
       }
+      // Read even when entries is unusable (kcshare decision D15): a lost marker would re-seed a
+      // server the operator switched off.
+      if (members.containsKey("applied")) {
+        Object appliedValue = members.get("applied");
+        if (appliedValue instanceof List<?> list) {
+          for (int i = 0; i < list.size(); i++) {
+            Object element = list.get(i);
+            if (element instanceof String s && !s.isEmpty()) {
+              applied.add(s);
+            } else {
+              notes.add(
+                  new Dropped(
+                      "applied/" + i,
+                      Values.describe(element) + " is not a non-empty name; ignored"));
+            }
+          }
+        } else {
+          notes.add(
+              new Dropped(
+                  "applied", "is " + Values.describe(appliedValue) + ", not an array; no markers"));
+          if (refusal == null) {
+            refusal =
+                "is not a verdict cache this version understands (applied is "
+                    + Values.describe(appliedValue)
+                    + ", not an array)";
+          }
+        }
+      }
+      return new CacheLoad(entriesIsObject ? rows : new TreeMap<>(), applied, notes, refusal);
     }
-    return new CacheLoad(rows, applied, notes);
   }
 
   private static @Nullable CacheRow readRow(

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a tolerant read of {@code shareability-verdicts.json} produced (records.md §5.6).
@@ -13,9 +14,16 @@ import java.util.TreeSet;
  * @param rows server name → row; every row's identity carries schema 2
  * @param applied names whose recommendation was already written into config (non-empty strings)
  * @param dropped what was left out or replaced, and why
+ * @param refusal null when a writer may replace the file; otherwise why it must not (records.md
+ *     §9.4, kcshare decision D18), completing "the file …", for example {@code is not a verdict
+ *     cache this version understands (entries is array, not an object)}. Such a file still reads as
+ *     not measured (apart from its applied markers, when they are readable).
  */
 public record CacheLoad(
-    SortedMap<String, CacheRow> rows, SortedSet<String> applied, List<Dropped> dropped) {
+    SortedMap<String, CacheRow> rows,
+    SortedSet<String> applied,
+    List<Dropped> dropped,
+    @Nullable String refusal) {
 
   /** Copies the collections. */
   public CacheLoad {
@@ -24,5 +32,16 @@ public record CacheLoad(
     appliedCopy.addAll(applied);
     applied = Collections.unmodifiableSortedSet(appliedCopy);
     dropped = List.copyOf(dropped);
+  }
+
+  /** A load a writer may replace. */
+  public CacheLoad(
+      SortedMap<String, CacheRow> rows, SortedSet<String> applied, List<Dropped> dropped) {
+    this(rows, applied, dropped, null);
+  }
+
+  /** Whether a writer must leave the file as it is ({@link #refusal()} is set). */
+  public boolean isNotUnderstood() {
+    return refusal != null;
   }
 }

@@ -36,6 +36,21 @@ public record Dropped(String where, String why) {
     }
   }
 
+  /**
+   * As {@link #tolerantly(Function, Function)}, reporting into {@code notes}: the decoder's notes
+   * so far are kept when it fails, and the failure is one more note.
+   */
+  static <T> T tolerantly(
+      Function<List<Dropped>, T> decode, Function<List<Dropped>, T> empty, List<Dropped> notes) {
+    try {
+      return decode.apply(notes);
+    } catch (RuntimeException e) {
+      notes.add(
+          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
+      return empty.apply(notes);
+    }
+  }
+
   @Override
   public String toString() {
     return (where.isEmpty() ? "(document)" : where) + ": " + why;

@@ -1,10 +1,12 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.CodePoints;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,10 +14,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The in-memory observed-hazard ledger of a ledger writer (records.md §6): what the routing path
- * records, what views read, and what the flusher writes. The file, its lock and the flush mutex are
- * the caller's; this class provides the state and the pure steps of the flush protocol. An embedder
- * normally uses it through {@code dev.kcshare.host.records.LedgerStore}, which adds the file.
+ * The in-memory observed-hazard ledger of a ledger writer (records.md §6, §9.4): what the routing
+ * path records, what views read, and the pure steps of a flush that merges with the file. The file,
+ * its lock and the flush mutex are the caller's. An embedder normally uses it through {@code
+ * dev.kcshare.host.records.LedgerStore}, which adds the file.
  *
  * <pre>{@code
  * HazardLedger ledger = HazardLedger.create();
@@ -23,44 +25,49 @@ import org.jspecify.annotations.Nullable;
  * ledger.codesForName("files-mcp");   // [unroutable_server_request]
  * }</pre>
  *
- * <h2>Design</h2>
+ * <h2>Merging with the file</h2>
+ *
+ * <p>Several writers may share one file (two gateway processes, a gateway and {@code kcshare
+ * hazards clear}). Each record therefore has two parts: the <em>baseline</em>, what this ledger
+ * knows the file holds (loaded, or absorbed at a flush), and the <em>pending</em> observations
+ * recorded here since the last successful write, with their times. A flush, under the file lock:
+ *
+ * <ol>
+ *   <li>re-reads the file and {@link #applyCleared applies its clear markers}: every record of a
+ *       cleared name that is at or before the marker is dropped, from the baseline and from the
+ *       pending times alike, so nothing a clear covers is ever written again;
+ *   <li>{@link #absorb absorbs} the file into the baseline: codes are united, {@code count} and
+ *       {@code lastSeen} take the larger value, records only another writer made are adopted;
+ *   <li>if dirty, {@link #beginFlush begins} the write: the pending observations are sealed into
+ *       the plan, whose document is the baseline plus them (a count is the baseline's plus the
+ *       observations made here, so two writers' counts add up exactly);
+ *   <li>after the write, {@link #flushed} makes the written records the new baseline, or {@link
+ *       #flushFailed} hands the sealed observations back to be written next time.
+ * </ol>
+ *
+ * <p>So no writer drops a record it did not make itself, counts and {@code lastSeen} never move
+ * backwards, and a clear stamped at T removes exactly the observations made up to T.
+ *
+ * <h2>Concurrency</h2>
  *
  * <p>{@link #record} runs on the latency-critical routing path, usually for a code that is already
- * recorded (a misbehaving server repeats itself). A copy-on-write snapshot per call would copy the
- * whole map for every repeated frame, so the state is split in two:
+ * recorded (a misbehaving server repeats itself). The structure (name → identity → cell, plus the
+ * clear markers) is an immutable {@code State} published through one {@link AtomicReference}; only
+ * adding an identity or removing one builds a new {@code State}, by compare-and-set. Each cell is a
+ * small mutable holder guarded by its own monitor; a repeat only touches the cell (a window of its
+ * pending times, see {@link PendingTimes}), without allocating. A removed cell is first
+ * <em>retired</em> under its monitor; an update that finds its cell retired publishes a fresh cell
+ * instead, so an observation newer than a clear is never dropped by it.
  *
- * <ul>
- *   <li><b>Structure</b>: an immutable {@code State} — name → identity → {@code Cell}, plus the
- *       clear markers — published through one {@link AtomicReference}. Only adding an identity (new
- *       name or identity) or removing identities ({@link #clear}, {@link #applyCleared}, {@link
- *       #load}) builds and publishes a new {@code State}, by compare-and-set, retried on a
- *       concurrent publish. These are rare: bounded by the distinct builds that ever misbehaved.
- *   <li><b>Cells</b>: one small mutable holder per (name, identity) with the code bit mask, count
- *       and lastSeen, guarded by the cell's own monitor. A new code for an existing identity and
- *       every repeat only touch the cell. Cells are shared by successive {@code State}s, so a
- *       structural publish never loses a concurrent update.
- * </ul>
+ * <p>Every change is applied BEFORE the generation is incremented, and {@link #beginFlush} reads
+ * the generation BEFORE sealing: after a successful write, the ledger stays dirty exactly when
+ * something may be missing from the file.
  *
- * <p>The repeat path is therefore: two hash lookups on the current {@code State}, one uncontended
- * monitor (a few nanoseconds; the only other holders are readers copying three fields), then the
- * generation increment. It allocates nothing.
- *
- * <p><b>Removal.</b> A removed cell is first <em>retired</em> under its monitor; an update that
- * finds its cell retired takes the structural path and publishes a fresh cell instead. Deciding
- * "lastSeen ≤ marker" and retiring happen under the same monitor as an update, so an observation is
- * either counted in a cell that is still live (and then judged against the marker) or lands in a
- * fresh cell — an observation newer than a marker can never be dropped by it. {@code lastSeen}
- * keeps the maximum of the times recorded, so concurrent callers whose clock readings reach the
- * monitor out of order cannot move it backwards. Readers treat retired cells as absent.
- *
- * <p><b>Dirtiness.</b> Every change is applied (cell update or {@code State} publish) BEFORE the
- * generation is incremented, and {@link #snapshot} reads the generation BEFORE the state: if a
- * snapshot's generation includes an increment, it also sees the change behind it. So after a
- * successful write of {@code snapshot()}, {@link #markPersisted}{@code (snapshot.generation())}
- * leaves the ledger dirty exactly when something may be missing from the file.
- *
- * <p>All methods are thread-safe and non-blocking in the sense of records.md §6.2 (no I/O, no
- * waiting on a flush); the class creates no threads.
+ * <p>{@link #record}, the reads and {@link #snapshot} are thread-safe and never block on I/O. The
+ * flush steps ({@link #applyCleared}, {@link #absorb}, {@link #beginFlush}, {@link #flushed},
+ * {@link #flushFailed}) and {@link #clear} must not run concurrently with each other (the caller's
+ * flush mutex serialises them), but may run concurrently with recording. The class creates no
+ * threads.
  */
 public final class HazardLedger {
   private final AtomicReference<State> state = new AtomicReference<>(State.EMPTY);
@@ -84,15 +91,20 @@ public final class HazardLedger {
   /**
    * Records one observation of {@code code} for (name, identity) at {@code now} (epoch seconds; a
    * non-finite time counts as 0.0). Refused — returns false and stores nothing — when {@code name}
-   * is empty or {@code code} is outside the closed vocabulary; callers log the refusal (check with
-   * {@link HazardCodes#isKnown}). The recording site's gating (shared backend only) is the
-   * caller's.
+   * is empty, {@code code} is outside the closed vocabulary, or the name or identity is longer than
+   * {@link RecordLimits#MAX_KEY_LENGTH} (so the file stays readable); callers log the refusal
+   * (check with {@link HazardCodes#isKnown} and {@link RecordLimits#refusal}). The recording site's
+   * gating (shared backend only) is the caller's.
    *
    * @return true iff the code was new for (name, identity), so the caller can warn once
+   * @throws NullPointerException if an argument is null
    */
   public boolean record(String name, String code, String identity, double now) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(code, "code");
+    Objects.requireNonNull(identity, "identity");
     int bit = HazardCodes.bit(code);
-    if (bit == 0 || name.isEmpty()) {
+    if (bit == 0 || name.isEmpty() || RecordLimits.refusal(name, identity) != null) {
       return false;
     }
     double time = Double.isFinite(now) ? now : 0.0;
@@ -106,8 +118,9 @@ public final class HazardLedger {
           return outcome == Cell.NEW_CODE;
         }
       }
-      State next = current.withCell(name, identity, new Cell(bit, 1, time));
-      if (state.compareAndSet(current, next)) {
+      Cell fresh = new Cell();
+      fresh.update(bit, time);
+      if (state.compareAndSet(current, current.withCell(name, identity, fresh))) {
         generation.incrementAndGet();
         return true;
       }
@@ -122,40 +135,47 @@ public final class HazardLedger {
   }
 
   /**
-   * Removes every identity of {@code name} and records the marker {@code cleared[name] = now} (kept
-   * at the later of an existing marker and now). The only deletion path.
+   * Removes every identity of {@code name} and stamps the marker {@code cleared[name] = now} (kept
+   * at the later of an existing marker and now), which the next flush writes: the only deletion
+   * path. The marker is stamped even when nothing was held here, since the file may hold records of
+   * the name that other writers made; either way the ledger becomes dirty. Flush at once: until the
+   * marker is in the file, another writer may merge an observation made after it into a record made
+   * before it, which no marker can then separate ({@code LedgerStore.clear} writes it at once).
    *
-   * @return true iff something was removed; false changes nothing (not even the marker)
+   * @return true iff something was removed from memory
+   * @throws NullPointerException if {@code name} is null
    */
   public boolean clear(String name, double now) {
-    boolean removed = false;
+    Objects.requireNonNull(name, "name");
+    if (name.isEmpty()) {
+      return false;
+    }
     while (true) {
       State current = state.get();
+      boolean removed = false;
       @Nullable Map<String, Cell> identities = current.servers.get(name);
       if (identities != null) {
         for (Cell cell : identities.values()) {
           removed |= cell.retire();
         }
       }
-      if (!removed) {
-        return false;
-      }
       State next = current.withoutServer(name);
       if (Double.isFinite(now)) {
         next = next.withMarker(name, now);
       }
-      if (state.compareAndSet(current, next)) {
+      if (next == current || state.compareAndSet(current, next)) {
         generation.incrementAndGet();
-        return true;
+        return removed;
       }
     }
   }
 
   /**
-   * Applies clear markers re-read from the file (records.md §4.4, flush step 3): drops every
-   * identity record of each marked name whose lastSeen is at or before the marker, and merges the
-   * markers into this ledger's own (maximum per name) so they are written back. Entries with an
-   * empty name or a non-finite time are ignored.
+   * Applies clear markers re-read from the file (records.md §4.4, flush step 3): for each marked
+   * name, drops every observation made at or before its marker — baseline records last seen then,
+   * and pending observations by their own times ({@link PendingTimes}) — and merges the markers
+   * into this ledger's own (maximum per name) so they are written back. Entries with an empty name
+   * or a non-finite time are ignored.
    *
    * <p>Dirties the ledger when something was dropped, and also when a marker advanced for a name
    * that still holds (newer) records: the other process removed the whole name from the file, so
@@ -164,6 +184,7 @@ public final class HazardLedger {
    * @return true iff something was dropped
    */
   public boolean applyCleared(Map<String, Double> markers) {
+    Objects.requireNonNull(markers, "markers");
     boolean dropped = false;
     while (true) {
       State current = state.get();
@@ -190,12 +211,11 @@ public final class HazardLedger {
         }
         Map<String, Cell> kept = new HashMap<>();
         for (Map.Entry<String, Cell> identity : identities.entrySet()) {
-          int outcome = identity.getValue().retireIfSeenBy(time);
-          if (outcome == Cell.KEPT) {
+          int outcome = identity.getValue().clearUpTo(time);
+          if (outcome == Cell.KEPT || outcome == Cell.TRIMMED) {
             kept.put(identity.getKey(), identity.getValue());
-          } else if (outcome == Cell.DROPPED) {
-            dropped = true;
           }
+          dropped |= outcome == Cell.TRIMMED || outcome == Cell.DROPPED;
         }
         if (kept.size() != identities.size()) {
           if (servers == null) {
@@ -228,6 +248,48 @@ public final class HazardLedger {
     }
   }
 
+  /**
+   * Absorbs what the file holds into the baseline (flush step 2, and a reload): for each record,
+   * codes are united and {@code count} and {@code lastSeen} take the larger of the file's and the
+   * baseline's value; a record this ledger did not hold is adopted. Records of a name whose own
+   * clear marker covers them (last seen at or before it) are ignored. Pending observations are
+   * untouched, and the ledger is not dirtied: the file already holds what is absorbed.
+   *
+   * @param onDisk the file as read, tolerantly
+   */
+  public void absorb(LedgerLoad onDisk) {
+    Objects.requireNonNull(onDisk, "onDisk");
+    for (Map.Entry<String, SortedMap<String, HazardRecord>> server : onDisk.servers().entrySet()) {
+      String name = server.getKey();
+      if (name.isEmpty()) {
+        continue;
+      }
+      for (Map.Entry<String, HazardRecord> identity : server.getValue().entrySet()) {
+        HazardRecord record = identity.getValue();
+        int mask = record.mask();
+        if (mask <= 0) {
+          continue;
+        }
+        while (true) {
+          State current = state.get();
+          @Nullable Double marker = current.cleared.get(name);
+          if (marker != null && record.lastSeen() <= marker) {
+            break;
+          }
+          @Nullable Cell cell = current.cell(name, identity.getKey());
+          if (cell != null && cell.absorb(mask, record.count(), record.lastSeen())) {
+            break;
+          }
+          Cell fresh = new Cell();
+          fresh.absorb(mask, record.count(), record.lastSeen());
+          if (state.compareAndSet(current, current.withCell(name, identity.getKey(), fresh))) {
+            break;
+          }
+        }
+      }
+    }
+  }
+
   /** The ledger's own clear markers: name → epoch seconds, in code-point order. */
   public SortedMap<String, Double> clearedMarkers() {
     return Maps.sortedCopy(state.get().cleared);
@@ -238,12 +300,15 @@ public final class HazardLedger {
    * launch identity: a launch whose identity has no record of its own reads as unobserved.
    */
   public List<String> codesFor(String name, String identity) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(identity, "identity");
     @Nullable Cell cell = state.get().cell(name, identity);
     return HazardCodes.listOf(cell == null ? 0 : cell.liveCodes());
   }
 
   /** The sorted union of the codes over every identity of {@code name} (including {@code ""}). */
   public List<String> codesForName(String name) {
+    Objects.requireNonNull(name, "name");
     @Nullable Map<String, Cell> identities = state.get().servers.get(name);
     int mask = 0;
     if (identities != null) {
@@ -270,8 +335,9 @@ public final class HazardLedger {
   }
 
   /**
-   * A stable copy of the records and markers, with the generation captured BEFORE they were read
-   * (flush step 5). Encode it with {@link LedgerCodec#encode(LedgerSnapshot)}.
+   * A stable copy of everything this ledger holds (baseline and pending alike) and its markers,
+   * with the generation captured BEFORE they were read. For views and for writing a file that no
+   * one else writes; a writer that shares its file flushes with {@link #beginFlush} instead.
    */
   public LedgerSnapshot snapshot() {
     long captured = generation.get();
@@ -293,11 +359,80 @@ public final class HazardLedger {
   }
 
   /**
-   * Replaces the whole state with a loaded file (records.md §6.2 {@code load}): its records and its
-   * clear markers. Does not dirty. Meant to be called at start, before recording; an update racing
-   * it lands either in the old state (and is discarded with it) or in the new one.
+   * Begins a write (flush steps 5 and 6, after {@link #applyCleared} and {@link #absorb} of the
+   * file just read): captures the generation, then seals every cell's pending observations into the
+   * plan. The plan's snapshot is what to write: each record's baseline plus its sealed
+   * observations, and the markers. Observations recorded from now on are pending for the next
+   * write. Exactly one of {@link #flushed} and {@link #flushFailed} must follow.
+   *
+   * @return the plan
+   */
+  public FlushPlan beginFlush() {
+    long captured = generation.get();
+    State current = state.get();
+    TreeMap<String, SortedMap<String, HazardRecord>> servers = new TreeMap<>(CodePoints.ORDER);
+    List<Cell> sealed = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Cell>> server : current.servers.entrySet()) {
+      TreeMap<String, HazardRecord> identities = new TreeMap<>(CodePoints.ORDER);
+      for (Map.Entry<String, Cell> identity : server.getValue().entrySet()) {
+        Cell cell = identity.getValue();
+        @Nullable HazardRecord record = cell.seal();
+        if (record != null) {
+          identities.put(identity.getKey(), record);
+          sealed.add(cell);
+        }
+      }
+      if (!identities.isEmpty()) {
+        servers.put(server.getKey(), identities);
+      }
+    }
+    return new FlushPlan(
+        new LedgerSnapshot(captured, servers, new TreeMap<>(current.cleared)), sealed);
+  }
+
+  /**
+   * Flush steps 3 to 5 against the file just read, under its lock: {@link #applyCleared} its
+   * markers, {@link #absorb} its records, then, if dirty, {@link #beginFlush}. Write the plan's
+   * document, then call {@link #flushed} or {@link #flushFailed}.
+   *
+   * @param onDisk the file as read, tolerantly (never one read as future-schema: that file must not
+   *     be replaced at all)
+   * @return the plan, or null when nothing needs writing (not dirty)
+   */
+  public @Nullable FlushPlan mergeForFlush(LedgerLoad onDisk) {
+    Objects.requireNonNull(onDisk, "onDisk");
+    applyCleared(onDisk.cleared());
+    absorb(onDisk);
+    return isDirty() ? beginFlush() : null;
+  }
+
+  /**
+   * The plan's write succeeded (flush step 8): what it wrote becomes the baseline, and the
+   * generation it captured is persisted, so the ledger stays dirty iff something changed since.
+   */
+  public void flushed(FlushPlan plan) {
+    Objects.requireNonNull(plan, "plan");
+    for (Cell cell : plan.sealed) {
+      cell.commit();
+    }
+    persistedGeneration = plan.snapshot.generation();
+  }
+
+  /** The plan's write failed (flush step 7): its observations are pending again; still dirty. */
+  public void flushFailed(FlushPlan plan) {
+    Objects.requireNonNull(plan, "plan");
+    for (Cell cell : plan.sealed) {
+      cell.abort();
+    }
+  }
+
+  /**
+   * Replaces the whole state with a loaded file (records.md §6.2 {@code load}): its records, as the
+   * baseline, and its clear markers. Does not dirty. Meant for a fresh ledger or a read-only view:
+   * it forgets pending observations (a writer that already recorded reloads with {@link #absorb}).
    */
   public void load(LedgerLoad load) {
+    Objects.requireNonNull(load, "load");
     Map<String, Map<String, Cell>> servers = new HashMap<>();
     for (Map.Entry<String, SortedMap<String, HazardRecord>> server : load.servers().entrySet()) {
       Map<String, Cell> identities = new HashMap<>();
@@ -305,7 +440,9 @@ public final class HazardLedger {
         HazardRecord record = identity.getValue();
         int mask = record.mask();
         if (mask > 0) {
-          identities.put(identity.getKey(), new Cell(mask, record.count(), record.lastSeen()));
+          Cell cell = new Cell();
+          cell.absorb(mask, record.count(), record.lastSeen());
+          identities.put(identity.getKey(), cell);
         }
       }
       if (!server.getKey().isEmpty() && !identities.isEmpty()) {
@@ -330,7 +467,7 @@ public final class HazardLedger {
     }
   }
 
-  /** Whether something changed since the last successful write ({@link #markPersisted}). */
+  /** Whether something changed since the last successful write ({@link #flushed}). */
   public boolean isDirty() {
     return generation.get() != persistedGeneration;
   }
@@ -341,11 +478,27 @@ public final class HazardLedger {
   }
 
   /**
-   * Records a successful write of a snapshot taken at {@code generation} (flush step 8). The ledger
-   * stays dirty if anything changed after that snapshot's generation was captured.
+   * A write in progress: what to write ({@link #snapshot()}, {@link #toDocument()}) and the cells
+   * whose pending observations it sealed. Obtained from {@link #beginFlush}.
    */
-  public void markPersisted(long generation) {
-    persistedGeneration = generation;
+  public static final class FlushPlan {
+    private final LedgerSnapshot snapshot;
+    private final List<Cell> sealed;
+
+    private FlushPlan(LedgerSnapshot snapshot, List<Cell> sealed) {
+      this.snapshot = snapshot;
+      this.sealed = sealed;
+    }
+
+    /** The records and markers to write, with the generation captured before sealing. */
+    public LedgerSnapshot snapshot() {
+      return snapshot;
+    }
+
+    /** The document to write ({@link LedgerCodec#encode(LedgerSnapshot)}). */
+    public Map<String, Object> toDocument() {
+      return LedgerCodec.encode(snapshot);
+    }
   }
 
   /** The immutable structure: never modified after it is published. */
@@ -395,7 +548,11 @@ public final class HazardLedger {
     }
   }
 
-  /** The mutable observations of one (name, identity); every field is guarded by the monitor. */
+  /**
+   * The observations of one (name, identity); every field is guarded by the monitor. The baseline
+   * is what the file is known to hold; pending and sealed observations are per code (index 0:
+   * {@code unattributable_notification}, 1: {@code unroutable_server_request}).
+   */
   private static final class Cell {
     /** Outcomes of {@link #update}. */
     static final int RETIRED = -1;
@@ -403,21 +560,22 @@ public final class HazardLedger {
     static final int REPEAT = 0;
     static final int NEW_CODE = 1;
 
-    /** Outcomes of {@link #retireIfSeenBy}. */
+    /** Outcomes of {@link #clearUpTo}. */
     static final int KEPT = 0;
 
-    static final int DROPPED = 1;
-    static final int ALREADY_RETIRED = 2;
+    static final int TRIMMED = 1;
+    static final int DROPPED = 2;
+    static final int ALREADY_RETIRED = 3;
 
-    private int codes;
-    private long count;
-    private double lastSeen;
+    private int baseCodes;
+    private long baseCount;
+    private double baseLastSeen;
+    private final PendingTimes @Nullable [] pending = new PendingTimes[2];
+    private final PendingTimes @Nullable [] sealed = new PendingTimes[2];
     private boolean retired;
 
-    Cell(int codes, long count, double lastSeen) {
-      this.codes = codes;
-      this.count = count;
-      this.lastSeen = lastSeen;
+    private static int index(int bit) {
+      return Integer.numberOfTrailingZeros(bit);
     }
 
     /** Adds one observation: {@link #NEW_CODE}, {@link #REPEAT} or {@link #RETIRED}. */
@@ -425,45 +583,172 @@ public final class HazardLedger {
       if (retired) {
         return RETIRED;
       }
-      int before = codes;
-      codes = before | bit;
-      if (count != Long.MAX_VALUE) {
-        count++;
+      int before = codes();
+      int i = index(bit);
+      PendingTimes times = pending[i];
+      if (times == null) {
+        times = new PendingTimes();
+        pending[i] = times;
       }
-      if (time > lastSeen) {
-        lastSeen = time;
-      }
+      times.add(time);
       return (before & bit) == 0 ? NEW_CODE : REPEAT;
     }
 
-    /** Retires the cell; true iff it was live. */
+    /**
+     * Unites a file record with the baseline; false when the cell is retired (the caller then
+     * publishes a fresh one).
+     */
+    synchronized boolean absorb(int mask, long count, double lastSeen) {
+      if (retired) {
+        return false;
+      }
+      if (baseCodes == 0) {
+        baseCodes = mask;
+        baseCount = count;
+        baseLastSeen = lastSeen;
+      } else {
+        baseCodes |= mask;
+        baseCount = Math.max(baseCount, count);
+        baseLastSeen = Math.max(baseLastSeen, lastSeen);
+      }
+      return true;
+    }
+
+    /** Retires the cell; true iff it held something. */
     synchronized boolean retire() {
-      boolean wasLive = !retired;
+      boolean held = !retired && codes() != 0;
       retired = true;
-      return wasLive;
+      return held;
     }
 
     /**
-     * Retires the cell if it was last seen at or before {@code marker}: {@link #DROPPED} if this
-     * call retired it, {@link #ALREADY_RETIRED}, or {@link #KEPT}.
+     * Drops what a clear at {@code marker} covers: {@link #KEPT} (nothing covered), {@link
+     * #TRIMMED} (some dropped, some kept), {@link #DROPPED} (everything: the cell is retired) or
+     * {@link #ALREADY_RETIRED}.
      */
-    synchronized int retireIfSeenBy(double marker) {
+    synchronized int clearUpTo(double marker) {
       if (retired) {
         return ALREADY_RETIRED;
       }
-      if (lastSeen <= marker) {
+      boolean dropped = false;
+      if (baseCodes != 0 && baseLastSeen <= marker) {
+        baseCodes = 0;
+        baseCount = 0;
+        baseLastSeen = 0.0;
+        dropped = true;
+      }
+      for (PendingTimes[] part : List.of(pending, sealed)) {
+        for (int i = 0; i < part.length; i++) {
+          PendingTimes times = part[i];
+          if (times != null) {
+            dropped |= times.clearUpTo(marker);
+            if (times.isEmpty()) {
+              part[i] = null;
+            }
+          }
+        }
+      }
+      if (codes() == 0) {
         retired = true;
         return DROPPED;
       }
-      return KEPT;
+      return dropped ? TRIMMED : KEPT;
+    }
+
+    /** Seals the pending observations for a write; the record to write, or null if none. */
+    synchronized @Nullable HazardRecord seal() {
+      if (retired) {
+        return null;
+      }
+      for (int i = 0; i < 2; i++) {
+        PendingTimes times = pending[i];
+        if (times != null) {
+          PendingTimes already = sealed[i];
+          if (already != null) {
+            times.prepend(already); // a plan that was never ended: keep its observations
+          }
+          sealed[i] = times;
+          pending[i] = null;
+        }
+      }
+      return record(true, false);
+    }
+
+    /** The sealed observations were written: they are part of the baseline now. */
+    synchronized void commit() {
+      if (retired) {
+        return;
+      }
+      @Nullable HazardRecord written = record(true, false);
+      sealed[0] = null;
+      sealed[1] = null;
+      if (written != null) {
+        baseCodes = written.mask();
+        baseCount = written.count();
+        baseLastSeen = written.lastSeen();
+      }
+    }
+
+    /** The write failed: the sealed observations are pending again. */
+    synchronized void abort() {
+      for (int i = 0; i < 2; i++) {
+        PendingTimes times = sealed[i];
+        if (times != null) {
+          PendingTimes newer = pending[i];
+          if (newer == null) {
+            pending[i] = times;
+          } else {
+            newer.prepend(times);
+          }
+          sealed[i] = null;
+        }
+      }
+    }
+
+    private int codes() {
+      int mask = baseCodes;
+      for (int i = 0; i < 2; i++) {
+        if (holds(pending[i]) || holds(sealed[i])) {
+          mask |= 1 << i;
+        }
+      }
+      return mask;
+    }
+
+    private static boolean holds(@Nullable PendingTimes times) {
+      return times != null && !times.isEmpty();
     }
 
     synchronized int liveCodes() {
-      return retired ? 0 : codes;
+      return retired ? 0 : codes();
     }
 
+    /** Everything held: baseline, sealed and pending; null when retired or empty. */
     synchronized @Nullable HazardRecord read() {
-      return retired ? null : HazardRecord.ofMask(codes, count, lastSeen);
+      return retired ? null : record(true, true);
+    }
+
+    /** The baseline plus the sealed and/or pending observations, or null when that holds none. */
+    private @Nullable HazardRecord record(boolean withSealed, boolean withPending) {
+      int mask = baseCodes;
+      long count = baseCodes == 0 ? 0 : baseCount;
+      double lastSeen = baseCodes == 0 ? Double.NEGATIVE_INFINITY : baseLastSeen;
+      for (int i = 0; i < 2; i++) {
+        @Nullable PendingTimes first = withSealed ? sealed[i] : null;
+        @Nullable PendingTimes second = withPending ? pending[i] : null;
+        if (holds(first) || holds(second)) {
+          mask |= 1 << i;
+        }
+        if (holds(first)) {
+          count = PendingTimes.saturated(count, first.total());
+          lastSeen = Math.max(lastSeen, first.latest());
+        }
+        if (holds(second)) {
+          count = PendingTimes.saturated(count, second.total());
+          lastSeen = Math.max(lastSeen, second.latest());
+        }
+      }
+      return mask == 0 ? null : HazardRecord.ofMask(mask, count, lastSeen);
     }
   }
 }

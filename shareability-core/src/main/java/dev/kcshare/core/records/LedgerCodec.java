@@ -3,6 +3,7 @@ package dev.kcshare.core.records;
 import dev.kcshare.core.json.CodePoints;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,78 +31,190 @@ public final class LedgerCodec {
    */
   public static LedgerLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
-        notes -> decode(root, notes),
+        notes -> {
+          Decoder decoder = decoder();
+          if (root instanceof Map<?, ?> top) {
+            for (Map.Entry<?, ?> member : top.entrySet()) {
+              if (!(member.getKey() instanceof String name)) {
+                continue;
+              }
+              if (decoder.streams(name) && member.getValue() instanceof Map<?, ?> entries) {
+                decoder.begin(name);
+                for (Map.Entry<?, ?> entry : entries.entrySet()) {
+                  decoder.entry(entry.getKey(), entry.getValue());
+                }
+              } else {
+                decoder.member(name, member.getValue());
+              }
+            }
+          } else {
+            decoder.root(root);
+          }
+          LedgerLoad load = decoder.finish();
+          notes.addAll(load.dropped());
+          return new LedgerLoad(load.servers(), load.cleared(), notes, load.refusal());
+        },
         notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
   }
 
-  private static LedgerLoad decode(@Nullable Object root, List<Dropped> notes) {
-    TreeMap<String, SortedMap<String, HazardRecord>> servers = new TreeMap<>(CodePoints.ORDER);
-    TreeMap<String, Double> cleared = new TreeMap<>(CodePoints.ORDER);
-    if (!(root instanceof Map<?, ?> top)) {
-      notes.add(
-          new Dropped("", "top level is " + Values.describe(root) + ", not an object; ignored"));
-      return new LedgerLoad(servers, cleared, notes);
+  /** A decoder to feed a document's top level to, member by member ({@link Decoder}). */
+  public static Decoder decoder() {
+    return new Decoder();
+  }
+
+  /**
+   * Decodes a ledger document handed over member by member, so a large file is never held as one
+   * tree: the members of {@code servers} come one server at a time ({@link #entry}), the other
+   * top-level members whole ({@link #member}). The outcome, {@link #finish()}, is exactly {@link
+   * LedgerCodec#decode} of the same document. Feeding it never throws; not thread-safe.
+   */
+  public static final class Decoder {
+    private boolean notAnObject;
+    private @Nullable Object root;
+    private final Map<String, @Nullable Object> members = new HashMap<>();
+    private boolean serversIsObject;
+    private final LinkedHashMap<Object, Slot> servers = new LinkedHashMap<>();
+
+    /** One member of {@code servers} as decoded, in file order. */
+    private record Slot(
+        @Nullable String name,
+        @Nullable TreeMap<String, HazardRecord> identities,
+        List<Dropped> notes) {}
+
+    private Decoder() {}
+
+    /** Whether {@code member}'s object value is fed entry by entry: {@code servers}. */
+    public boolean streams(String member) {
+      return "servers".equals(member);
     }
-    Object schema = top.get("schema");
-    if (!Values.isOne(schema)) {
-      String what =
-          top.containsKey("schema") ? "is " + Values.describe(schema) + ", not 1" : "is missing";
-      notes.add(new Dropped("schema", what + "; the whole file is ignored"));
-      return new LedgerLoad(servers, cleared, notes);
+
+    /** A top-level member fed whole (a repeated member keeps its last value). */
+    public void member(String name, @Nullable Object value) {
+      members.put(name, value);
+      if ("servers".equals(name)) {
+        serversIsObject = false;
+        servers.clear();
+      }
     }
-    if (top.containsKey("cleared")) {
-      readCleared(top.get("cleared"), cleared, notes);
+
+    /** The object value of {@code servers} begins; a repeated {@code servers} starts over. */
+    public void begin(String member) {
+      members.remove(member);
+      serversIsObject = true;
+      servers.clear();
     }
-    Object serversValue = top.get("servers");
-    if (!(serversValue instanceof Map<?, ?> serverMap)) {
-      String what =
-          top.containsKey("servers")
-              ? "is " + Values.describe(serversValue) + ", not an object"
-              : "is missing";
-      notes.add(new Dropped("servers", what + "; nothing observed"));
-      return new LedgerLoad(servers, cleared, notes);
-    }
-    for (Map.Entry<?, ?> entry : serverMap.entrySet()) {
-      if (!(entry.getKey() instanceof String name)) {
+
+    /** One member of {@code servers}; a repeated name keeps its first place and last value. */
+    public void entry(@Nullable Object key, @Nullable Object value) {
+      List<Dropped> notes = new ArrayList<>(0);
+      if (!(key instanceof String name)) {
         notes.add(new Dropped("servers", "non-string member name; skipped"));
-        continue;
+        servers.put(new Object(), new Slot(null, null, notes));
+        return;
       }
       String where = "servers/" + Values.name(name);
       if (name.isEmpty()) {
         notes.add(new Dropped(where, "empty server name; skipped"));
-        continue;
+        servers.put(name, new Slot(null, null, notes));
+        return;
       }
-      if (!(entry.getValue() instanceof Map<?, ?> server)) {
-        notes.add(
-            new Dropped(where, "is " + Values.describe(entry.getValue()) + ", not an object"));
-        continue;
+      if (!(value instanceof Map<?, ?> server)) {
+        notes.add(new Dropped(where, "is " + Values.describe(value) + ", not an object"));
+        servers.put(name, new Slot(null, null, notes));
+        return;
       }
-      TreeMap<String, HazardRecord> identities = readServer(server, where, notes);
-      Double marker = cleared.get(name);
-      if (marker != null) {
-        identities
-            .entrySet()
-            .removeIf(
-                e -> {
-                  boolean drop = e.getValue().lastSeen() <= marker;
-                  if (drop) {
-                    notes.add(
-                        new Dropped(
-                            where + "/identities/" + Values.identity(e.getKey()),
-                            "last seen at or before the clear marker "
-                                + BigDecimal.valueOf(marker).toPlainString()
-                                + "; dropped"));
-                  }
-                  return drop;
-                });
-      }
-      if (identities.isEmpty()) {
-        notes.add(new Dropped(where, "no identity record left; server absent"));
-      } else {
-        servers.put(name, identities);
-      }
+      TreeMap<String, HazardRecord> identities =
+          Dropped.tolerantly(
+              n -> readServer(server, where, n),
+              n -> {
+                n.add(new Dropped(where, "unexpected value; skipped"));
+                return new TreeMap<>(CodePoints.ORDER);
+              },
+              notes);
+      servers.put(name, new Slot(name, identities, notes));
     }
-    return new LedgerLoad(servers, cleared, notes);
+
+    /** The document's value is not an object. */
+    public void root(@Nullable Object value) {
+      notAnObject = true;
+      root = value;
+    }
+
+    /** What was fed, decoded: as {@link LedgerCodec#decode} of the whole document. */
+    public LedgerLoad finish() {
+      return Dropped.tolerantly(
+          this::finish, notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
+    }
+
+    private LedgerLoad finish(List<Dropped> notes) {
+      TreeMap<String, SortedMap<String, HazardRecord>> out = new TreeMap<>(CodePoints.ORDER);
+      TreeMap<String, Double> cleared = new TreeMap<>(CodePoints.ORDER);
+      if (notAnObject) {
+        notes.add(
+            new Dropped("", "top level is " + Values.describe(root) + ", not an object; ignored"));
+        return new LedgerLoad(out, cleared, notes);
+      }
+      boolean hasSchema = members.containsKey("schema");
+      Object schema = members.get("schema");
+      if (!Values.isOne(schema)) {
+        String what = hasSchema ? "is " + Values.describe(schema) + ", not 1" : "is missing";
+        notes.add(new Dropped("schema", what + "; the whole file is ignored"));
+        String refusal =
+            Values.isIntegerAbove(schema, 1)
+                ? "was written by a newer version (schema " + Values.plain(schema) + ")"
+                : "is not a ledger this version understands (schema " + what + ")";
+        return new LedgerLoad(out, cleared, notes, refusal);
+      }
+      if (members.containsKey("cleared")) {
+        readCleared(members.get("cleared"), cleared, notes);
+      }
+      String refusal = null;
+      if (!serversIsObject) {
+        Object serversValue = members.get("servers");
+        String what =
+            members.containsKey("servers")
+                ? "is " + Values.describe(serversValue) + ", not an object"
+                : "is missing";
+        notes.add(new Dropped("servers", what + "; nothing observed"));
+        if (members.containsKey("servers")) {
+          refusal = "is not a ledger this version understands (servers " + what + ")";
+        }
+        return new LedgerLoad(out, cleared, notes, refusal);
+      }
+      for (Slot slot : servers.values()) {
+        notes.addAll(slot.notes());
+        TreeMap<String, HazardRecord> identities = slot.identities();
+        String name = slot.name();
+        if (identities == null || name == null) {
+          continue;
+        }
+        String where = "servers/" + Values.name(name);
+        Double marker = cleared.get(name);
+        if (marker != null) {
+          identities
+              .entrySet()
+              .removeIf(
+                  e -> {
+                    boolean drop = e.getValue().lastSeen() <= marker;
+                    if (drop) {
+                      notes.add(
+                          new Dropped(
+                              where + "/identities/" + Values.identity(e.getKey()),
+                              "last seen at or before the clear marker "
+                                  + BigDecimal.valueOf(marker).toPlainString()
+                                  + "; dropped"));
+                    }
+                    return drop;
+                  });
+        }
+        if (identities.isEmpty()) {
+          notes.add(new Dropped(where, "no identity record left; server absent"));
+        } else {
+          out.put(name, identities);
+        }
+      }
+      return new LedgerLoad(out, cleared, notes);
+    }
   }
 
   private static TreeMap<String, HazardRecord> readServer(
@@ -211,6 +324,31 @@ public final class LedgerCodec {
     return object.containsKey(member) ? Values.describe(value) : "missing";
   }
 
+  /**
+   * The document a cross-process clear writes (records.md §4.4): the file as read without any
+   * record of {@code name}, and {@code cleared[name]} set to the later of its existing value and
+   * {@code now} (stamped even when the file held nothing for the name: a live writer may still hold
+   * unflushed records). A non-finite {@code now} stamps 0.0.
+   *
+   * @param onDisk the file as read, tolerantly
+   * @param name the server to clear, not empty
+   * @param now the clear's time, epoch seconds
+   * @return the document to write
+   * @throws IllegalArgumentException if {@code name} is empty
+   */
+  public static Map<String, Object> encodeCleared(LedgerLoad onDisk, String name, double now) {
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("server name must not be empty");
+    }
+    TreeMap<String, SortedMap<String, HazardRecord>> servers = new TreeMap<>(CodePoints.ORDER);
+    servers.putAll(onDisk.servers());
+    servers.remove(name);
+    TreeMap<String, Double> cleared = new TreeMap<>(CodePoints.ORDER);
+    cleared.putAll(onDisk.cleared());
+    cleared.merge(name, Double.isFinite(now) ? now : 0.0, Math::max);
+    return encode(servers, cleared);
+  }
+
   /** Encodes a snapshot with its clear markers ({@link #encode(Map, Map)}). */
   public static Map<String, Object> encode(LedgerSnapshot snapshot) {
     return encode(snapshot.servers(), snapshot.cleared());
@@ -220,9 +358,10 @@ public final class LedgerCodec {
    * The ledger document as plain values in the member order of records.md §4.2: {@code schema},
    * {@code servers}, then {@code cleared} when non-empty. Names and identities are written in
    * code-point order; a server appears only if some identity has a code; each server entry carries
-   * {@code identities} and the flat union ({@code codes} sorted union, {@code count} sum, {@code
-   * lastSeen} max or 0.0). Counts are {@link Long}, times {@link Double} (non-finite → 0.0).
-   * Markers with an empty name or a non-finite time are left out.
+   * {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted union,
+   * {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the flat
+   * count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
+   * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out.
    */
   public static Map<String, Object> encode(
       Map<String, ? extends Map<String, HazardRecord>> servers, Map<String, Double> cleared) {
@@ -235,31 +374,26 @@ public final class LedgerCodec {
         continue;
       }
       Map<String, Object> identities = new LinkedHashMap<>();
-      int unionMask = 0;
-      long countSum = 0;
-      double lastSeenMax = 0.0;
-      boolean any = false;
+      List<HazardRecord> written = new ArrayList<>();
       for (Map.Entry<String, HazardRecord> identity : sorted(server.getValue()).entrySet()) {
         HazardRecord record = identity.getValue();
         int mask = record.mask();
         if (mask <= 0) {
           continue;
         }
-        double lastSeen = finite(record.lastSeen());
-        identities.put(identity.getKey(), recordValue(mask, record.count(), lastSeen));
-        unionMask |= mask;
-        countSum = saturatedAdd(countSum, record.count());
-        lastSeenMax = any ? Math.max(lastSeenMax, lastSeen) : lastSeen;
-        any = true;
+        identities.put(
+            identity.getKey(), recordValue(mask, record.count(), finite(record.lastSeen())));
+        written.add(record);
       }
-      if (!any) {
+      if (written.isEmpty()) {
         continue;
       }
+      LedgerUnion union = LedgerUnion.of(written);
       Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("identities", identities);
-      entry.put("codes", new ArrayList<>(HazardCodes.listOf(unionMask)));
-      entry.put("count", countSum);
-      entry.put("lastSeen", lastSeenMax);
+      entry.put("codes", new ArrayList<>(union.codes()));
+      entry.put("count", union.countValue());
+      entry.put("lastSeen", union.lastSeen());
       serversOut.put(server.getKey(), entry);
     }
     document.put("servers", serversOut);
@@ -295,10 +429,5 @@ public final class LedgerCodec {
 
   private static double finite(double d) {
     return Double.isFinite(d) ? d : 0.0;
-  }
-
-  private static long saturatedAdd(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
   }
 }

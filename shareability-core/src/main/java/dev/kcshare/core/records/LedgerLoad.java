@@ -3,6 +3,7 @@ package dev.kcshare.core.records;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a tolerant read of {@code observed-hazards.json} produced (records.md §4.3).
@@ -11,17 +12,35 @@ import java.util.SortedMap;
  *     every name at least one record
  * @param cleared the file's valid {@code cleared} markers: name → epoch seconds (finite)
  * @param dropped what was left out or replaced, and why
+ * @param refusal null when a writer may replace the file; otherwise why it must not (records.md
+ *     §9.4, kcshare decision D18), completing "the file …": {@code was written by a newer version
+ *     (schema 2)}, or {@code is not a ledger this version understands (…)}. Such a file still reads
+ *     as nothing observed.
  */
 public record LedgerLoad(
     SortedMap<String, SortedMap<String, HazardRecord>> servers,
     SortedMap<String, Double> cleared,
-    List<Dropped> dropped) {
+    List<Dropped> dropped,
+    @Nullable String refusal) {
 
   /** Copies the collections. */
   public LedgerLoad {
     servers = Maps.ledgerCopy(servers);
     cleared = Maps.sortedCopy(cleared);
     dropped = List.copyOf(dropped);
+  }
+
+  /** A load a writer may replace. */
+  public LedgerLoad(
+      SortedMap<String, SortedMap<String, HazardRecord>> servers,
+      SortedMap<String, Double> cleared,
+      List<Dropped> dropped) {
+    this(servers, cleared, dropped, null);
+  }
+
+  /** Whether a writer must leave the file as it is ({@link #refusal()} is set). */
+  public boolean isNotUnderstood() {
+    return refusal != null;
   }
 
   /** Nothing observed. */

@@ -6,9 +6,9 @@ import java.util.SortedMap;
 /**
  * A stable copy of a {@link HazardLedger}'s state, ready to be encoded and written.
  *
- * @param generation the ledger generation captured BEFORE the state was read; pass it to {@link
- *     HazardLedger#markPersisted} after a successful write, so an observation racing the flush
- *     either is in this snapshot or leaves the ledger dirty
+ * @param generation the ledger generation captured BEFORE the state was read, so that after a
+ *     successful write of a flush plan's snapshot ({@link HazardLedger#flushed}) an observation
+ *     racing the flush either is in the snapshot or leaves the ledger dirty
  * @param servers name → launch identity → record, in code-point order
  * @param cleared the ledger's clear markers: name → epoch seconds
  */

@@ -59,6 +59,36 @@ final class Values {
         && ((Number) value).doubleValue() == 1.0;
   }
 
+  /**
+   * Whether the value is a number with an integral value above {@code bound} ({@code 2}, {@code
+   * 2.0}, a huge integer), never a boolean or a fraction.
+   */
+  static boolean isIntegerAbove(@Nullable Object value, long bound) {
+    if (value instanceof BigInteger big) {
+      return big.compareTo(BigInteger.valueOf(bound)) > 0;
+    }
+    if (isIntegral(value)) {
+      return ((Number) value).longValue() > bound;
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      return Double.isFinite(d) && d == Math.rint(d) && d > bound;
+    }
+    return false;
+  }
+
+  /** A number as plain decimal text (integral doubles without a fraction), bounded. */
+  static String plain(@Nullable Object value) {
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (Double.isFinite(d)) {
+        return Escaper.esc(
+            new BigDecimal(d).stripTrailingZeros().toPlainString(), Escaper.SHORT_LIMIT);
+      }
+    }
+    return Escaper.esc(String.valueOf(value), Escaper.SHORT_LIMIT);
+  }
+
   /** A short human description of a value for load notes: its type and, for scalars, the value. */
   static String describe(@Nullable Object value) {
     if (value == null) {

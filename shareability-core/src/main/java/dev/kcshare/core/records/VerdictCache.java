@@ -2,8 +2,11 @@ package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.CodePoints;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -12,14 +15,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * The in-memory pre-flight verdict cache of one evaluation pass (records.md §5.4, §5.5): rows keyed
  * by server name, validated on read by execution identity and reported version, plus the applied
- * markers. The file, its lock and the flush are the caller's: write {@link #toDocument()} when
- * {@link #isDirty()}, then {@link #markClean()} after a successful write.
+ * markers. The file, its lock and the flush are the caller's.
+ *
+ * <p>Writing merges with the file (records.md §9.4, kcshare decision D18): re-read the file under
+ * its lock, write {@link #merge}{@code (onDisk).toDocument()}, then call {@link #written}. The
+ * merge applies only what this cache changed to what the file holds now: its own rows replace
+ * theirs, a row it dropped (a version change) is dropped only if the file still holds the row it
+ * dropped, applied markers are united, and every other row is the file's — so rows another writer
+ * stored since this cache was read are kept. ({@link #toDocument()} and {@link #markClean()} remain
+ * for a file nobody else writes.)
  *
  * <p>Loading never dirties, even when it dropped rows. Dirty triggers: {@link #put}, {@link
  * #markApplied} of a new non-empty name, and a version drop in {@link #get}. Thread-safe (every
- * method holds the instance monitor briefly; nothing blocks on I/O). {@link #markClean()} clears
- * dirtiness unconditionally, so the flush must run where no {@code put} can land between {@link
- * #toDocument()} and it — at the end of a pass, under the pass lock (engine.md §10.3, §10.5).
+ * method holds the instance monitor briefly; nothing blocks on I/O); a change made while a merged
+ * document is being written stays dirty for the next write.
  *
  * <pre>{@code
  * VerdictCache cache = VerdictCache.of(CacheCodec.decode(parsedFile));
@@ -28,9 +37,21 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class VerdictCache {
-  private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
+  private TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
   private final TreeSet<String> applied = new TreeSet<>(CodePoints.ORDER);
-  private boolean dirty;
+
+  /** What this cache changed since its last write, per name: a new object on every change. */
+  private final Map<String, Change> changes = new HashMap<>();
+
+  private final TreeSet<String> appliedNew = new TreeSet<>(CodePoints.ORDER);
+
+  /**
+   * One name's change since the last write.
+   *
+   * @param original the row the file held for it when this cache read it (null: none)
+   * @param replacement the row to write, or null when the row was dropped
+   */
+  private record Change(@Nullable CacheRow original, @Nullable CacheRow replacement) {}
 
   private VerdictCache() {}
 
@@ -41,6 +62,7 @@ public final class VerdictCache {
 
   /** A clean cache holding what was loaded. */
   public static VerdictCache of(CacheLoad load) {
+    Objects.requireNonNull(load, "load");
     VerdictCache cache = new VerdictCache();
     cache.rows.putAll(load.rows());
     cache.applied.addAll(load.applied());
@@ -56,6 +78,9 @@ public final class VerdictCache {
    * invalidates.
    */
   public synchronized CacheLookup get(String name, String identity, String currentVersion) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(identity, "identity");
+    Objects.requireNonNull(currentVersion, "currentVersion");
     CacheRow row = rows.get(name);
     if (row == null) {
       return CacheLookup.miss(CacheLookup.Outcome.NO_ROW);
@@ -65,8 +90,7 @@ public final class VerdictCache {
     }
     String stored = row.reportedVersion();
     if (!stored.isEmpty() && !currentVersion.isEmpty() && !stored.equals(currentVersion)) {
-      rows.remove(name);
-      dirty = true;
+      change(name, null);
       return CacheLookup.versionChanged(stored, currentVersion);
     }
     return CacheLookup.hit(row);
@@ -78,20 +102,38 @@ public final class VerdictCache {
    * instead of hiding them.
    */
   public synchronized @Nullable CacheRow getByName(String name) {
+    Objects.requireNonNull(name, "name");
     return rows.get(name);
   }
 
   /**
-   * Stores the row for a name, overwriting the previous one; dirties. A row under the empty name is
-   * ignored: it could never be read back.
+   * Stores the row for a name, overwriting the previous one; dirties. Refused — nothing changes —
+   * for the empty name (it could never be read back) and for a row beyond {@link RecordLimits}
+   * ({@link RecordLimits#rowRefusal} says why): a row the reader could not take is never written.
+   *
+   * @return true if the row was stored
+   * @throws NullPointerException if an argument is null
    */
-  public synchronized void put(String name, CacheRow row) {
+  public synchronized boolean put(String name, CacheRow row) {
+    Objects.requireNonNull(name, "name");
     Objects.requireNonNull(row, "row");
-    if (name.isEmpty()) {
-      return;
+    if (name.isEmpty() || RecordLimits.rowRefusal(name, row) != null) {
+      return false;
     }
-    rows.put(name, row);
-    dirty = true;
+    change(name, row);
+    return true;
+  }
+
+  /** Records a change (rows updated at once; the file's original kept for the merge). */
+  private void change(String name, @Nullable CacheRow replacement) {
+    Change previous = changes.get(name);
+    CacheRow original = previous != null ? previous.original() : rows.get(name);
+    changes.put(name, new Change(original, replacement));
+    if (replacement == null) {
+      rows.remove(name);
+    } else {
+      rows.put(name, replacement);
+    }
   }
 
   /**
@@ -100,8 +142,9 @@ public final class VerdictCache {
    * not dirty.
    */
   public synchronized void markApplied(String name) {
+    Objects.requireNonNull(name, "name");
     if (!name.isEmpty() && applied.add(name)) {
-      dirty = true;
+      appliedNew.add(name);
     }
   }
 
@@ -131,16 +174,118 @@ public final class VerdictCache {
 
   /** Whether the in-memory state differs from what was loaded or last written. */
   public synchronized boolean isDirty() {
-    return dirty;
+    return !changes.isEmpty() || !appliedNew.isEmpty();
   }
 
-  /** Records a successful write of {@link #toDocument()}. */
+  /** Records a successful write of {@link #toDocument()} (a file no other writer shares). */
   public synchronized void markClean() {
-    dirty = false;
+    changes.clear();
+    appliedNew.clear();
   }
 
-  /** The whole document to write ({@link CacheCodec#encode}). */
+  /** This cache's whole state as a document ({@link CacheCodec#encode}), not merged. */
   public synchronized Map<String, Object> toDocument() {
     return CacheCodec.encode(rows, applied);
+  }
+
+  /**
+   * What to write over the file as it is now: this cache's changes applied to {@code onDisk} (see
+   * the class comment). Pass it to {@link #written} once written.
+   *
+   * @param onDisk the file as just re-read, under its lock (never one read as not understood: that
+   *     file must not be replaced)
+   * @return the merged rows and markers
+   */
+  public synchronized Merge merge(CacheLoad onDisk) {
+    Objects.requireNonNull(onDisk, "onDisk");
+    TreeMap<String, CacheRow> merged = new TreeMap<>(CodePoints.ORDER);
+    merged.putAll(onDisk.rows());
+    for (Map.Entry<String, Change> e : changes.entrySet()) {
+      Change change = e.getValue();
+      CacheRow replacement = change.replacement();
+      if (replacement != null) {
+        merged.put(e.getKey(), replacement);
+      } else {
+        CacheRow now = merged.get(e.getKey());
+        if (now == null || sameRow(now, change.original())) {
+          merged.remove(e.getKey());
+        }
+      }
+    }
+    TreeSet<String> mergedApplied = new TreeSet<>(CodePoints.ORDER);
+    mergedApplied.addAll(onDisk.applied());
+    mergedApplied.addAll(applied);
+    return new Merge(merged, mergedApplied, new HashMap<>(changes), new TreeSet<>(appliedNew));
+  }
+
+  /**
+   * Whether two rows are the same measurement, compared as written (the writer does not recurse, a
+   * handshake's own equality would, as deep as the server nested it).
+   */
+  private static boolean sameRow(CacheRow a, @Nullable CacheRow b) {
+    if (b == null) {
+      return false;
+    }
+    return dev.kcshare.core.json.JsonWriter.compact(CacheCodec.encode(Map.of("r", a), List.of()))
+        .equals(
+            dev.kcshare.core.json.JsonWriter.compact(CacheCodec.encode(Map.of("r", b), List.of())));
+  }
+
+  /**
+   * The merged document was written: this cache now holds what the file holds (plus any change made
+   * since the merge, which keeps it dirty).
+   */
+  public synchronized void written(Merge merge) {
+    Objects.requireNonNull(merge, "merge");
+    for (Map.Entry<String, Change> e : merge.changes.entrySet()) {
+      changes.remove(e.getKey(), e.getValue());
+    }
+    appliedNew.removeAll(merge.appliedNew);
+    TreeMap<String, CacheRow> now = new TreeMap<>(CodePoints.ORDER);
+    now.putAll(merge.rows);
+    for (Map.Entry<String, Change> e : changes.entrySet()) {
+      CacheRow replacement = e.getValue().replacement();
+      if (replacement != null) {
+        now.put(e.getKey(), replacement);
+      } else {
+        now.remove(e.getKey());
+      }
+    }
+    rows = now;
+    applied.addAll(merge.applied);
+  }
+
+  /** A merged document to write; obtained from {@link #merge}. */
+  public static final class Merge {
+    private final SortedMap<String, CacheRow> rows;
+    private final SortedSet<String> applied;
+    private final Map<String, Change> changes;
+    private final SortedSet<String> appliedNew;
+
+    private Merge(
+        SortedMap<String, CacheRow> rows,
+        SortedSet<String> applied,
+        Map<String, Change> changes,
+        SortedSet<String> appliedNew) {
+      this.rows = Collections.unmodifiableSortedMap(rows);
+      this.applied = Collections.unmodifiableSortedSet(applied);
+      this.changes = changes;
+      this.appliedNew = appliedNew;
+    }
+
+    /** The merged rows, by name. */
+    public SortedMap<String, CacheRow> rows() {
+      return rows;
+    }
+
+    /** The merged applied markers. */
+    public SortedSet<String> applied() {
+      return applied;
+    }
+
+    /** The document to write ({@link CacheCodec#encode}). */
+    public Map<String, Object> toDocument() {
+      return CacheCodec.encode(rows, applied);
+    }
   }
 }

@@ -1,0 +1,94 @@
+package dev.kcshare.host;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A file kcshare needs could not be used because of the environment (permissions, a full disk, a
+ * file where a directory should be, a record file written by a newer version): never kcshare's own
+ * defect. Its message is one plain line naming the path and the reason in words, for example {@code
+ * cannot write /x/observed-hazards.json: permission denied}; the cause chain holds the operating
+ * system's own failure.
+ */
+public final class FileProblem extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Path path;
+  private final boolean leftUnchanged;
+
+  private FileProblem(Path path, String message, Throwable cause) {
+    super(message, cause);
+    this.path = path;
+    this.leftUnchanged = false;
+  }
+
+  private FileProblem(Path path, String message) {
+    super(message);
+    this.path = path;
+    this.leftUnchanged = true;
+  }
+
+  /**
+   * {@code cannot <action> <path>: <reason>}, the reason taken from {@code cause} in words; when
+   * the operating system failed on another path (a parent directory that is a file), that path is
+   * named too.
+   *
+   * @param action what was attempted: {@code write}, {@code lock}, {@code create}, {@code read}
+   * @param path the file the user would recognise (the record file, not its temporary file)
+   * @param cause the failure
+   * @return the problem
+   */
+  public static FileProblem of(String action, Path path, Throwable cause) {
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(cause, "cause");
+    if (cause instanceof FileProblem already) {
+      return already;
+    }
+    String reason = FileProblems.reason(cause);
+    String other = FileProblems.pathOf(cause);
+    String detail =
+        other == null || isSameOrTemporary(path, other) ? reason : other + ": " + reason;
+    return new FileProblem(path, "cannot " + action + " " + path + ": " + detail, cause);
+  }
+
+  /**
+   * A record file kcshare leaves as it is: {@code <path> <why>; left unchanged}, for example {@code
+   * /x/observed-hazards.json was written by a newer version (schema 2); left unchanged}.
+   *
+   * @param path the record file
+   * @param why what completes "the file …"
+   * @return the problem
+   */
+  public static FileProblem leftUnchanged(Path path, String why) {
+    return new FileProblem(path, path + " " + why + "; left unchanged");
+  }
+
+  /** The file concerned. */
+  public Path path() {
+    return path;
+  }
+
+  /**
+   * Whether kcshare refused to replace a record file it could not merge ({@link #leftUnchanged}),
+   * as opposed to a path it could not use at all.
+   */
+  public boolean isLeftUnchanged() {
+    return leftUnchanged;
+  }
+
+  private static boolean isSameOrTemporary(Path path, String other) {
+    String p = path.toString();
+    if (other.equals(p)) {
+      return true;
+    }
+    Path o = Path.of(other);
+    Path parent = path.toAbsolutePath().getParent();
+    String name = o.getFileName() == null ? "" : o.getFileName().toString();
+    return parent != null
+        && parent.equals(o.toAbsolutePath().getParent())
+        && name.startsWith("." + path.getFileName() + ".")
+        && name.endsWith(".tmp");
+  }
+}

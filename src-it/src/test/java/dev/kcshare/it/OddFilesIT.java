@@ -1,0 +1,126 @@
+package dev.kcshare.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The packaged launcher against odd record files (records spec §9.4) and private captures: a named
+ * pipe nobody writes, links to {@code /dev/zero} and {@code /dev/urandom} in place of both record
+ * files — every read-only command finishes promptly, reads them as empty and says why on stderr;
+ * {@code preflight --capture} under {@code umask 000} still creates 0700 directories and 0600
+ * files.
+ */
+final class OddFilesIT {
+  @TempDir Path dir;
+
+  static Stream<String> kinds() {
+    return Stream.of("named pipe", "/dev/zero", "/dev/urandom");
+  }
+
+  private void make(String kind, Path file) throws Exception {
+    if (kind.equals("named pipe")) {
+      Process p = new ProcessBuilder("mkfifo", file.toString()).start();
+      Assumptions.assumeTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "mkfifo");
+    } else {
+      Assumptions.assumeTrue(Files.exists(Path.of(kind)), kind);
+      Files.createSymbolicLink(file, Path.of(kind));
+    }
+  }
+
+  private Kcshare.Result timed(String... args) throws Exception {
+    long start = System.nanoTime();
+    Kcshare.Result r = Kcshare.run(dir, Map.of("HOME", dir.resolve("home").toString()), "", args);
+    // A hang is what is tested, not speed: the bound only has to separate the two.
+    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start))
+        .as("kcshare %s", List.of(args))
+        .isLessThan(60);
+    return r;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("kinds")
+  void readOnlyCommandsFinishAndSayWhy(String kind) throws Exception {
+    Path records = Files.createDirectories(dir.resolve("records"));
+    make(kind, records.resolve("observed-hazards.json"));
+    make(kind, records.resolve("shareability-verdicts.json"));
+    Path config = dir.resolve("cfg.json");
+    Files.writeString(
+        config, "{\"mcpServers\": {\"s\": {\"command\": \"/bin/true\"}}}", StandardCharsets.UTF_8);
+    String why =
+        kind.equals("named pipe")
+            ? "not a regular file (a named pipe)"
+            : "not a regular file (a character device)";
+
+    Kcshare.Result list = timed("hazards", "list", "--json", "--records-dir", records.toString());
+    assertThat(list.exitCode()).as(list.stderr()).isZero();
+    assertThat(list.stdout()).isEqualTo("{}\n");
+    assertThat(list.stderr()).contains("observed-hazards.json\" as empty: " + why);
+
+    Kcshare.Result assess =
+        timed(
+            "assess", "--all", "--config", config.toString(), "--records-dir", records.toString());
+    assertThat(assess.exitCode()).as(assess.stderr()).isZero();
+    assertThat(assess.stderr()).contains("shareability-verdicts.json\" as empty: " + why);
+    assertThat(assess.stderr()).doesNotContain("Exception", "OutOfMemory");
+
+    Kcshare.Result shown = timed("records", "--records-dir", records.toString());
+    assertThat(shown.exitCode()).as(shown.stderr()).isZero();
+    assertThat(shown.stdout()).contains("read as empty: " + why);
+  }
+
+  @Test
+  void capturesArePrivateWhateverTheUmask() throws Exception {
+    ItProcesses.assumeNode();
+    Path config = dir.resolve("cfg.json");
+    Files.writeString(
+        config,
+        "{\"mcpServers\": {\"s\": {\"command\": \"node\", \"args\": ["
+            + Json.write(ItProcesses.fixture().toString())
+            + ", \"stable\"]}}}",
+        StandardCharsets.UTF_8);
+    Path captures = dir.resolve("captures");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "/bin/sh",
+                "-c",
+                "umask 000; exec \"$0\" \"$@\"",
+                Kcshare.launcher().toString(),
+                "preflight",
+                "s",
+                "--config",
+                config.toString(),
+                "--capture",
+                captures.toString())
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("out.txt").toFile());
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment().put("KCSHARE_CDS", "0");
+    Process p = pb.start();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(Files.readString(dir.resolve("out.txt"))).isZero();
+    assertThat(mode(captures)).isEqualTo("rwx------");
+    assertThat(mode(captures.resolve("s"))).isEqualTo("rwx------");
+    for (String name : List.of("a.json", "b.json")) {
+      assertThat(mode(captures.resolve("s").resolve(name))).as(name).isEqualTo("rw-------");
+    }
+  }
+
+  private static String mode(Path p) throws IOException {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+  }
+}
