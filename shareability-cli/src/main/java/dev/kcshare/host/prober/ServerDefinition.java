@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.Transport;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -85,6 +86,14 @@ public record ServerDefinition(
    */
   public boolean isStdio() {
     return Transport.isStdio(command, type);
+  }
+
+  /**
+   * Why this definition is never spawned ({@code disabled}, {@code no command}), or null when it
+   * may be: {@link DefinitionFacts#refusal(boolean, boolean, String)}.
+   */
+  public @Nullable String refusal() {
+    return DefinitionFacts.refusal(disabled, isStdio(), command);
   }
 
   /** A copy with a different declared environment. */

@@ -54,8 +54,42 @@ public record DefinitionFacts(
     return new DefinitionFacts(false, false, false, envNames, null);
   }
 
+  /** The refusal of a definition the operator disabled: consent withheld. */
+  public static final String DISABLED = "disabled";
+
+  /** The refusal of a definition with nothing to spawn: not stdio, or an empty command. */
+  public static final String NO_COMMAND = "no command";
+
+  /**
+   * Why this definition is never spawned, or null when it may be: {@link #DISABLED} (the operator
+   * withheld consent, whatever else it declares), else {@link #NO_COMMAND} (not a stdio server, or
+   * an empty command). The one rule the prober, passes and eligibility share.
+   *
+   * @return the refusal, or null
+   */
+  public @Nullable String refusal() {
+    if (disabled) {
+      return DISABLED;
+    }
+    return commandNonEmpty ? null : NO_COMMAND;
+  }
+
+  /**
+   * {@link #refusal()} of a definition known only by these three facts.
+   *
+   * @param disabled the operator disabled it
+   * @param stdio it is a stdio server ({@link Transport#isStdio})
+   * @param command its command, or null
+   * @return the refusal, or null when it may be spawned
+   */
+  public static @Nullable String refusal(
+      boolean disabled, boolean stdio, @Nullable String command) {
+    boolean nonEmpty = stdio && command != null && !command.isEmpty();
+    return new DefinitionFacts(stdio, nonEmpty, disabled, List.of(), null).refusal();
+  }
+
   /** May a pass spawn this definition? Disabled and command-less definitions never are. */
   public boolean spawnable() {
-    return commandNonEmpty && !disabled;
+    return refusal() == null;
   }
 }
