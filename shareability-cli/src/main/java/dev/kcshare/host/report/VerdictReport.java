@@ -3,6 +3,7 @@ package dev.kcshare.host.report;
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
@@ -30,10 +31,10 @@ import java.util.function.Predicate;
  * }</pre>
  */
 public final class VerdictReport {
-  private final HazardLedger ledger;
+  private final LedgerView ledger;
   private final VerdictCache cache;
 
-  private VerdictReport(HazardLedger ledger, VerdictCache cache) {
+  private VerdictReport(LedgerView ledger, VerdictCache cache) {
     this.ledger = ledger;
     this.cache = cache;
   }
@@ -63,7 +64,7 @@ public final class VerdictReport {
   public static VerdictReport load(
       RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
     return of(
-        HazardLedger.of(reader.ledger(dir.ledgerFile(), names).value()),
+        HazardLedger.of(reader.ledger(dir.ledgerFile(), names).value()).readOnly(),
         VerdictCache.of(reader.cache(dir.cacheFile(), names).value()));
   }
 
@@ -73,7 +74,7 @@ public final class VerdictReport {
    * names} accepts; the ledger file is not read.
    */
   public static VerdictReport live(
-      HazardLedger ledger, RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
+      LedgerView ledger, RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
     return of(ledger, VerdictCache.of(reader.cache(dir.cacheFile(), names).value()));
   }
 
@@ -87,13 +88,13 @@ public final class VerdictReport {
   }
 
   /** A report over records already in memory (a gateway's live ledger, a pass's cache). */
-  public static VerdictReport of(HazardLedger ledger, VerdictCache cache) {
+  public static VerdictReport of(LedgerView ledger, VerdictCache cache) {
     return new VerdictReport(
         Objects.requireNonNull(ledger, "ledger"), Objects.requireNonNull(cache, "cache"));
   }
 
   /** The loaded ledger. */
-  public HazardLedger ledger() {
+  public LedgerView ledger() {
     return ledger;
   }
 
