@@ -12,7 +12,7 @@ module dev.kcshare.cli {
   requires transitive dev.kcshare.core;
   requires com.fasterxml.jackson.core;
   requires org.slf4j;
-  requires static transitive org.jspecify;
+  requires static org.jspecify; // nullness annotations: needed neither at run time nor by consumers
   requires static info.picocli;
   requires static ch.qos.logback.classic;
   requires static ch.qos.logback.core;
@@ -20,11 +20,4 @@ module dev.kcshare.cli {
   requires static org.snakeyaml.engine;
 
   exports dev.kcshare.embed;
-  // Until the facade owns the value types its signatures use.
-  exports dev.kcshare.host;
-  exports dev.kcshare.host.config;
-  exports dev.kcshare.host.evaluation;
-  exports dev.kcshare.host.prober;
-  exports dev.kcshare.host.records;
-  exports dev.kcshare.host.report;
 }

@@ -10,9 +10,7 @@
  */
 @SuppressWarnings("module") // the qualified export names a module compiled after this one
 module dev.kcshare.core {
-  requires static transitive org.jspecify; // nullness annotations in the API; not needed at run
-
-  // time
+  requires static org.jspecify; // nullness annotations: needed neither at run time nor by consumers
 
   exports dev.kcshare.core.verdict;
   exports dev.kcshare.core.handshake;
