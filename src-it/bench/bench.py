@@ -380,7 +380,7 @@ class Bench:
 
     @staticmethod
     def write_ledger(path, names):
-        """A hazard ledger per records.md §4.1 with one or two identities for each name."""
+        """A hazard ledger per docs/formats.md#the-hazard-ledger--observed-hazardsjson with one or two identities for each name."""
         servers = {}
         for n, name in enumerate(sorted(names)):
             identities = {}

@@ -1,7 +1,7 @@
-"""Execution identity per records.md §7, as the Kiro Crew gateway (Python) computes it.
+"""Execution identity per docs/design.md#execution-identity, as the Kiro Crew gateway (Python) computes it.
 
 Standard library only; imported by write_records.py and read_cache.py. The verdict-cache identity
-(§7.4) depends on the current directory (relative file arguments) and on PATH (the command and
+(docs/design.md#cache-identity) depends on the current directory (relative file arguments) and on PATH (the command and
 file-argument lookups), so compute it where kcshare computed it.
 """
 
@@ -59,7 +59,7 @@ def binary_version(command, args):
 
 
 def cache_identity(command, args, env):
-    """§7.4: command_args_hash NUL env_hash (no identity keys) NUL binary_version NUL SCHEMA."""
+    """The cache identity: command_args_hash NUL env_hash (no identity keys) NUL binary_version NUL SCHEMA."""
     return "\0".join(
         [command_args_hash(command, args), env_hash(env), binary_version(command, args),
          str(SCHEMA)])

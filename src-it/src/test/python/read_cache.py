@@ -13,10 +13,10 @@ Prints one JSON object:
   members     name -> the row's member names in file order
   types       name -> member -> Python type of its value (bool, float, str, ...)
   applied     the applied markers
-  identities  name -> the execution identity computed here (records.md §7.4) from the row's
+  identities  name -> the execution identity computed here (docs/design.md#cache-identity) from the row's
               definition in CONFIG_FILE; null when the config has no such server
   roundTrip   json.dumps(doc, indent=2, ensure_ascii=True) + "\n" == text
-  gatewayRows name -> the row as the gateway's loader keeps it (records.md §5.6): its own members
+  gatewayRows name -> the row as the gateway's loader keeps it (docs/design.md#read-tolerance): its own members
               only, or null when it would drop the row. kcshare's optional members (era,
               handshake, cost) are unknown to it and ignored, so they change nothing here.
   costTypes   name -> cost member -> Python type of its value, for rows with a cost

@@ -3,11 +3,11 @@
 
 Usage: write_records.py RECORDS_DIR SCRIPT
 
-Standard library only. The documents are built from the spec (records.md §4, §5, §7) with the
+Standard library only. The documents are built from the documented formats (docs/formats.md#the-hazard-ledger--observed-hazardsjson, docs/formats.md#the-verdict-cache--shareability-verdictsjson, docs/design.md#execution-identity) with the
 shapes the gateway's writers produce: json.dump with indent=2 and the default allow_nan=True, so a
 non-finite lastSeen comes out as the bare token NaN, exactly as the gateway can emit it.
 
-SCRIPT is an existing executable file; its execution identity is computed per records.md §7
+SCRIPT is an existing executable file; its execution identity is computed per docs/design.md#execution-identity
 (identity.py) and printed on stdout as JSON, so the caller can compare it byte for byte with
 kcshare's.
 """

@@ -223,7 +223,8 @@ final class MeasureCommand implements Callable<Integer> {
 
   /**
    * The servers whose definitions conflict: no measurement of one definition could count for the
-   * name (engine spec §8), so a named one is refused (exit 2) and {@code --all} skips them.
+   * name (docs/design.md#evidence-assembly), so a named one is refused (exit 2) and {@code --all}
+   * skips them.
    */
   private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
     List<ConfiguredServer> out = new ArrayList<>();

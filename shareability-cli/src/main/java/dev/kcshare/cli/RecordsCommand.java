@@ -221,9 +221,9 @@ final class RecordsCommand implements Callable<Integer> {
   }
 
   /**
-   * Load notes already carry names, identities and values escaped (records spec §10); escaping them
-   * again would double every backslash and quote. Only a note that still holds a non-printable
-   * character is escaped here, as a safety net.
+   * Load notes already carry names, identities and values escaped (docs/design.md#escaping);
+   * escaping them again would double every backslash and quote. Only a note that still holds a
+   * non-printable character is escaped here, as a safety net.
    */
   static String printable(String note) {
     boolean plain = note.codePoints().noneMatch(Escaper::isNonPrintable);

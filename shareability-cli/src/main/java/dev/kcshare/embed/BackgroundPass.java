@@ -12,9 +12,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A handle on an uncapped evaluation pass running on its own daemon thread: its progress {@code
- * {running, done, measured, total}} for a status endpoint, cancellation, and its result. Obtained
- * from {@link Shareability#startUncappedPass}.
+ * A handle on an uncapped evaluation pass running on its own daemon thread
+ * (docs/design.md#progress): its progress {@code {running, done, measured, total}} for a status
+ * endpoint, cancellation, and its result. Obtained from {@link Shareability#startUncappedPass}.
  *
  * <pre>{@code
  * BackgroundPass pass = kc.startUncappedPass(servers);

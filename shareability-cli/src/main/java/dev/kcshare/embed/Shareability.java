@@ -226,9 +226,10 @@ public final class Shareability implements AutoCloseable {
 
   /**
    * Turns the gateway's definitions into configured servers with their verdict-cache execution
-   * identities. Definitions sharing a name are grouped in order; a name whose definitions disagree
-   * on identity gets no pre-flight evidence and is never measured. Blocking: hashes the command and
-   * every file argument, so compute it off the event loop, when the configuration changes.
+   * identities (docs/design.md#cache-identity). Definitions sharing a name are grouped in order; a
+   * name whose definitions disagree on identity gets no pre-flight evidence and is never measured.
+   * Blocking: hashes the command and every file argument, so compute it off the event loop, when
+   * the configuration changes.
    *
    * @param definitions the gateway's server definitions, in its config order
    * @return one configured server per name, in order of first appearance
@@ -267,11 +268,12 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * The ledger launch identity of a backend spawned from {@code definition}: the command resolved
-   * on the configured {@code PATH} to an absolute path (kept as given when the lookup fails) with
-   * its arguments, the declared env hashed WITH the identity keys, and the fingerprint of the
-   * command only. Blocking: hashes the command's binary. Compute it once when the backend is
-   * spawned and keep it with the backend, so the routing path stamps it without I/O.
+   * The ledger launch identity (docs/design.md#launch-identity) of a backend spawned from {@code
+   * definition}: the command resolved on the configured {@code PATH} to an absolute path (kept as
+   * given when the lookup fails) with its arguments, the declared env hashed WITH the identity
+   * keys, and the fingerprint of the command only. Blocking: hashes the command's binary. Compute
+   * it once when the backend is spawned and keep it with the backend, so the routing path stamps it
+   * without I/O.
    *
    * @param definition a stdio definition ({@link ServerDefinition#isStdio()})
    * @return {@code command_args_hash NUL env_hash NUL binary_version}
@@ -289,9 +291,10 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * Every server's verdict from config and the record files: reads each record file exactly once
-   * per call, then builds every row with no further I/O, so the rows of one call agree about the
-   * files. Never spawns. Blocking: call it off the event loop and hand the rows to the renderer.
+   * Every server's verdict from config and the record files (docs/design.md#evidence-assembly):
+   * reads each record file exactly once per call, then builds every row with no further I/O, so the
+   * rows of one call agree about the files. Never spawns. Blocking: call it off the event loop and
+   * hand the rows to the renderer.
    *
    * @param servers the configured servers ({@link #servers})
    * @return one row per server, in the given order
@@ -337,7 +340,8 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * A budgeted pass for a request path: measures at most {@link Selection#MAX_EVALUATIONS_PER_PASS}
+   * A budgeted pass for a request path (docs/design.md#one-pass-at-a-time,
+   * docs/design.md#where-passes-run): measures at most {@link Selection#MAX_EVALUATIONS_PER_PASS}
    * due servers and NEVER waits for another pass — when one is running it measures nothing and
    * returns {@link PassResult.Outcome#YIELDED} with the stored rows read by name. It does spawn and
    * wait for the servers it measures, so call it from a worker thread, and swallow (log) its
@@ -659,8 +663,8 @@ public final class Shareability implements AutoCloseable {
     }
 
     /**
-     * The host profile (managed-server classification); empty by default, which claims no name
-     * either way.
+     * The host profile (managed-server classification, docs/design.md#host-profile); empty by
+     * default, which claims no name either way.
      *
      * @param profile the profile
      * @return this builder

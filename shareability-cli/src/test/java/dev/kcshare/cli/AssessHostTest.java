@@ -333,7 +333,7 @@ final class AssessHostTest {
     assertThat(unknown.stderr()).contains("unknown server \"nope\"");
   }
 
-  // ------------------------------------------------------------------ evidence rules (§8)
+  // ------------------------------------------------------------------ evidence assembly
 
   @Test
   void definitionsThatDisagreeOnIdentityGetNoPreflightEvidence() throws Exception {

@@ -1,5 +1,6 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.testing.NodeFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +78,7 @@ public final class ClassListTraining {
                     "compare",
                     examples.resolve("captures/a.json").toString(),
                     examples.resolve("captures/b.json").toString())));
-    if (nodeAvailable()) {
+    if (NodeFixture.available()) {
       // One pre-flight of the repository's fixture server (the example fleet's "notes").
       String measured = work.resolve("measured").toString();
       commandLines.add(List.of("measure", "notes", "--config", fleet, "--records-dir", measured));
@@ -171,22 +172,6 @@ public final class ClassListTraining {
     if (p.exitValue() != 0) {
       throw new IllegalStateException(
           "training run exited with " + p.exitValue() + ": kcshare " + commandLine);
-    }
-  }
-
-  private static boolean nodeAvailable() {
-    try {
-      Process p =
-          new ProcessBuilder("node", "--version")
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
     }
   }
 

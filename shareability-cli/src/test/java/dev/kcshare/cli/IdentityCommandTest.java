@@ -14,7 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@code kcshare identity} against the records spec's test vectors (§7.6). */
+/**
+ * {@code kcshare identity} against the identity test vectors
+ * (docs/design.md#identity-test-vectors).
+ */
 final class IdentityCommandTest {
   private static final String EMPTY_ENV =
       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
@@ -112,7 +115,7 @@ final class IdentityCommandTest {
         identity(
             "--command", script.toString(), "--arg=--flag", "--arg", "empty.txt", "--arg", "x");
     // fp(script) then fp(each existing file argument), NUL-joined; flags and missing paths add
-    // nothing. Fingerprints from the spec's vectors.
+    // nothing. Fingerprints from the documented vectors.
     assertThat(out.get("binaryVersion"))
         .isEqualTo("667f61a069b75f1f57fc5616\u0000e3b0c44298fc1c149afbf4c8");
     String cah = (String) out.get("commandArgsHash");

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kcshare decision D18: a writer never replaces a record file it reads as written by a newer
- * version or otherwise not understood. Commands exit non-zero saying so and leave it
+ * docs/design.md#files-left-unchanged: a writer never replaces a record file it reads as written by
+ * a newer version or otherwise not understood. Commands exit non-zero saying so and leave it
  * byte-identical; an embedded flush reports failure and keeps its evidence in memory. Reading it as
  * "nothing observed" is unchanged.
  */

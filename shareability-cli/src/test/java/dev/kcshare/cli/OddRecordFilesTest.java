@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Whatever sits where a record file should be — a named pipe nobody writes, a link to {@code
  * /dev/zero} or {@code /dev/urandom}, a directory, a dangling link, a file beyond the size bound —
  * every read-only command finishes at once, reads it as empty (nothing observed, not measured) and
- * says why (records spec §9.4). The generous time limit only turns a hang into a failure.
+ * says why (docs/design.md#read-tolerance). The generous time limit only turns a hang into a
+ * failure.
  */
 final class OddRecordFilesTest {
   private static final Duration HANG = Duration.ofSeconds(30);

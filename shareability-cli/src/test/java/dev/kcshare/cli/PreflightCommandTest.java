@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.host.json.JsonReader;
+import dev.kcshare.testing.NodeFixture;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,20 +23,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** {@code kcshare preflight SERVER --config FILE}: output shapes, exit codes, captures. */
 @Execution(ExecutionMode.CONCURRENT)
 final class PreflightCommandTest {
-  private static final Path SCRIPT =
-      Path.of(System.getProperty("kcshare.fixtures", "../src-it/fixtures"))
-          .resolve("mcp-fixture.mjs")
-          .toAbsolutePath()
-          .normalize();
+  private static final Path SCRIPT = NodeFixture.SCRIPT;
 
   @BeforeAll
   static void requireNode() {
-    String path = System.getenv("PATH");
-    boolean found = false;
-    for (String dir : path == null ? new String[0] : path.split(":")) {
-      found |= Files.isExecutable(Path.of(dir.isEmpty() ? "." : dir, "node"));
-    }
-    org.junit.jupiter.api.Assumptions.assumeTrue(found, "node is not installed");
+    NodeFixture.assumeNode();
   }
 
   /** A config with one fixture server per mode, each named after its mode. */

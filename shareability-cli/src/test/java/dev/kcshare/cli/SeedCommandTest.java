@@ -21,7 +21,9 @@ final class SeedCommandTest {
     return (Map<String, Object>) o;
   }
 
-  /** The engine spec §11.3 example: x applied, p (stub, share), q (stub), r (no stub). */
+  /**
+   * The docs/design.md#seeding-apply example: x applied, p (stub, share), q (stub), r (no stub).
+   */
   private OperatorFixture specExample() {
     OperatorFixture f = OperatorFixture.create(root);
     Map<String, CacheRow> rows = new LinkedHashMap<>();
@@ -83,7 +85,8 @@ final class SeedCommandTest {
         .containsEntry("configWritten", false)
         .containsEntry("markersWritten", true);
 
-    // D2: the explicit false is never overwritten; the file is not touched at all.
+    // docs/design.md#seeding-apply: the explicit false is never overwritten; the file is not
+    // touched at all.
     assertThat(f.configText()).isEqualTo(before);
     assertThat(Files.getLastModifiedTime(f.config)).isEqualTo(mtime);
     assertThat(f.config.resolveSibling("config.json.bak")).doesNotExist();

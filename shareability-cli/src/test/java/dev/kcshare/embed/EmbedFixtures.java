@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
-import java.io.File;
+import dev.kcshare.testing.NodeFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,15 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 
 /** The Node.js fixture server as definitions for the facade tests, and the process checks. */
 final class EmbedFixtures {
-  static final Path SCRIPT =
-      Path.of(System.getProperty("kcshare.fixtures", "../src-it/fixtures"))
-          .resolve("mcp-fixture.mjs")
-          .toAbsolutePath()
-          .normalize();
+  static final Path SCRIPT = NodeFixture.SCRIPT;
 
   private final Path pidDir;
   private final String tag = UUID.randomUUID().toString();
@@ -33,15 +28,7 @@ final class EmbedFixtures {
 
   /** Skips the calling test when {@code node} is not on PATH. */
   static void assumeNode() {
-    String path = System.getenv().getOrDefault("PATH", "");
-    boolean found = false;
-    for (String dir : path.split(File.pathSeparator)) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "node"))) {
-        found = true;
-        break;
-      }
-    }
-    Assumptions.assumeTrue(found, "node is not installed");
+    NodeFixture.assumeNode();
   }
 
   /** {@code node mcp-fixture.mjs MODE FLAGS... --pid-dir DIR --tag TAG} under {@code name}. */

@@ -18,14 +18,14 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The core is a pure function of its arguments (engine.md §0): no file, process, network,
+ * The core is a pure function of its arguments (docs/design.md#purity): no file, process, network,
  * environment, clock, thread or randomness access, and no runtime dependency beyond the JDK. These
  * rules enforce that on every main class of {@code dev.kcshare.core}, and a planted impure class
  * proves each rule actually reports violations.
  */
 class CorePurityTest {
   private static final String BECAUSE =
-      "the core must be a pure function of its arguments (engine.md §0); the CLI does IO";
+      "the core must be a pure function of its arguments (docs/design.md#purity); the CLI does IO";
 
   /** java.io types that carry no IO. */
   private static final Set<String> IO_ALLOWED =
@@ -98,7 +98,7 @@ class CorePurityTest {
             .should()
             .accessTargetWhere(timeNow())
             .as("no now() of java.time")
-            .because("a time, where needed, is passed in (engine.md §0)"),
+            .because("a time, where needed, is passed in (docs/design.md#purity)"),
         noClasses()
             .should()
             .accessTargetWhere(ambientMembers())
@@ -108,7 +108,8 @@ class CorePurityTest {
             .should()
             .accessTargetWhere(defaultLocaleCaseMapping())
             .as("no default-locale case mapping")
-            .because("name matching must be locale-independent (engine.md §6.1): use Locale.ROOT"),
+            .because(
+                "name matching must be locale-independent (docs/design.md#predicates): use Locale.ROOT"),
         noClasses()
             .should()
             .dependOnClassesThat(outsideJdk(ownPackage))

@@ -2,7 +2,6 @@ package dev.kcshare.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -321,12 +320,6 @@ final class ClientConfigsIT {
   }
 
   private static boolean onPath(String program) {
-    String path = System.getenv("PATH");
-    for (String d : path == null ? new String[0] : path.split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d.isEmpty() ? "." : d, program))) {
-        return true;
-      }
-    }
-    return false;
+    return ItProcesses.onPath(program).isPresent();
   }
 }

@@ -29,8 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * waits for; and an unwritable {@code --metrics} file prints nothing on stdout.
  */
 final class FailedPreflightsIT {
-  private static final Path FIXTURE =
-      Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs").toAbsolutePath();
+  private static final Path FIXTURE = ItProcesses.fixture();
 
   @TempDir Path work;
   private Path config;
@@ -269,13 +268,7 @@ final class FailedPreflightsIT {
   }
 
   private static boolean onPath(String program) {
-    String path = System.getenv("PATH");
-    for (String d : path == null ? new String[0] : path.split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d.isEmpty() ? "." : d, program))) {
-        return true;
-      }
-    }
-    return false;
+    return ItProcesses.onPath(program).isPresent();
   }
 
   private static String shellQuote(String s) {

@@ -3,11 +3,16 @@ package dev.kcshare.it;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
-/** What the ITs in other packages need: the launcher, the fixture server, node. */
+/**
+ * What the ITs need beside the launcher: the fixture server and the programs it takes (node), found
+ * in one place.
+ */
 public final class ItProcesses {
   private ItProcesses() {}
 
@@ -35,15 +40,35 @@ public final class ItProcesses {
     return Kcshare.javaBin();
   }
 
-  /** Skips the calling test when {@code node} is not on PATH. */
-  public static void assumeNode() {
-    boolean found = false;
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "node"))) {
-        found = true;
-        break;
+  /**
+   * The executable {@code program} the test JVM's {@code PATH} leads to: the first entry holding an
+   * executable regular file of that name (an empty entry is the current directory).
+   */
+  public static Optional<Path> onPath(String program) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return Optional.empty();
+    }
+    for (String dir : path.split(File.pathSeparator, -1)) {
+      try {
+        Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
+        if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+          return Optional.of(candidate.toAbsolutePath());
+        }
+      } catch (InvalidPathException e) {
+        // not a directory name: nothing to find there
       }
     }
-    Assumptions.assumeTrue(found, "node is not installed");
+    return Optional.empty();
+  }
+
+  /** The {@code node} on the PATH, if any. */
+  public static Optional<Path> node() {
+    return onPath("node");
+  }
+
+  /** Skips the calling test when {@code node} is not on PATH. */
+  public static void assumeNode() {
+    Assumptions.assumeTrue(node().isPresent(), "node is not installed");
   }
 }

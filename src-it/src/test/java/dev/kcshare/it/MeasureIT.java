@@ -26,8 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * terminal, cron-quiet output when stderr is a file, and SIGTERM mid-pass.
  */
 final class MeasureIT {
-  private static final Path FIXTURE =
-      Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs").toAbsolutePath();
+  private static final Path FIXTURE = ItProcesses.fixture();
 
   @TempDir Path dir;
   private final String tag = UUID.randomUUID().toString();
@@ -38,13 +37,7 @@ final class MeasureIT {
   }
 
   private static boolean onPath(String program) {
-    String path = System.getenv("PATH");
-    for (String d : path == null ? new String[0] : path.split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d.isEmpty() ? "." : d, program))) {
-        return true;
-      }
-    }
-    return false;
+    return ItProcesses.onPath(program).isPresent();
   }
 
   /** Writes a config of fixture servers (name → mode) with one pid directory per server. */

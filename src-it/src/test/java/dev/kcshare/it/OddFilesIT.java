@@ -18,11 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The packaged launcher against odd record files (records spec §9.4) and private captures: a named
- * pipe nobody writes, links to {@code /dev/zero} and {@code /dev/urandom} in place of both record
- * files — every read-only command finishes promptly, reads them as empty and says why on stderr;
- * {@code preflight --capture} under {@code umask 000} still creates 0700 directories and 0600
- * files.
+ * The packaged launcher against odd record files (docs/design.md#read-tolerance) and private
+ * captures: a named pipe nobody writes, links to {@code /dev/zero} and {@code /dev/urandom} in
+ * place of both record files — every read-only command finishes promptly, reads them as empty and
+ * says why on stderr; {@code preflight --capture} under {@code umask 000} still creates 0700
+ * directories and 0600 files.
  */
 final class OddFilesIT {
   @TempDir Path dir;

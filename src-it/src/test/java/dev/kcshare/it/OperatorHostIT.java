@@ -32,7 +32,7 @@ final class OperatorHostIT {
     Assumptions.assumeTrue(RealServers.nodeOnPath().isPresent(), "node is not installed");
     home = Files.createDirectories(root.resolve("home"));
     work = Files.createDirectories(root.resolve("work"));
-    fixture = Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs").toString();
+    fixture = ItProcesses.fixture().toString();
     Map<String, Object> kiro = new LinkedHashMap<>();
     kiro.put("good", server("stable"));
     kiro.put("dup", server("stable"));

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Records spec §9.5 (kcshare decision D19): {@code kcshare measure} is SIGKILLed while its servers
- * — which ignore stdin EOF and SIGTERM, one with a grandchild — are mid-exchange; they keep running
- * as orphans. The next kcshare pass on the same records directory ends all of them, grandchild
+ * docs/design.md#process-registry: {@code kcshare measure} is SIGKILLed while its servers — which
+ * ignore stdin EOF and SIGTERM, one with a grandchild — are mid-exchange; they keep running as
+ * orphans. The next kcshare pass on the same records directory ends all of them, grandchild
  * included, before it does its own work.
  */
 final class OrphanReapingIT {

@@ -1,6 +1,5 @@
 package dev.kcshare.it;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,19 +80,7 @@ final class RealServers {
   }
 
   static Optional<Path> nodeOnPath() {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return Optional.empty();
-    }
-    for (String dir : path.split(File.pathSeparator)) {
-      if (!dir.isEmpty()) {
-        Path node = Path.of(dir, "node");
-        if (Files.isRegularFile(node) && Files.isExecutable(node)) {
-          return Optional.of(node);
-        }
-      }
-    }
-    return Optional.empty();
+    return ItProcesses.node();
   }
 
   private RealServers() {}

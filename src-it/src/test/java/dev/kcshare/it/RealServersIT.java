@@ -135,7 +135,8 @@ final class RealServersIT {
     assertThat(again).containsEntry("era", row.get("era"));
     assertThat(again).containsEntry("reportedVersion", row.get("reportedVersion"));
 
-    // Identity A's raw answers, normalised per prober.md §5, equal the stored handshake.
+    // Identity A's raw answers, normalised per docs/design.md#normalising-answers, equal the stored
+    // handshake.
     Map<String, Object> a = Json.object(Json.read(capture.resolve(name).resolve("a.json")));
     Map<String, Object> init = Json.object(a.get("initialize"));
     assertThat(handshake.get("protocolVersion")).isEqualTo(init.get("protocolVersion"));

@@ -18,12 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Interop of the record files with a Python writer and reader (records spec §4, §5, §7, §12): a
- * stdlib-only script writes both files as the Kiro Crew gateway would, and kcshare must read them
- * as the spec says; kcshare rewrites the ledger and writes the verdict cache ({@code measure}), and
- * Python's {@code json} module must read both back with the values kcshare reads, and recompute the
- * cache rows' identities byte for byte. Comparisons go through Python's canonical JSON. Skipped
- * where {@code python3} is not available (the cache test also where {@code node} is not).
+ * Interop of the record files with a Python writer and reader
+ * (docs/formats.md#the-hazard-ledger--observed-hazardsjson,
+ * docs/formats.md#the-verdict-cache--shareability-verdictsjson, docs/design.md#execution-identity,
+ * docs/design.md#gateway-interop): a stdlib-only script writes both files as the Kiro Crew gateway
+ * would, and kcshare must read them as documented; kcshare rewrites the ledger and writes the
+ * verdict cache ({@code measure}), and Python's {@code json} module must read both back with the
+ * values kcshare reads, and recompute the cache rows' identities byte for byte. Comparisons go
+ * through Python's canonical JSON. Skipped where {@code python3} is not available (the cache test
+ * also where {@code node} is not).
  */
 final class RecordsInteropIT {
   private static final Path PYTHON = Kcshare.repo().resolve("src-it/src/test/python");
@@ -281,7 +284,8 @@ final class RecordsInteropIT {
     Py read = python("", "read_cache.py", cache.toString(), config.toString());
     assertThat(read.exitCode()).as(read.stderr()).isZero();
     String summary = read.stdout();
-    // Formatting (§8): dumping what Python read, in file order, reproduces the file byte for byte.
+    // Formatting (docs/design.md#writing-files): dumping what Python read, in file order,
+    // reproduces the file byte for byte.
     assertThat(canon(summary, "roundTrip")).isEqualTo("true");
     assertThat(canon(summary, "topLevel")).isEqualTo("[\"entries\",\"applied\"]");
     assertThat(canon(summary, "names")).isEqualTo("[\"alpha\",\"beta\"]");
@@ -291,8 +295,8 @@ final class RecordsInteropIT {
         kcshare("assess", "--all", "--json", "--config", "cfg.json", "--records-dir", "records")
             .stdout();
     for (String name : List.of("alpha", "beta")) {
-      // The §5 row, in the §8 member order, with the types the gateway's reader expects; the
-      // session cost last, kcshare's own like era and handshake.
+      // The cache row, in the documented member order, with the types the gateway's reader
+      // expects; the session cost last, kcshare's own like era and handshake.
       assertThat(canon(summary, "members", name))
           .as(name)
           .isEqualTo(
@@ -330,7 +334,8 @@ final class RecordsInteropIT {
       assertThat(canon(summary, "rows", name, "ran")).as(name).isEqualTo("true");
       assertThat(canon(summary, "rows", name, "handshake", "serverInfo", "name"))
           .isEqualTo('"' + name + '"');
-      // The identity Python computes from the definition, byte for byte (§7.4, §12).
+      // The identity Python computes from the definition, byte for byte
+      // (docs/design.md#cache-identity).
       String identity = canon(summary, "rows", name, "identity");
       assertThat(identity).as(name).isEqualTo(canon(summary, "identities", name));
       // Python's view equals kcshare's own: what measure stored, and what assess reads back.
@@ -346,8 +351,9 @@ final class RecordsInteropIT {
           .as(name)
           .isEqualTo(canon(summary, "rows", name, "evaluatedAt"));
     }
-    // Spec test vectors (§7.6) inside the identities, independent of both implementations: the
-    // empty env; the env without its secret-prefixed key; the fingerprint of server.sh.
+    // The documented test vectors (docs/design.md#identity-test-vectors) inside the identities,
+    // independent of both implementations: the empty env; the env without its secret-prefixed
+    // key; the fingerprint of server.sh.
     assertThat(canon(summary, "identities", "alpha"))
         .contains("\\u0000e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\\u0000");
     assertThat(canon(summary, "identities", "beta"))

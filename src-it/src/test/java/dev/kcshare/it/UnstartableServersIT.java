@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Servers that cannot start, through the packaged launcher: a missing command, and servers that
  * exit before answering for lack of a credential (the fixture's {@code needs-env} and {@code
- * exit-early}, modelled on server-brave-search). Each is {@code ran:false} with the spec's detail,
- * is not stored, and its stderr tail reaches human output escaped.
+ * exit-early}, modelled on server-brave-search). Each is {@code ran:false} with the documented
+ * detail, is not stored, and its stderr tail reaches human output escaped.
  */
 final class UnstartableServersIT {
   /** Contains a BEL, so the detail must be escaped in human output. */
@@ -31,7 +31,7 @@ final class UnstartableServersIT {
   void writeConfig() throws Exception {
     Assumptions.assumeTrue(RealServers.nodeOnPath().isPresent(), "node is not installed");
     Assumptions.assumeTrue(System.getenv("FIXTURE_TOKEN") == null, "FIXTURE_TOKEN is set");
-    String fixture = Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs").toString();
+    String fixture = ItProcesses.fixture().toString();
     Map<String, Object> servers = new LinkedHashMap<>();
     servers.put("missing", Map.of("command", MISSING));
     servers.put("needs-env", Map.of("command", "node", "args", List.of(fixture, "needs-env")));

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A locked edit of the Kiro Crew configuration file that changes ONLY {@code
- * mcp_gateway.stub_overrides} (engine spec §11, §12).
+ * mcp_gateway.stub_overrides} (docs/design.md#seeding, docs/design.md#bulk-stub-eligibility).
  *
  * <p>{@link #open} takes the config lock ({@code config.json.lock}, next to the file) and reads the
  * file under it, so the decision made from {@link #settings()} and the write see one state of the

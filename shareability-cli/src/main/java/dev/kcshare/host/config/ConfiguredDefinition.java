@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param path the file's absolute path
  * @param pointer JSON pointer of the entry in that file
  * @param format the file's format
- * @param identity the verdict-cache execution identity ({@code records.md} §7.4) for a stdio
+ * @param identity the verdict-cache execution identity (docs/design.md#cache-identity) for a stdio
  *     definition; null otherwise
  * @param unresolved variable references left unresolved in it
  */

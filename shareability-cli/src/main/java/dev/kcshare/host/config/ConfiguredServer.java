@@ -85,7 +85,8 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
 
   /**
    * The env names declared by any definition: the union, de-duplicated, sorted by code point
-   * (engine §8 {@code declaredEnvNames}; {@link ServerFacts#declaredEnvNames}).
+   * (docs/design.md#evidence-assembly {@code declaredEnvNames}; {@link
+   * ServerFacts#declaredEnvNames}).
    */
   public List<String> declaredEnvNames() {
     return facts().declaredEnvNames();
@@ -94,7 +95,7 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
   /**
    * The execution identity every definition resolves to, or null when one is not stdio, two differ,
    * or they remove different env names ({@link ServerFacts#agreedIdentity}). Pre-flight evidence
-   * counts only when this is non-null (engine §8).
+   * counts only when this is non-null (docs/design.md#evidence-assembly).
    */
   public @Nullable String commonIdentity() {
     return facts().agreedIdentity();

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * A server name whose definitions disagree. Such a name gets no pre-flight and no handshake
- * evidence (engine §8): a stored measurement cannot be attributed to one of its definitions.
+ * evidence (docs/design.md#evidence-assembly): a stored measurement cannot be attributed to one of
+ * its definitions.
  *
  * @param name the server name
  * @param reason what differs, in words

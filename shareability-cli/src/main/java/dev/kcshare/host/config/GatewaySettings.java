@@ -12,7 +12,9 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Kiro Crew {@code mcp_gateway} section as kcshare reads it (engine §11.1, §12; records §2).
+ * The Kiro Crew {@code mcp_gateway} section as kcshare reads it
+ * (docs/design.md#roster-and-effective-stub-set, docs/design.md#bulk-stub-eligibility;
+ * docs/formats.md#where-the-files-live).
  *
  * <p>Read as tolerantly as the gateway reads it: a roster or override of the wrong shape is empty
  * rather than an error, because the gateway runs with it that way. Only {@code socket_path} is
@@ -20,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * raw JSON ({@code pool_identity_env} for {@link IdentityKeys#resolve}, the whole section for
  * seeding).
  *
- * <p>No local overlay is read: the spec mentions one ("a local overlay wins over the base config")
- * without naming a file, so the base section is the effective one.
+ * <p>No local overlay is read: the gateway's eligibility rule mentions one ("a local overlay wins
+ * over the base config") without naming a file, so the base section is the effective one.
  */
 public final class GatewaySettings {
   private static final GatewaySettings ABSENT = new GatewaySettings(null, false, Map.of());
@@ -111,8 +113,8 @@ public final class GatewaySettings {
   }
 
   /**
-   * The roster by the key-presence rule of engine §11.1 ({@link Seeding#roster}): in file order,
-   * duplicates collapsed to the first occurrence.
+   * The roster by the key-presence rule of docs/design.md#roster-and-effective-stub-set ({@link
+   * Seeding#roster}): in file order, duplicates collapsed to the first occurrence.
    */
   public List<String> roster() {
     return Seeding.roster(section);
@@ -148,7 +150,7 @@ public final class GatewaySettings {
 
   /**
    * {@code forward_declared_env} when it is a boolean; null when absent or of another type, in
-   * which case the gateway's own default applies (not part of the spec).
+   * which case the gateway's own default applies (not decided by kcshare).
    */
   public @Nullable Boolean forwardDeclaredEnv() {
     return section.get("forward_declared_env") instanceof Boolean b ? b : null;
@@ -156,7 +158,7 @@ public final class GatewaySettings {
 
   /**
    * A mutable deep copy of the whole section, for a caller that plans a seeding write (engine
-   * §11.3). Empty when the section is absent.
+   * docs/design.md#seeding-apply). Empty when the section is absent.
    */
   @SuppressWarnings("unchecked")
   public Map<String, @Nullable Object> section() {

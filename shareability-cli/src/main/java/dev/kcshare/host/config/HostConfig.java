@@ -112,7 +112,10 @@ public record HostConfig(
     return List.copyOf(out);
   }
 
-  /** The resolved {@code pool_identity_env} ({@code identityKeys} of engine §2 and §8). */
+  /**
+   * The resolved {@code pool_identity_env} ({@code identityKeys} of docs/design.md#evidence,
+   * docs/design.md#evidence-assembly).
+   */
   public Set<String> identityKeys() {
     return gateway.identityKeys();
   }

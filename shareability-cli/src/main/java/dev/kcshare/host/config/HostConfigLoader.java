@@ -871,7 +871,7 @@ public final class HostConfigLoader {
       return off;
     }
 
-    /** The verdict-cache identity (records §7.4) of a stdio definition. */
+    /** The verdict-cache identity (docs/design.md#cache-identity) of a stdio definition. */
     private String identity(ServerDefinition definition) {
       // The snapshot fingerprints answer a command or argument seen before in this load without
       // touching the file system again.

@@ -15,7 +15,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The host profile in force and why (engine §7).
+ * The host profile in force and why (docs/design.md#host-profile).
  *
  * @param name {@code default} or {@code kirocrew}
  * @param profile the profile

@@ -48,9 +48,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs evaluation passes (engine spec §10): holds the cache lock from the cache read through the
- * flush, selects what is due with the core policy, measures it concurrently under the prober's
- * process ceiling, stores what ran, and flushes once at the end.
+ * Runs evaluation passes (docs/design.md#evaluation-passes): holds the cache lock from the cache
+ * read through the flush, selects what is due with the core policy, measures it concurrently under
+ * the prober's process ceiling, stores what ran, and flushes once at the end.
  *
  * <p>A failure measuring one server becomes {@code ran:false} for that server and never ends the
  * pass; such results are reported but never stored in the cache. They are remembered, per server,
@@ -157,7 +157,7 @@ public final class EvaluationRunner {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(listener, "listener");
     // What a killed pass left running on these records ends before this pass spawns anything
-    // (records spec §9.5); a live pass's processes are left alone.
+    // (docs/design.md#process-registry); a live pass's processes are left alone.
     Path recordsDir = cacheFile.toAbsolutePath().getParent();
     SpawnRegistry.reapOrphans(recordsDir);
     PassProgress.Listener events = new SafeListener(listener);
@@ -296,7 +296,8 @@ public final class EvaluationRunner {
       session.flush();
     } catch (ClosedByInterruptException e) {
       // Cancelled during the final write: the interrupt closed the file channel. Clear it, save
-      // what was measured, then let the cancellation pass through (engine spec §10.4).
+      // what was measured, then let the cancellation pass through
+      // (docs/design.md#failure-isolation).
       Thread.interrupted();
       flushQuietly(session, attemptsFile, attempts);
       InterruptedException cancelled = new InterruptedException("cancelled while saving the pass");
@@ -388,7 +389,7 @@ public final class EvaluationRunner {
   /**
    * One server measured: its result, the prober's outcome (null when it was refused or failed
    * unexpectedly) and, when it ran, the row to store. Built in the task, so a failure building the
-   * row is isolated to that server like any other (engine spec §10.4).
+   * row is isolated to that server like any other (docs/design.md#failure-isolation).
    *
    * @param identity the execution identity it was spawned under; null when it was refused (never
    *     spawned), so nothing is remembered about it
@@ -431,7 +432,8 @@ public final class EvaluationRunner {
           name, r, outcome, r.ran() ? row(outcome, agreed) : /* row= */ null, identity);
     } catch (InterruptedException e) {
       throw e;
-    } catch (Throwable t) { // engine spec §10.4: one server's failure never ends the pass
+    } catch (
+        Throwable t) { // docs/design.md#failure-isolation: one server's failure never ends the pass
       if (!isolatable(t)) {
         throw t;
       }
@@ -449,7 +451,8 @@ public final class EvaluationRunner {
   private static final String CONFLICT = "definitions conflict";
 
   /**
-   * Why a server is never spawned, or null when it may be: its first definition's refusal ({@link
+   * Why a server is never spawned (docs/design.md#pre-flight-ground-rules,
+   * docs/design.md#spawning), or null when it may be: its first definition's refusal ({@link
    * ServerDefinition#refusal}), else a conflict among its definitions (no common identity: no
    * measurement of one definition could count for the name, so none is made, as in the commands).
    */
@@ -549,9 +552,10 @@ public final class EvaluationRunner {
   }
 
   /**
-   * The version re-check of prober spec §12: for every runtime-resolved server with a stored hit,
-   * one identity-A exchange; its reported version becomes the current version, and its answer
-   * refreshes the handshake of a row it does not invalidate. Its failure changes nothing.
+   * The version re-check of docs/design.md#version-re-check: for every runtime-resolved server with
+   * a stored hit, one identity-A exchange; its reported version becomes the current version, and
+   * its answer refreshes the handshake of a row it does not invalidate. Its failure changes
+   * nothing.
    */
   private Map<String, String> recheckVersions(
       Iterable<ConfiguredServer> servers, VerdictCache cache, Preflights prober)
@@ -643,7 +647,7 @@ public final class EvaluationRunner {
     listener.onProgress(progress);
   }
 
-  /** Passes every event on, ignoring a listener that fails (engine spec §10.6). */
+  /** Passes every event on, ignoring a listener that fails (docs/design.md#progress). */
   private static final class SafeListener implements PassProgress.Listener {
     private final PassProgress.Listener delegate;
 

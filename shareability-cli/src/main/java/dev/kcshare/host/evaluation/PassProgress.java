@@ -4,7 +4,7 @@ import dev.kcshare.host.records.LockHolder;
 import java.time.Duration;
 
 /**
- * Where a pass stands (engine spec §10.6). {@code done} counts servers ATTEMPTED and drives a
+ * Where a pass stands (docs/design.md#progress). {@code done} counts servers ATTEMPTED and drives a
  * progress line; {@code measured} counts servers that produced a stored verdict and is the only
  * number any claim about the outcome may be built from.
  *

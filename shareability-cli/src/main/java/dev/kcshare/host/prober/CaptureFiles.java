@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Writes {@code --capture} files: {@code DIR/<server>/a.json} and {@code b.json}, each one
  * identity's raw answers in the capture format, so {@code kcshare preflight compare} re-decides the
- * measurement offline ({@code prober.md} §13). Captures hold a server's raw answers, so they are
- * private like the record files whatever the umask: directories kcshare creates are 0700, files
- * 0600, each written atomically.
+ * measurement offline (docs/design.md#capture-format). Captures hold a server's raw answers, so
+ * they are private like the record files whatever the umask: directories kcshare creates are 0700,
+ * files 0600, each written atomically.
  */
 public final class CaptureFiles {
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,100}");

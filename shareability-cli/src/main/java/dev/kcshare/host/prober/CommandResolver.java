@@ -8,7 +8,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the executable a server's {@code command} names ({@code prober.md} §2): a command with a
+ * Finds the executable a server's {@code command} names (docs/design.md#spawning): a command with a
  * {@code /} is taken as a path (relative to the child's working directory); anything else is
  * searched in the {@code PATH} the child will see, never kcshare's own when the server declares
  * one.

@@ -12,8 +12,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One identity's conversation with one process: the legacy exchange ({@code prober.md} §3) or the
- * modern one (§6.2), with the tool listing of §5.3. Sends only the requests the spec lists.
+ * One identity's conversation with one process: the legacy exchange
+ * (docs/design.md#legacy-exchange) or the modern one (docs/design.md#modern-era-servers), with the
+ * tool listing of docs/design.md#normalising-answers. Sends only the requests documented there.
  */
 final class Exchange {
   static final String LEGACY_PROTOCOL_VERSION = "2024-11-05";
@@ -29,12 +30,12 @@ final class Exchange {
   /**
    * The identity's normalised answer, and its capture when raw answers were kept.
    *
-   * @param capture the {@code prober.md} §13 capture, or null when not asked for
+   * @param capture the capture (docs/design.md#capture-format), or null when not asked for
    */
   record Answered(Answer answer, @Nullable Map<String, @Nullable Object> capture)
       implements Result {}
 
-  /** The initialize error identified a modern-era server (§6.1). */
+  /** The initialize error identified a modern-era server (docs/design.md#modern-era-servers). */
   record ModernDetected() implements Result {}
 
   private final JsonRpcChannel channel;

@@ -3,7 +3,10 @@ package dev.kcshare.host.prober;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The two synthetic client identities ({@code prober.md} §1, Interop). */
+/**
+ * The two synthetic client identities (docs/design.md#pre-flight-identities), shared with the Kiro
+ * Crew gateway.
+ */
 enum Identity {
   A("kirocrew-preflight-a", "1.0.0"),
   B("mcp-client-b", "9.9.9");

@@ -18,11 +18,11 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * JSON-RPC over one server's stdin and stdout ({@code prober.md} §4). A reader thread frames stdout
- * ({@link MessageReader}) and hands over at most {@value #LINES_IN_FLIGHT} lines at a time; a
- * writer thread owns stdin, so a server that stops reading can never block the exchange. {@link
- * #await} applies the per-response deadline, the banner count, the nesting guard, id matching and
- * the answers to server-to-client requests.
+ * JSON-RPC over one server's stdin and stdout (docs/design.md#reading-messages). A reader thread
+ * frames stdout ({@link MessageReader}) and hands over at most {@value #LINES_IN_FLIGHT} lines at a
+ * time; a writer thread owns stdin, so a server that stops reading can never block the exchange.
+ * {@link #await} applies the per-response deadline, the banner count, the nesting guard, id
+ * matching and the answers to server-to-client requests.
  */
 final class JsonRpcChannel {
   static final int NESTING_LIMIT = 512;
@@ -100,7 +100,8 @@ final class JsonRpcChannel {
    * @param sentAt when its request was written ({@link #send})
    * @param eofDetail the failure detail when stdout ends (or a write failed) before the response
    * @return the response object
-   * @throws ProbeFailure with the §8 detail when the response cannot be had
+   * @throws ProbeFailure with the detail of docs/design.md#failure-classes when the response cannot
+   *     be had
    */
   Map<String, Object> await(long id, long sentAt, String eofDetail)
       throws ProbeFailure, InterruptedException {
@@ -170,8 +171,9 @@ final class JsonRpcChannel {
   }
 
   /**
-   * Answers a server-to-client request at once (kcshare decision D17): {@code ping} with an empty
-   * result, anything else with "Method not found", same id, identically for both identities.
+   * Answers a server-to-client request at once (docs/design.md#reading-messages): {@code ping} with
+   * an empty result, anything else with "Method not found", same id, identically for both
+   * identities.
    */
   private void answerServerRequest(@Nullable Object method, @Nullable Object requestId) {
     Map<String, Object> reply = new LinkedHashMap<>();

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * How to spawn one server: the resolved command line, the complete child environment and the
- * working directory ({@code prober.md} §2).
+ * working directory (docs/design.md#spawning).
  */
 record Launch(List<String> commandLine, Map<String, String> environment, Path directory) {
   Launch {

@@ -5,11 +5,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Splits a server's stdout into lines ({@code prober.md} §4): LF framing, one CR before the LF
- * stripped, UTF-8 decoded with replacement, surrounding whitespace trimmed. A line longer than the
- * cap ends reading with {@link Frame#OVERSIZE} after buffering at most the cap plus one byte, so a
- * server can never make kcshare hold more than that per process. Not thread-safe: one reader thread
- * owns it.
+ * Splits a server's stdout into lines (docs/design.md#reading-messages): LF framing, one CR before
+ * the LF stripped, UTF-8 decoded with replacement, surrounding whitespace trimmed. A line longer
+ * than the cap ends reading with {@link Frame#OVERSIZE} after buffering at most the cap plus one
+ * byte, so a server can never make kcshare hold more than that per process. Not thread-safe: one
+ * reader thread owns it.
  */
 final class MessageReader {
   /** 16 MiB: the largest line accepted, counted in bytes without the LF (and a CR before it). */

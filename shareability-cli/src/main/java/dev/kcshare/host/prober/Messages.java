@@ -9,7 +9,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
-/** Small rules over JSON-RPC messages ({@code prober.md} §4, §5.2, §6.1). */
+/**
+ * Small rules over JSON-RPC messages (docs/design.md#reading-messages,
+ * docs/design.md#normalising-answers, docs/design.md#modern-era-servers).
+ */
 final class Messages {
   /** The newest legacy protocol version; any dated version at or before it is legacy. */
   static final String NEWEST_LEGACY_VERSION = "2025-11-25";
@@ -56,9 +59,9 @@ final class Messages {
   }
 
   /**
-   * Whether an {@code initialize} error identifies a modern-era server ({@code prober.md} §6.1):
-   * code {@code -32022}, or {@code data.supported} / {@code data.supportedVersions} listing at
-   * least one string and no legacy version.
+   * Whether an {@code initialize} error identifies a modern-era server
+   * (docs/design.md#modern-era-servers): code {@code -32022}, or {@code data.supported} / {@code
+   * data.supportedVersions} listing at least one string and no legacy version.
    */
   static boolean identifiesModern(@Nullable Object error) {
     Map<String, Object> object = JsonValues.asObject(error);

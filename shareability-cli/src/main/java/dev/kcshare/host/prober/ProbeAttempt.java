@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param identity {@code "A"} or {@code "B"}
  * @param era the phase it ran in
- * @param retry whether it was the one-sided failure's retry ({@code prober.md} §7)
+ * @param retry whether it was the one-sided failure's retry (docs/design.md#two-identities)
  * @param status how it ended
  * @param failure the failure detail when {@code status} is {@link Status#FAILED}, else null
  * @param stderrTail the last stderr bytes, escaped and bounded to 500 code points (its end kept)

@@ -1,8 +1,9 @@
 package dev.kcshare.host.prober;
 
 /**
- * One identity's exchange ended in a classified failure ({@code prober.md} §8); the message is the
- * detail string exactly as the pre-flight reports it. Control flow only: never escapes the package.
+ * One identity's exchange ended in a classified failure (docs/design.md#failure-classes); the
+ * message is the detail string exactly as the pre-flight reports it. Control flow only: never
+ * escapes the package.
  */
 final class ProbeFailure extends Exception {
   private static final long serialVersionUID = 1L;

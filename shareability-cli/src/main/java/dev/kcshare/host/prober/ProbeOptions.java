@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Timing of one pre-flight ({@code prober.md} §4, §9).
+ * Timing of one pre-flight (docs/design.md#reading-messages, docs/design.md#teardown).
  *
  * @param timeout the deadline of each awaited response, counted from writing its request (5 to 120
  *     s)

@@ -14,12 +14,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * A pre-flight's result together with its local diagnostics. Only {@link #result()} may feed a
  * stored row; the attempts (with stderr tails) and the captures are for the operator's terminal and
- * the files they asked for ({@code prober.md} §11, §13).
+ * the files they asked for (docs/design.md#what-is-persisted, docs/design.md#capture-format).
  *
- * @param result the pre-flight result ({@code engine.md} §9.6)
+ * @param result the pre-flight result (docs/design.md#pre-flight-result)
  * @param attempts every attempt: each phase's A and B, then that phase's retry if any
- * @param captures {@code "a"} / {@code "b"} → that identity's capture ({@code prober.md} §13), for
- *     the identities that answered, when captures were asked for; empty otherwise
+ * @param captures {@code "a"} / {@code "b"} → that identity's capture
+ *     (docs/design.md#capture-format), for the identities that answered, when captures were asked
+ *     for; empty otherwise
  * @param launch how the server was started, or null when it was refused before any spawn
  * @param cost the larger figures of the two answers' process trees when the pre-flight ran (it
  *     feeds the stored row); {@link SessionCost#NONE} otherwise

@@ -3,9 +3,9 @@ package dev.kcshare.host.prober;
 import java.util.concurrent.Semaphore;
 
 /**
- * The process ceiling ({@code engine.md} §10.1): permits counted in live server processes, shared
- * by every prober of a pass. Each identity takes one permit before it spawns and returns it after
- * its teardown, so a pass never has more than the ceiling's number of servers running.
+ * The process ceiling (docs/design.md#running-a-pass): permits counted in live server processes,
+ * shared by every prober of a pass. Each identity takes one permit before it spawns and returns it
+ * after its teardown, so a pass never has more than the ceiling's number of servers running.
  */
 public final class ProcessPermits {
   /** The default ceiling: 8 live processes, i.e. four pre-flights at once. */

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The process tree of one spawned server and its teardown ladder ({@code prober.md} §9).
+ * The process tree of one spawned server and its teardown ladder (docs/design.md#teardown).
  *
  * <p>The tree is tracked as the union of descendant snapshots taken from spawn onward (after each
  * response, before stdin is closed, after the stdin grace and before SIGKILL): a grandchild

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One configured MCP server as a host config declares it. Immutable: the prober never changes the
- * definition it was given ({@code prober.md} §0).
+ * definition it was given (docs/design.md#pre-flight-ground-rules).
  *
  * @param name the configured name (the key in {@code mcpServers})
  * @param command the executable; null when the server declares none (an HTTP server)

@@ -12,15 +12,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One spawned server: the process tree, the JSON-RPC channel on its stdin/stdout and the stderr
- * drain. {@link #tearDown()} runs the whole ladder of {@code prober.md} §9 exactly once, whoever
+ * drain. {@link #tearDown()} runs the whole ladder of docs/design.md#teardown exactly once, whoever
  * calls it first (the identity's exchange, or the JVM shutdown hook when kcshare is interrupted).
  *
- * <p>Each server is started in a session and process group of its own (records spec §9.5), through
- * {@code setsid} where the host has it (util-linux; it execs the command in the same process, so
- * the pid is the server's): the teardown then reaches the whole group, and a pass's leftovers can
- * be found by group after kcshare itself was killed. The command line the server sees, and its
- * execution identity (computed from the configured command), are unchanged. Without {@code setsid}
- * the server shares kcshare's group and only its tree is tracked.
+ * <p>Each server is started in a session and process group of its own (docs/design.md#spawning),
+ * through {@code setsid} where the host has it (util-linux; it execs the command in the same
+ * process, so the pid is the server's): the teardown then reaches the whole group, and a pass's
+ * leftovers can be found by group after kcshare itself was killed. The command line the server
+ * sees, and its execution identity (computed from the configured command), are unchanged. Without
+ * {@code setsid} the server shares kcshare's group and only its tree is tracked.
  */
 final class ServerProcess {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();

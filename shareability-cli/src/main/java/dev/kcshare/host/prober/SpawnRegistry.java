@@ -24,9 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a pass has running, kept in the records directory while it runs (records spec §9.5, kcshare
- * decision D19), so that the next kcshare run on that directory ends whatever a killed pass left
- * behind ({@link #reapOrphans}) before it starts its own work.
+ * What a pass has running, kept in the records directory while it runs
+ * (docs/design.md#process-registry,
+ * docs/formats.md#what-a-pass-leaves-behind--kcshare-processesjson), so that the next kcshare run
+ * on that directory ends whatever a killed pass left behind ({@link #reapOrphans}) before it starts
+ * its own work.
  *
  * <p>The file, {@value #FILE_NAME}, is kcshare's own (the Kiro Crew gateway never reads it):
  *

@@ -33,11 +33,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stdio pre-flight ({@code prober.md}): spawns a server under identities A and B concurrently,
- * collects both handshake answers, retries a one-sided failure once alone, switches to the modern
- * exchange when the server is modern-only, and hands the answers to the core's decision. Every
- * failure while measuring one server becomes a "could not run" result, never an exception; only
- * cancellation (interruption) propagates, after every process it spawned is torn down.
+ * The stdio pre-flight (docs/design.md#the-pre-flight): spawns a server under identities A and B
+ * concurrently, collects both handshake answers, retries a one-sided failure once alone, switches
+ * to the modern exchange when the server is modern-only, and hands the answers to the core's
+ * decision. Every failure while measuring one server becomes a "could not run" result, never an
+ * exception; only cancellation (interruption) propagates, after every process it spawned is torn
+ * down.
  *
  * <p>Thread-safe: one instance serves a whole evaluation pass, one {@link #preflight} call per
  * server from as many threads as the pass likes; the shared {@link ProcessPermits} bounds the live
@@ -200,8 +201,8 @@ public final class StdioProber {
   }
 
   /**
-   * Runs the pre-flight of one server and returns its result ({@code engine.md} §9.6). Never throws
-   * for anything the server does.
+   * Runs the pre-flight of one server and returns its result (docs/design.md#pre-flight-result).
+   * Never throws for anything the server does.
    *
    * @throws InterruptedException when cancelled; every process spawned is torn down first
    */
@@ -227,7 +228,7 @@ public final class StdioProber {
       result = measure(server, keepCaptures, attempts, captures, launched, cost);
     } catch (InterruptedException e) {
       throw e;
-    } catch (Throwable t) { // engine.md §10.4: isolated to this server
+    } catch (Throwable t) { // docs/design.md#failure-isolation: isolated to this server
       if (!isolatable(t)) {
         throw t;
       }
@@ -243,8 +244,8 @@ public final class StdioProber {
 
   /**
    * One identity-A exchange (legacy, switching to modern when the server is modern-only), for the
-   * version re-check of {@code prober.md} §12. Empty when the server is refused or fails: an absent
-   * answer is "no information".
+   * version re-check of docs/design.md#version-re-check. Empty when the server is refused or fails:
+   * an absent answer is "no information".
    *
    * @throws InterruptedException when cancelled; the process is torn down first
    */
@@ -307,7 +308,7 @@ public final class StdioProber {
   }
 
   /**
-   * The refusals of {@code prober.md} §2 (returned as the failure detail) or how to spawn.
+   * The refusals of docs/design.md#spawning (returned as the failure detail) or how to spawn.
    *
    * @return a {@link Launch}, or the refusal detail as a String
    */
@@ -336,7 +337,7 @@ public final class StdioProber {
     return new Launch(commandLine, env, directory);
   }
 
-  /** One phase (legacy or modern) of {@code prober.md} §7. */
+  /** One phase (legacy or modern) of docs/design.md#two-identities. */
   private final class Phase {
     private final Launch launch;
     private final boolean keepCaptures;
@@ -542,7 +543,7 @@ public final class StdioProber {
         return null;
       } catch (InterruptedException e) {
         throw e;
-      } catch (Throwable t) { // engine.md §10.4: isolated to this identity
+      } catch (Throwable t) { // docs/design.md#failure-isolation: isolated to this identity
         if (!isolatable(t)) {
           throw t;
         }

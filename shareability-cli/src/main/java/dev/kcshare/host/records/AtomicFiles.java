@@ -22,9 +22,9 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Durable replacement of a record file (records spec §9.1, §9.2): readers see the old file or the
- * new one, never a torn one. Files are created 0600 and directories kcshare creates are 0700; on
- * file systems without POSIX modes the modes are best effort.
+ * Durable replacement of a record file (docs/design.md#writing-files): readers see the old file or
+ * the new one, never a torn one. Files are created 0600 and directories kcshare creates are 0700;
+ * on file systems without POSIX modes the modes are best effort.
  *
  * <p>A writer killed between creating its temporary file and renaming it leaves that file behind
  * ({@code .<name>.<digits>.tmp}, 0600, never read by anyone). The next successful write of the same

@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The verdict cache bound to its file. A writer holds the cache lock from its read through its
- * flush (records spec §9.3, engine spec §10.5), so two kcshare processes never drop each other's
- * rows: open a {@link Session}, change the cache, {@link Session#flush()}, close. A flush also
- * merges with the file as it is then (records spec §9.4), so rows a writer that takes no lock (the
- * Python gateway) stored meanwhile are kept too.
+ * flush (docs/design.md#locks, docs/design.md#one-pass-at-a-time), so two kcshare processes never
+ * drop each other's rows: open a {@link Session}, change the cache, {@link Session#flush()}, close.
+ * A flush also merges with the file as it is then (docs/design.md#cache-flush), so rows a writer
+ * that takes no lock (the Python gateway) stored meanwhile are kept too.
  */
 public final class CacheStore {
   private CacheStore() {}

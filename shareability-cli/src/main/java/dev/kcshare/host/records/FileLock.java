@@ -17,11 +17,11 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An exclusive lock on a sibling lock file (records spec §9.3), combined with an in-process mutex
- * so that threads of one JVM exclude each other as processes do. Lock files are created 0600 and
- * never deleted: deleting one would let two holders lock different inodes. While a kcshare process
- * holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom it waits
- * for.
+ * An exclusive lock on a sibling lock file (docs/design.md#locks), combined with an in-process
+ * mutex so that threads of one JVM exclude each other as processes do. Lock files are created 0600
+ * and never deleted: deleting one would let two holders lock different inodes. While a kcshare
+ * process holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom
+ * it waits for.
  *
  * <p>The in-process mutex is keyed by the lock file itself (its device and inode, else its real
  * path), never by the path's text: the same records directory reached through a symbolic link, a

@@ -16,9 +16,9 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Launch fingerprints (records spec §7.3, §7.4): what the verdict cache's {@code binary_version}
- * and the ledger's launch identity are made of. Interop: the strings must be byte-identical to the
- * Kiro Crew gateway's for the same file.
+ * Launch fingerprints (docs/design.md#binary-fingerprint, docs/design.md#cache-identity): what the
+ * verdict cache's {@code binary_version} and the ledger's launch identity are made of. Interop: the
+ * strings must be byte-identical to the Kiro Crew gateway's for the same file.
  *
  * <p>Never executes anything and never throws: every failure reads as {@code unknown}, which is why
  * an identity mismatch never drops a cache row.

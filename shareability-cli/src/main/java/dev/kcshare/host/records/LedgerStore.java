@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A ledger writer: the in-memory {@link HazardLedger} bound to its file, with the flush protocol of
- * records spec §6.3, merging with the file (§9.4), and the cross-process clear of §4.4.
+ * docs/design.md#ledger-flush, merging with the file, and the cross-process clear of
+ * docs/design.md#clearing.
  *
  * <p>Several writers may share one file (two gateway processes, or a gateway and {@code kcshare
  * hazards clear}): every flush re-reads the file under its lock and writes the union of what it
@@ -185,7 +186,7 @@ public final class LedgerStore {
   }
 
   /**
-   * Flushes per records spec §6.3 and §9.4: under the flush mutex and the ledger file lock,
+   * Flushes per docs/design.md#ledger-flush: under the flush mutex and the ledger file lock,
    * re-reads the file, applies its {@code cleared} markers to memory and absorbs its records, then,
    * if dirty, writes the union atomically. Never throws an unchecked exception: every failure is
    * logged, reported as false, and retried by the next flush (nothing recorded is lost meanwhile;
@@ -207,8 +208,8 @@ public final class LedgerStore {
     try {
       // Clean, and no file that could carry clear markers: nothing to apply and nothing to write.
       // Returning before the lock keeps an idle writer's heartbeat from creating the records
-      // directory and the lock file (records spec §2: directories appear only when a file is
-      // written). A file created meanwhile is picked up by the next flush.
+      // directory and the lock file (docs/formats.md#where-the-files-live: directories appear
+      // only when a file is written). A file created meanwhile is picked up by the next flush.
       if (!ledger.isDirty() && !Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
         return true;
       }
@@ -290,10 +291,10 @@ public final class LedgerStore {
   }
 
   /**
-   * The cross-process clear (records spec §4.4): under the ledger lock, drops every observation of
-   * {@code name} from the file and stamps {@code cleared[name]}, so a live kcshare ledger writer
-   * drops its in-memory copy at its next flush. The marker is written even when the file held
-   * nothing for the name.
+   * The cross-process clear (docs/design.md#clearing): under the ledger lock, drops every
+   * observation of {@code name} from the file and stamps {@code cleared[name]}, so a live kcshare
+   * ledger writer drops its in-memory copy at its next flush. The marker is written even when the
+   * file held nothing for the name.
    *
    * @param file the ledger file
    * @param name the configured server name (not empty)

@@ -29,12 +29,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads and writes one record file. Reading never throws and never hangs (records spec §3, §9.4): a
- * missing file is silently empty; anything that is not a regular file (a named pipe, a device, a
- * directory, a dangling link) reads as unreadable at once, without being opened; a file larger than
- * {@link #MAX_BYTES} reads as too large without being read; an unreadable, non-UTF-8, non-JSON or
- * too-deep file reads as empty with a warning. The codecs then apply the per-file tolerance rules
- * to whatever parsed.
+ * Reads and writes one record file. Reading never throws and never hangs
+ * (docs/design.md#read-tolerance): a missing file is silently empty; anything that is not a regular
+ * file (a named pipe, a device, a directory, a dangling link) reads as unreadable at once, without
+ * being opened; a file larger than {@link #MAX_BYTES} reads as too large without being read; an
+ * unreadable, non-UTF-8, non-JSON or too-deep file reads as empty with a warning. The codecs then
+ * apply the per-file tolerance rules to whatever parsed.
  *
  * <p>The two record files are read as a stream: each server of the ledger and each row of the cache
  * is decoded on its own as the parser reaches it, so memory follows what is kept, not the file's
@@ -241,7 +241,9 @@ public final class RecordFile {
     return new Loaded<>(load, outcome.state, outcome.problem);
   }
 
-  /** Writes {@code document} atomically in the reference formatting (records spec §8, §9). */
+  /**
+   * Writes {@code document} atomically in the reference formatting (docs/design.md#writing-files).
+   */
   public static void write(Path file, Object document) throws IOException {
     AtomicFiles.write(file, JsonWriter.pretty(document).getBytes(StandardCharsets.UTF_8));
   }

@@ -6,9 +6,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the two record files live, and which rule chose the place (records spec §2). Every reader
- * and writer in kcshare resolves the directory through {@link #resolve}; resolution creates
- * nothing.
+ * Where the two record files live, and which rule chose the place
+ * (docs/formats.md#where-the-files-live). Every reader and writer in kcshare resolves the directory
+ * through {@link #resolve}; resolution creates nothing.
  *
  * @param path the records directory
  * @param rule which rule chose it

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The verdict-cache execution identity of one server definition (records spec §7.4): the command
- * and args as configured, the declared env hashed with no identity keys, and the launch fingerprint
- * of the command and every file argument. Blocking I/O (it hashes files): never on a
+ * The verdict-cache execution identity of one server definition (docs/design.md#cache-identity):
+ * the command and args as configured, the declared env hashed with no identity keys, and the launch
+ * fingerprint of the command and every file argument. Blocking I/O (it hashes files): never on a
  * latency-critical path.
  */
 public final class ServerIdentity {
@@ -33,10 +33,10 @@ public final class ServerIdentity {
   }
 
   /**
-   * The ledger's launch identity (records spec §7.5) of a backend spawned from this command line:
-   * the command resolved on the configured {@code PATH} to an absolute path (kept as given when the
-   * lookup fails) with its arguments, the declared env hashed WITH the identity keys, and the
-   * fingerprint of the command only. Blocking: hashes the command's binary.
+   * The ledger's launch identity (docs/design.md#launch-identity) of a backend spawned from this
+   * command line: the command resolved on the configured {@code PATH} to an absolute path (kept as
+   * given when the lookup fails) with its arguments, the declared env hashed WITH the identity
+   * keys, and the fingerprint of the command only. Blocking: hashes the command's binary.
    *
    * @param command the command as configured
    * @param args the arguments as configured

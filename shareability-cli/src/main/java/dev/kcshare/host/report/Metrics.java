@@ -21,11 +21,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Verdict counts as a metrics textfile for node_exporter's textfile collector (engine spec §13,
- * kcshare decision D12): strengths, reason codes and recommendation counts only — never a server
- * name, an env name or a detail, because those must not leave the host. Every label value comes
- * from a closed vocabulary ({@link Strength}, {@link ReasonCode}), so nothing server-provided can
- * reach the file at all.
+ * Verdict counts as a metrics textfile for node_exporter's textfile collector
+ * (docs/design.md#export-contract, docs/design.md#export-contract): strengths, reason codes and
+ * recommendation counts only — never a server name, an env name or a detail, because those must not
+ * leave the host. Every label value comes from a closed vocabulary ({@link Strength}, {@link
+ * ReasonCode}), so nothing server-provided can reach the file at all.
  *
  * <p>Format: the Prometheus text exposition format 0.0.4, which is what the textfile collector
  * parses. It is also valid OpenMetrics apart from the terminating {@code # EOF} line, which is

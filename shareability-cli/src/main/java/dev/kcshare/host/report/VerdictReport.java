@@ -21,7 +21,8 @@ import java.util.function.Predicate;
 
 /**
  * Both record files loaded ONCE, then every server's verdict built from them with no I/O per row,
- * so all verdicts of one report agree about the files (engine spec §8). Never spawns anything.
+ * so all verdicts of one report agree about the files (docs/design.md#evidence-assembly). Never
+ * spawns anything.
  *
  * <pre>{@code
  * VerdictReport report = VerdictReport.load(records);   // two file reads, off the event loop

@@ -37,10 +37,10 @@ public final class ConfigSamples {
           "cursor-mcp.json",
           "vscode-mcp.json");
 
-  /** The content of the fake {@code npx} on PATH: the spec's fingerprint test vector. */
+  /** The content of the fake {@code npx} on PATH: a documented fingerprint test vector. */
   public static final String NPX_SCRIPT = "#!/bin/sh\necho v1\n";
 
-  /** {@code fp} of {@link #NPX_SCRIPT} (records.md §7.6). */
+  /** {@code fp} of {@link #NPX_SCRIPT} (docs/design.md#identity-test-vectors). */
   public static final String NPX_FINGERPRINT = "667f61a069b75f1f57fc5616";
 
   private ConfigSamples() {}

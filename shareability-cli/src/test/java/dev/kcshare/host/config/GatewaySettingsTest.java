@@ -15,7 +15,8 @@ final class GatewaySettingsTest {
 
   @Test
   void theSpecExampleEffectiveSet() throws Exception {
-    // engine §11.3 example: section {"stub_servers":["p"],"stub_overrides":{"q":false}}
+    // docs/design.md#seeding-apply example: section
+    // {"stub_servers":["p"],"stub_overrides":{"q":false}}
     GatewaySettings g =
         of("{\"mcp_gateway\": {\"stub_servers\": [\"p\"], \"stub_overrides\": {\"q\": false}}}");
     assertThat(g.effectiveStubSet()).containsExactly("p");

@@ -191,7 +191,7 @@ final class HostConfigLoaderTest {
     raw.put("MCP_TIMEOUT_SECONDS", 120);
     raw.put("MCP_VERBOSE", false);
     assertThat(IdentityHashes.envHash(awsDocs.definition().env(), Set.of()))
-        .as("the env hash of the raw JSON values (Interop)")
+        .as("the env hash of the raw JSON values (as the Kiro Crew gateway hashes them)")
         .isEqualTo(IdentityHashes.envHash(raw, Set.of()));
     ConfigFile kiro = c.files().get(1);
     assertThat(kiro.warnings())

@@ -40,10 +40,10 @@ import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
- * Evaluation passes against real fixture servers (engine spec §10, prober spec §12): what is due,
- * what is stored, the lock, progress, the version re-check, failure isolation and cancellation.
- * Tests run one at a time and in isolation from every other test class, so that no process of this
- * JVM may outlive any of them.
+ * Evaluation passes against real fixture servers (docs/design.md#evaluation-passes,
+ * docs/design.md#version-re-check): what is due, what is stored, the lock, progress, the version
+ * re-check, failure isolation and cancellation. Tests run one at a time and in isolation from every
+ * other test class, so that no process of this JVM may outlive any of them.
  */
 @Isolated
 final class EvaluationRunnerTest {
@@ -229,7 +229,7 @@ final class EvaluationRunnerTest {
     assertThat(fleet.storedCache().serverNames()).containsExactly("a", "b");
   }
 
-  // ------------------------------------------------------------------ selection (§10.2)
+  // ------------------------------------------------------------------ what is due
 
   @Test
   void budgetedPassMeasuresNeverMeasuredFirstThenDivergentInConfigOrder() throws Exception {
@@ -317,7 +317,7 @@ final class EvaluationRunnerTest {
     assertThat(fleet.storedRow("a").evaluatedAt()).isEqualTo(T1);
   }
 
-  // ------------------------------------------------------------------ one pass at a time (§10.5)
+  // ------------------------------------------------------------------ one pass at a time
 
   @Test
   void budgetedPassYieldsToARunningPassAndServesStoredRowsByName() throws Exception {
@@ -450,7 +450,7 @@ final class EvaluationRunnerTest {
     }
   }
 
-  // ------------------------------------------------------------------ version re-check (§12)
+  // ------------------------------------------------------------------ version re-check
 
   /**
    * A server launched through a wrapper named {@code npx} (runtime-resolved): it runs the fixture
@@ -630,7 +630,7 @@ final class EvaluationRunnerTest {
     logger.setLevel(null);
   }
 
-  // ------------------------------------------------------------------ failure isolation (§10.4)
+  // ------------------------------------------------------------------ failure isolation
 
   @Test
   void unexpectedPreflightFailureIsPreflightErrorForThatServerAndThePassGoesOn() throws Exception {

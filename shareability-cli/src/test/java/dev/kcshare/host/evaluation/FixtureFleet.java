@@ -12,6 +12,7 @@ import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.prober.TestProbers;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.testing.NodeFixture;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -27,7 +28,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A host config of Node.js fixture servers ({@code src-it/fixtures/mcp-fixture.mjs}) written to a
@@ -36,11 +36,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class FixtureFleet {
   /** The fixture server script. */
-  public static final Path SCRIPT =
-      Path.of(System.getProperty("kcshare.fixtures", "../src-it/fixtures"))
-          .resolve("mcp-fixture.mjs")
-          .toAbsolutePath()
-          .normalize();
+  public static final Path SCRIPT = NodeFixture.SCRIPT;
 
   private final Path dir;
   private final String tag = UUID.randomUUID().toString();
@@ -55,12 +51,7 @@ public final class FixtureFleet {
 
   /** Skips the calling test when {@code node} is not on the PATH. */
   public static void assumeNode() {
-    boolean found = false;
-    String path = System.getenv("PATH");
-    for (String d : path == null ? new String[0] : path.split(":")) {
-      found |= Files.isExecutable(Path.of(d.isEmpty() ? "." : d, "node"));
-    }
-    Assumptions.assumeTrue(found, "node is not installed");
+    NodeFixture.assumeNode();
   }
 
   /** The working directory of the fleet. */

@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.testing.NodeFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,18 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The Node.js fixture server ({@code src-it/fixtures/mcp-fixture.mjs}) as server definitions, plus
  * checks that every process a probe spawned is gone afterwards.
  */
 final class FixtureServers {
-  static final Path SCRIPT =
-      Path.of(System.getProperty("kcshare.fixtures", "../src-it/fixtures"))
-          .resolve("mcp-fixture.mjs")
-          .toAbsolutePath()
-          .normalize();
+  static final Path SCRIPT = NodeFixture.SCRIPT;
 
   private final Path dir;
   private final String tag = UUID.randomUUID().toString();
@@ -37,11 +33,7 @@ final class FixtureServers {
 
   /** Skips the calling test when {@code node} is not installed. */
   static void assumeNode() {
-    Assumptions.assumeTrue(nodeOnPath().isPresent(), "node is not installed");
-  }
-
-  static Optional<Path> nodeOnPath() {
-    return CommandResolver.resolve("node", System.getenv("PATH"), Path.of("").toAbsolutePath());
+    NodeFixture.assumeNode();
   }
 
   /** kcshare's environment for the probes: the test JVM's own. */

@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Reading rules of {@code prober.md} §4 over in-memory streams (no process, no clock). */
+/**
+ * Reading rules of docs/design.md#reading-messages over in-memory streams (no process, no clock).
+ */
 final class JsonRpcChannelTest {
   private final java.util.concurrent.CountDownLatch stdinClosed =
       new java.util.concurrent.CountDownLatch(1);

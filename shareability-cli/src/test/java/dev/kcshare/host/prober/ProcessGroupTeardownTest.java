@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.testing.NodeFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * prober.md §9 with the server in a process group of its own (records spec §9.5): a descendant that
- * left the tree before any snapshot could see it (a double fork, re-parented to init) is still in
- * the group, and the teardown ends it.
+ * docs/design.md#teardown with the server in a process group of its own (docs/design.md#spawning):
+ * a descendant that left the tree before any snapshot could see it (a double fork, re-parented to
+ * init) is still in the group, and the teardown ends it.
  */
 final class ProcessGroupTeardownTest {
   @TempDir Path dir;
@@ -23,7 +24,7 @@ final class ProcessGroupTeardownTest {
     FixtureServers.assumeNode();
     Assumptions.assumeTrue(ServerProcess.SETSID != null, "no setsid");
     Path pidFile = dir.resolve("escaped");
-    String node = FixtureServers.nodeOnPath().orElseThrow().toString();
+    String node = NodeFixture.node().orElseThrow().toString();
     String script =
         "( sleep 300 & echo $! >> '"
             + pidFile

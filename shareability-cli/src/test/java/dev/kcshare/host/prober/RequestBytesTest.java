@@ -15,8 +15,9 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * The exact bytes each identity writes to a server's stdin ({@code prober.md} §3, §4, §6.2),
- * recorded by the fixture server and compared byte for byte with the spec's examples.
+ * The exact bytes each identity writes to a server's stdin (docs/design.md#legacy-exchange,
+ * docs/design.md#reading-messages, docs/design.md#modern-era-servers), recorded by the fixture
+ * server and compared byte for byte with the documented requests.
  */
 @Execution(ExecutionMode.CONCURRENT)
 final class RequestBytesTest {
@@ -38,7 +39,7 @@ final class RequestBytesTest {
           + "\"io.modelcontextprotocol/clientCapabilities\":{},"
           + "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"mcp-client-b\",\"version\":\"9.9.9\"}}";
 
-  /** The spec's own example (prober.md §6.2), identity B. */
+  /** The documented modern request (docs/design.md#modern-era-servers), identity B. */
   private static final String DISCOVER_B =
       "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":"
           + META_B

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kcshare terminated mid-pre-flight (SIGTERM to its JVM) still runs the teardown ladder for every
- * live server before it exits ({@code prober.md} §9).
+ * live server before it exits (docs/design.md#teardown).
  */
 final class ShutdownTeardownTest {
   @BeforeAll

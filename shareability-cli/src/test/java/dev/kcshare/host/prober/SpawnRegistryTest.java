@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pass's process registry (records spec §9.5): what is recorded while a pass runs, and what the
- * next run ends — only processes of kcshare runs that no longer run, only with their recorded start
- * time (a recycled pid is never signalled), their whole group when they led one.
+ * The pass's process registry (docs/design.md#process-registry): what is recorded while a pass
+ * runs, and what the next run ends — only processes of kcshare runs that no longer run, only with
+ * their recorded start time (a recycled pid is never signalled), their whole group when they led
+ * one.
  */
 final class SpawnRegistryTest {
   @TempDir Path dir;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * Unexpected failures ({@code engine.md} §10.4): inside one identity they become {@code
+ * Unexpected failures (docs/design.md#failure-isolation): inside one identity they become {@code
  * probe_error} for that identity, anywhere else {@code preflight_error}; never an exception, and
  * every spawned process is still torn down.
  */

@@ -13,7 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Servers that are never spawned, or that the OS refuses to start ({@code prober.md} §2). */
+/** Servers that are never spawned, or that the OS refuses to start (docs/design.md#spawning). */
 final class StdioProberRefusalTest {
   @TempDir Path dir;
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A cache session's flush merges with the file as it is then (records spec §9.4): a writer that
- * takes no lock (the Python gateway) and stores a row while a kcshare pass runs keeps it.
+ * A cache session's flush merges with the file as it is then (docs/design.md#cache-flush): a writer
+ * that takes no lock (the Python gateway) and stores a row while a kcshare pass runs keeps it.
  */
 final class CacheMergeOnFlushTest {
   @TempDir Path dir;

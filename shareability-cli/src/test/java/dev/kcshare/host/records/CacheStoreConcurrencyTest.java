@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Writers of the verdict cache never drop each other's rows (records spec §9.3): each holds the
+ * Writers of the verdict cache never drop each other's rows (docs/design.md#locks): each holds the
  * cache lock from its read through its flush, across processes and across threads.
  */
 final class CacheStoreConcurrencyTest {

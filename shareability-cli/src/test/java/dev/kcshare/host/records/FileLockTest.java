@@ -60,23 +60,30 @@ final class FileLockTest {
   @Test
   void waitingAcquireProceedsOnceReleased() throws Exception {
     Path record = dir.resolve("r.json");
+    CountDownLatch waiting = new CountDownLatch(1);
     AtomicBoolean acquired = new AtomicBoolean();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
     Thread waiter;
     try (FileLock first = FileLock.acquire(record)) {
+      // An unbounded wait, as acquire() does; the callback fires once the waiter has found the
+      // lock held and before it waits, so "not acquired" below is a fact, not a timing guess.
       waiter =
           new Thread(
               () -> {
-                try (FileLock second = FileLock.acquire(record)) {
-                  acquired.set(true);
-                } catch (Exception e) {
-                  throw new AssertionError(e);
+                try (FileLock second =
+                    FileLock.tryAcquire(record, null, h -> waiting.countDown())) {
+                  acquired.set(second != null);
+                } catch (Throwable e) {
+                  failed.set(e);
                 }
               });
       waiter.start();
-      Thread.sleep(150);
+      assertThat(waiting.await(10, TimeUnit.SECONDS)).as("the waiter found the lock held").isTrue();
       assertThat(acquired).isFalse();
     }
     waiter.join(10_000);
+    assertThat(waiter.isAlive()).isFalse();
+    assertThat(failed.get()).isNull();
     assertThat(acquired).isTrue();
   }
 

@@ -30,7 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The ledger writer bound to its file: the flush protocol (§6.3) and the cross-process clear. */
+/**
+ * The ledger writer bound to its file: the flush protocol (docs/design.md#ledger-flush) and the
+ * cross-process clear.
+ */
 final class LedgerStoreTest {
   private static final String ID_A = "cmd-a\u0000env\u0000fp-a";
   private static final String ID_B = "cmd-b\u0000env\u0000fp-b";

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Several ledger writers in separate JVMs on one file (records spec §9.4, kcshare decision D18):
- * every flush merges, so no writer drops another's records and counts add up; a clear from another
- * process removes exactly what was observed before it, whatever a live writer still holds.
+ * Several ledger writers in separate JVMs on one file (docs/design.md#ledger-flush): every flush
+ * merges, so no writer drops another's records and counts add up; a clear from another process
+ * removes exactly what was observed before it, whatever a live writer still holds.
  */
 final class LedgerWritersTest {
   private static final String UNROUTABLE = HazardCodes.UNROUTABLE_SERVER_REQUEST;

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Whatever a writer writes, the reader reads (records spec §9.4): names and identities up to the
- * writer's limit round-trip through the file, one beyond it is refused at record time and changes
- * nothing, and one bad record never costs the others.
+ * Whatever a writer writes, the reader reads (docs/design.md#record-limits): names and identities
+ * up to the writer's limit round-trip through the file, one beyond it is refused at record time and
+ * changes nothing, and one bad record never costs the others.
  */
 final class RecordLimitsTest {
   private static final String CODE = HazardCodes.UNROUTABLE_SERVER_REQUEST;

@@ -7,9 +7,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Builds an {@link Answer} from the raw JSON-RPC results one identity received ({@code prober.md}
- * §5.1, §5.3, §6.2). Wrong types inside a result never fail: they read as "declared nothing",
- * exactly as the Kiro Crew gateway reads them, so both sides normalise the same server alike.
+ * Builds an {@link Answer} from the raw JSON-RPC results one identity received
+ * (docs/design.md#normalising-answers, docs/design.md#modern-era-servers). Wrong types inside a
+ * result never fail: they read as "declared nothing", exactly as the Kiro Crew gateway reads them,
+ * so both sides normalise the same server alike.
  */
 public final class Answers {
   /** The one modern protocol version kcshare speaks; recorded as a modern answer's version. */

@@ -11,9 +11,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The capture format ({@code prober.md} §13, kcshare decision D16): one identity's raw answers,
- * written by {@code --capture} and read back by {@code kcshare preflight compare}, so any
- * measurement can be re-decided offline with exactly the normalisation the live pre-flight uses.
+ * The capture format (docs/design.md#capture-format): one identity's raw answers, written by {@code
+ * --capture} and read back by {@code kcshare preflight compare}, so any measurement can be
+ * re-decided offline with exactly the normalisation the live pre-flight uses.
  *
  * <pre>{@code
  * {"era": "legacy", "clientInfo": {...}, "initialize": <raw result or null>,

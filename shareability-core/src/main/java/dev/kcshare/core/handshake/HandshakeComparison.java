@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Decides a pre-flight from two answers ({@code engine.md} §9.4–§9.5): identity A's and identity
- * B's handshake surface are compared facet by facet, through shapes, so free-form values never
- * count and key presence and boolean flags always do.
+ * Decides a pre-flight from two answers (docs/design.md#facets-and-decision): identity A's and
+ * identity B's handshake surface are compared facet by facet, through shapes, so free-form values
+ * never count and key presence and boolean flags always do.
  *
  * <p>Facets, in order: the handshake itself (legacy {@code initialize}: capabilities shape, raw
  * protocolVersion, serverInfo facet; modern {@code server/discover}: capabilities shape, the set of

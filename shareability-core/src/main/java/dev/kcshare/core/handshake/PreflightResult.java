@@ -7,13 +7,14 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The outcome of one pre-flight ({@code engine.md} §9.6). Callers MUST branch on {@link #ran()}
- * before reading {@link #callerSensitive()}: a pre-flight that could not run is never "safe".
+ * The outcome of one pre-flight (docs/design.md#pre-flight-result). Callers MUST branch on {@link
+ * #ran()} before reading {@link #callerSensitive()}: a pre-flight that could not run is never
+ * "safe".
  *
  * @param ran the pre-flight actually ran: both identities answered and the answers were comparable
  * @param callerSensitive the answers diverged; always false when not {@code ran}
  * @param detail the first differing facet, {@code ""}, {@code malformed_tool_names}, {@code
- *     preflight_error} or a prober failure string ({@code prober.md} §8)
+ *     preflight_error} or a prober failure string (docs/design.md#failure-classes)
  * @param era the phase the answers were collected in; null when not even that is known
  * @param reportedVersion identity A's {@code serverInfo.version} if a string, else {@code ""}
  * @param answerA identity A's normalised answer when A answered successfully (feeds the evidence
@@ -57,14 +58,18 @@ public record PreflightResult(
       Comparison c = HandshakeComparison.compare(a, b);
       return new PreflightResult(
           c.ran(), c.callerSensitive(), c.detail(), a.era(), a.reportedVersion(), a);
-    } catch (Throwable t) { // deciding never raises (§9.6, §10.4), whatever the answers hold
+    } catch (
+        Throwable
+            t) { // deciding never raises (docs/design.md#facets-and-decision), whatever the answers
+      // hold
       // The answer that could not be decided is not handed on as evidence either.
       return new PreflightResult(false, false, PREFLIGHT_ERROR, a.era(), "", null);
     }
   }
 
   /**
-   * A pre-flight that could not run: a prober failure (the detail of {@code prober.md} §8).
+   * A pre-flight that could not run: a prober failure (the detail of
+   * docs/design.md#failure-classes).
    *
    * @param answerA identity A's answer if A answered successfully (B failed), else null
    */

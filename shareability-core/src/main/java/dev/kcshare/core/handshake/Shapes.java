@@ -11,9 +11,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The shape projection of {@code engine.md} §9.2: what a pooled backend must replay identically
- * (which keys exist, which boolean flags are set), with every free-form value collapsed to a
- * presence marker, because a build id or a token is not part of that contract.
+ * The shape projection of docs/design.md#shape-projection: what a pooled backend must replay
+ * identically (which keys exist, which boolean flags are set), with every free-form value collapsed
+ * to a presence marker, because a build id or a token is not part of that contract.
  *
  * <p>Every walk uses an explicit work stack, so values nested to any depth are handled without
  * exhausting the thread stack. Inputs are never mutated.

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * @param commandNonEmpty the command is present and not {@code ""} (a spawnable definition)
  * @param disabled the operator withheld consent; never spawned
  * @param envNames the declared env variable names (never values)
- * @param cacheIdentity the verdict-cache execution identity (records spec §7.4), or null when it
- *     cannot be computed (no command)
+ * @param cacheIdentity the verdict-cache execution identity (docs/design.md#cache-identity), or
+ *     null when it cannot be computed (no command)
  * @param removedEnvNames names removed from the inherited environment before the declared env is
  *     laid over it (VS Code's {@code "NAME": null}), in declaration order; usually empty. The cache
  *     identity does not cover them, so definitions that remove different names do not agree.

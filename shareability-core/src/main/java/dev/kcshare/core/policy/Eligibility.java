@@ -15,9 +15,9 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Bulk-stub eligibility (engine spec §12): decided at the point of the write, inside the same
- * config lock hold that performs it, so one config state decides both and the rule has exactly one
- * implementation.
+ * Bulk-stub eligibility (docs/design.md#bulk-stub-eligibility): decided at the point of the write,
+ * inside the same config lock hold that performs it, so one config state decides both and the rule
+ * has exactly one implementation.
  *
  * <pre>{@code
  * // inside the gateway's config lock, with the records loaded once:

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Builds one server's {@link Evidence} from config facts, the host profile and the two loaded
- * record files (engine spec §8). Load both files once per command and pass the same instances for
- * every server, so every verdict in one output agrees about the files.
+ * record files (docs/design.md#evidence-assembly). Load both files once per command and pass the
+ * same instances for every server, so every verdict in one output agrees about the files.
  */
 public final class EvidenceAssembly {
   private EvidenceAssembly() {}

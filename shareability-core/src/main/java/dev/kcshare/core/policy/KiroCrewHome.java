@@ -26,8 +26,9 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * Anything else (Kiro Crew's own files, another member in {@code config.json}, a file that cannot
- * be read, an empty directory) makes it a Kiro Crew home, as the engine spec's rule says: in doubt,
- * the {@code kirocrew} profile, which withholds sharing from its session-bound server.
+ * be read, an empty directory) makes it a Kiro Crew home, as the rule of
+ * docs/config.md#host-profile says: in doubt, the {@code kirocrew} profile, which withholds sharing
+ * from its session-bound server.
  */
 public final class KiroCrewHome {
   /** The Kiro Crew configuration file name. */

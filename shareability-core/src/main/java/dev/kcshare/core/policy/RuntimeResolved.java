@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Recognises launches that resolve their code at run time (prober spec §12, kcshare decision D14):
+ * Recognises launches that resolve their code at run time (docs/design.md#version-re-check):
  * command, args, env and launcher fingerprint stay byte-identical while the code behind them is
  * replaced upstream, so the execution identity cannot see an upgrade. Uncapped passes re-check the
  * reported version of such servers with one spawn.

@@ -13,9 +13,9 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
- * Seeding (engine spec §11): turns verdicts into configuration once per server. {@link #plan} is
- * pure; {@link #apply} mutates an in-memory {@code mcp_gateway} section and records applied
- * markers. The caller reads, locks and writes the config file and the cache.
+ * Seeding (docs/design.md#seeding): turns verdicts into configuration once per server. {@link
+ * #plan} is pure; {@link #apply} mutates an in-memory {@code mcp_gateway} section and records
+ * applied markers. The caller reads, locks and writes the config file and the cache.
  *
  * <p>Seeding writes only {@code stub_overrides}; it never writes {@code stub_servers} (the roster
  * belongs to whoever ships it) and never turns the global sharing switch {@code enabled} on: a wish
@@ -124,9 +124,10 @@ public final class Seeding {
   }
 
   /**
-   * Plans seeding (engine spec §11.2), visiting names in code-point order: already applied →
-   * skipped; stub not recommended → marked applied only; otherwise marked applied, added to the
-   * stub set unless already in it, and reported in {@code wantsShare} when sharing is recommended.
+   * Plans seeding (docs/design.md#seeding-plan), visiting names in code-point order: already
+   * applied → skipped; stub not recommended → marked applied only; otherwise marked applied, added
+   * to the stub set unless already in it, and reported in {@code wantsShare} when sharing is
+   * recommended.
    */
   public static SeedPlan plan(
       Set<String> applied, Map<String, Recommendation> verdicts, Collection<String> currentStub) {
@@ -156,10 +157,11 @@ public final class Seeding {
   }
 
   /**
-   * Applies a plan to the {@code mcp_gateway} section (engine spec §11.3). An existing valid
-   * override is never overwritten, not even an operator's {@code false} (kcshare decision D2); the
-   * name is still marked applied. When something is added, {@code stub_overrides} is replaced by
-   * the valid overrides plus the additions, keys in code-point order (invalid entries are dropped).
+   * Applies a plan to the {@code mcp_gateway} section (docs/design.md#seeding-apply). An existing
+   * valid override is never overwritten, not even an operator's {@code false}
+   * (docs/design.md#seeding-apply); the name is still marked applied. When something is added,
+   * {@code stub_overrides} is replaced by the valid overrides plus the additions, keys in
+   * code-point order (invalid entries are dropped).
    *
    * @param section the mutable section map
    * @param markApplied receives every name of {@code plan.markApplied()}

@@ -12,7 +12,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The evaluation selection policy (engine spec §10.2): which servers a pass pays two spawns for.
+ * The evaluation selection policy (docs/design.md#what-is-due): which servers a pass pays two
+ * spawns for.
  *
  * @param due the servers to measure now, in order: never-measured first, then previously divergent,
  *     each group in config order, cut to the budget

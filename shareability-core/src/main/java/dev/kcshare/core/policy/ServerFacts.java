@@ -29,8 +29,8 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
 
   /**
    * The identity shared by every definition, or null when they disagree or any cannot be computed:
-   * pre-flight evidence counts only when every definition resolves to the same identity (engine
-   * spec §8) and removes the same names from the inherited environment.
+   * pre-flight evidence counts only when every definition resolves to the same identity
+   * (docs/design.md#evidence-assembly) and removes the same names from the inherited environment.
    */
   public @Nullable String agreedIdentity() {
     DefinitionFacts first = first();

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes the pre-flight verdict cache document ({@code shareability-verdicts.json}) as
- * plain JSON values (records.md §5). The caller parses and serialises the text.
+ * plain JSON values (docs/formats.md#the-verdict-cache--shareability-verdictsjson). The caller
+ * parses and serialises the text.
  *
  * <p>Reading is tolerant and never throws: a malformed row is dropped or its lenient members take
  * their defaults, and every such decision is reported as a {@link Dropped} note. Missing or corrupt
@@ -25,8 +26,9 @@ public final class CacheCodec {
   private CacheCodec() {}
 
   /**
-   * Decodes a parsed cache document per records.md §3, §5.3 and §5.6. A {@code null} or non-object
-   * root is an empty cache. Never throws.
+   * Decodes a parsed cache document per docs/design.md#read-tolerance,
+   * docs/design.md#stored-handshake. A {@code null} or non-object root is an empty cache. Never
+   * throws.
    */
   public static CacheLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
@@ -195,8 +197,8 @@ public final class CacheCodec {
           refusal = "is not a verdict cache this version understands (entries " + what + ")";
         }
       }
-      // Read even when entries is unusable (kcshare decision D15): a lost marker would re-seed a
-      // server the operator switched off.
+      // Read even when entries is unusable (docs/design.md#read-tolerance): a lost marker would
+      // re-seed a server the operator switched off.
       if (members.containsKey("applied")) {
         Object appliedValue = members.get("applied");
         if (appliedValue instanceof List<?> list) {

@@ -9,15 +9,16 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a tolerant read of {@code shareability-verdicts.json} produced (records.md §5.6).
+ * What a tolerant read of {@code shareability-verdicts.json} produced
+ * (docs/design.md#read-tolerance).
  *
  * @param rows server name → row; every row's identity carries schema 2
  * @param applied names whose recommendation was already written into config (non-empty strings)
  * @param dropped what was left out or replaced, and why
- * @param refusal null when a writer may replace the file; otherwise why it must not (records.md
- *     §9.4, kcshare decision D18), completing "the file …", for example {@code is not a verdict
- *     cache this version understands (entries is array, not an object)}. Such a file still reads as
- *     not measured (apart from its applied markers, when they are readable).
+ * @param refusal null when a writer may replace the file; otherwise why it must not
+ *     (docs/design.md#files-left-unchanged), completing "the file …", for example {@code is not a
+ *     verdict cache this version understands (entries is array, not an object)}. Such a file still
+ *     reads as not measured (apart from its applied markers, when they are readable).
  */
 public record CacheLoad(
     SortedMap<String, CacheRow> rows,

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 public record CacheLookup(
     Outcome outcome, @Nullable CacheRow row, String storedVersion, String currentVersion) {
 
-  /** Why a lookup hit or missed (records.md §5.4). */
+  /** Why a lookup hit or missed (docs/design.md#cache-validity). */
   public enum Outcome {
     /** Identity equal and no version difference. */
     HIT,
@@ -62,9 +62,9 @@ public record CacheLookup(
   }
 
   /**
-   * The info-level log line for a version drop (records.md §10), every value escaped and bounded,
-   * for example {@code dropping verdict row "files-mcp": reported version changed "0.6.3" ->
-   * "0.7.0"}.
+   * The info-level log line for a version drop (docs/design.md#escaping), every value escaped and
+   * bounded, for example {@code dropping verdict row "files-mcp": reported version changed "0.6.3"
+   * -> "0.7.0"}.
    */
   public static String versionDropMessage(
       String name, String storedVersion, String currentVersion) {

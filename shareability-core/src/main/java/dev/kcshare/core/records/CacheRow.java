@@ -8,8 +8,9 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One verdict-cache row: the expensive pre-flight measurement of one configured server (records.md
- * §5.2, §5.3). Only the measurement is cached, never the composite verdict.
+ * One verdict-cache row: the expensive pre-flight measurement of one configured server
+ * (docs/formats.md#the-verdict-cache--shareability-verdictsjson, docs/design.md#stored-handshake).
+ * Only the measurement is cached, never the composite verdict.
  *
  * @param ran the pre-flight actually ran (kcshare stores only {@code true} rows; loads accept both)
  * @param callerSensitive the two answers diverged; meaningful only when {@code ran}
@@ -102,10 +103,10 @@ public record CacheRow(
   }
 
   /**
-   * Sets the pre-flight and handshake evidence of a usable row (engine.md §8): {@code preflightRan
-   * = ran}, {@code preflightCallerSensitive = callerSensitive}, then the stored handshake ({@code
-   * probeOk:true} and its values), or the no-handshake values ({@code probeOk:false}) when there is
-   * none. Whether the row is usable is the caller's decision.
+   * Sets the pre-flight and handshake evidence of a usable row (docs/design.md#evidence-assembly):
+   * {@code preflightRan = ran}, {@code preflightCallerSensitive = callerSensitive}, then the stored
+   * handshake ({@code probeOk:true} and its values), or the no-handshake values ({@code
+   * probeOk:false}) when there is none. Whether the row is usable is the caller's decision.
    *
    * @param builder the evidence under construction
    * @return {@code builder}

@@ -4,9 +4,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Assembles execution identity strings and binary fingerprints (records.md §7.3–§7.5). The I/O half
- * of a fingerprint (PATH lookup, link resolution, stat, reading) is the caller's; this class holds
- * the byte-exact formatting both identities share with the Kiro Crew gateway.
+ * Assembles execution identity strings and binary fingerprints (docs/design.md#binary-fingerprint,
+ * docs/design.md#cache-identity, docs/design.md#launch-identity). The I/O half of a fingerprint
+ * (PATH lookup, link resolution, stat, reading) is the caller's; this class holds the byte-exact
+ * formatting both identities share with the Kiro Crew gateway.
  */
 public final class ExecutionIdentity {
   /** The verdict-cache schema, the last NUL-separated field of a cache identity. */

@@ -9,9 +9,10 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The closed hazard-code vocabulary of the observed-hazard ledger (records.md §4.1). A UI contract
- * shared with the Kiro Crew gateway: codes are never renamed, unknown codes are dropped on read and
- * refused on write, so a typo can never become a permanent hazard nobody can explain.
+ * The closed hazard-code vocabulary of the observed-hazard ledger
+ * (docs/formats.md#the-hazard-ledger--observed-hazardsjson). A UI contract shared with the Kiro
+ * Crew gateway: codes are never renamed, unknown codes are dropped on read and refused on write, so
+ * a typo can never become a permanent hazard nobody can explain.
  */
 public final class HazardCodes {
   /**

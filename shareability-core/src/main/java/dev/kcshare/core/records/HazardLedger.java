@@ -14,10 +14,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The in-memory observed-hazard ledger of a ledger writer (records.md §6, §9.4): what the routing
- * path records, what views read, and the pure steps of a flush that merges with the file. The file,
- * its lock and the flush mutex are the caller's. An embedder normally uses it through {@code
- * dev.kcshare.host.records.LedgerStore}, which adds the file.
+ * The in-memory observed-hazard ledger of a ledger writer (docs/design.md#ledger-in-memory,
+ * docs/design.md#ledger-flush): what the routing path records, what views read, and the pure steps
+ * of a flush that merges with the file. The file, its lock and the flush mutex are the caller's. An
+ * embedder normally uses it through {@code dev.kcshare.host.records.LedgerStore}, which adds the
+ * file.
  *
  * <pre>{@code
  * HazardLedger ledger = HazardLedger.create();
@@ -171,11 +172,11 @@ public final class HazardLedger {
   }
 
   /**
-   * Applies clear markers re-read from the file (records.md §4.4, flush step 3): for each marked
-   * name, drops every observation made at or before its marker — baseline records last seen then,
-   * and pending observations by their own times ({@link PendingTimes}) — and merges the markers
-   * into this ledger's own (maximum per name) so they are written back. Entries with an empty name
-   * or a non-finite time are ignored.
+   * Applies clear markers re-read from the file (docs/design.md#clearing, flush step 5): for each
+   * marked name, drops every observation made at or before its marker — baseline records last seen
+   * then, and pending observations by their own times ({@link PendingTimes}) — and merges the
+   * markers into this ledger's own (maximum per name) so they are written back. Entries with an
+   * empty name or a non-finite time are ignored.
    *
    * <p>Dirties the ledger when something was dropped, and also when a marker advanced for a name
    * that still holds (newer) records: the other process removed the whole name from the file, so
@@ -249,7 +250,7 @@ public final class HazardLedger {
   }
 
   /**
-   * Absorbs what the file holds into the baseline (flush step 2, and a reload): for each record,
+   * Absorbs what the file holds into the baseline (flush step 6, and a reload): for each record,
    * codes are united and {@code count} and {@code lastSeen} take the larger of the file's and the
    * baseline's value; a record this ledger did not hold is adopted. Records of a name whose own
    * clear marker covers them (last seen at or before it) are ignored. Pending observations are
@@ -404,11 +405,11 @@ public final class HazardLedger {
   }
 
   /**
-   * Begins a write (flush steps 5 and 6, after {@link #applyCleared} and {@link #absorb} of the
-   * file just read): captures the generation, then seals every cell's pending observations into the
-   * plan. The plan's snapshot is what to write: each record's baseline plus its sealed
-   * observations, and the markers. Observations recorded from now on are pending for the next
-   * write. Exactly one of {@link #flushed} and {@link #flushFailed} must follow.
+   * Begins a write (flush step 8, after {@link #applyCleared} and {@link #absorb} of the file just
+   * read): captures the generation, then seals every cell's pending observations into the plan. The
+   * plan's snapshot is what to write: each record's baseline plus its sealed observations, and the
+   * markers. Observations recorded from now on are pending for the next write. Exactly one of
+   * {@link #flushed} and {@link #flushFailed} must follow.
    *
    * @return the plan
    */
@@ -436,7 +437,7 @@ public final class HazardLedger {
   }
 
   /**
-   * Flush steps 3 to 5 against the file just read, under its lock: {@link #applyCleared} its
+   * Flush steps 5 to 8 against the file just read, under its lock: {@link #applyCleared} its
    * markers, {@link #absorb} its records, then, if dirty, {@link #beginFlush}. Write the plan's
    * document, then call {@link #flushed} or {@link #flushFailed}.
    *
@@ -452,7 +453,7 @@ public final class HazardLedger {
   }
 
   /**
-   * The plan's write succeeded (flush step 8): what it wrote becomes the baseline, and the
+   * The plan's write succeeded (flush step 11): what it wrote becomes the baseline, and the
    * generation it captured is persisted, so the ledger stays dirty iff something changed since.
    */
   public void flushed(FlushPlan plan) {
@@ -463,7 +464,7 @@ public final class HazardLedger {
     persistedGeneration = plan.snapshot.generation();
   }
 
-  /** The plan's write failed (flush step 7): its observations are pending again; still dirty. */
+  /** The plan's write failed (flush step 10): its observations are pending again; still dirty. */
   public void flushFailed(FlushPlan plan) {
     Objects.requireNonNull(plan, "plan");
     for (Cell cell : plan.sealed) {
@@ -472,9 +473,10 @@ public final class HazardLedger {
   }
 
   /**
-   * Replaces the whole state with a loaded file (records.md §6.2 {@code load}): its records, as the
-   * baseline, and its clear markers. Does not dirty. Meant for a fresh ledger or a read-only view:
-   * it forgets pending observations (a writer that already recorded reloads with {@link #absorb}).
+   * Replaces the whole state with a loaded file (docs/design.md#ledger-in-memory {@code load}): its
+   * records, as the baseline, and its clear markers. Does not dirty. Meant for a fresh ledger or a
+   * read-only view: it forgets pending observations (a writer that already recorded reloads with
+   * {@link #absorb}).
    */
   public void load(LedgerLoad load) {
     Objects.requireNonNull(load, "load");

@@ -5,10 +5,10 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which parts of two verdict-cache execution identities (records spec §7.4) differ, so an operator
- * can be told why two definitions of one server name are not the same server: the command or its
- * arguments, the declared env (names or values; the values themselves are never shown), or the
- * fingerprints of the executable and the file arguments.
+ * Which parts of two verdict-cache execution identities (docs/design.md#cache-identity) differ, so
+ * an operator can be told why two definitions of one server name are not the same server: the
+ * command or its arguments, the declared env (names or values; the values themselves are never
+ * shown), or the fingerprints of the executable and the file arguments.
  */
 public final class IdentityDifference {
   private IdentityDifference() {}

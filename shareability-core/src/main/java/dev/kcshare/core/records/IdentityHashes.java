@@ -12,8 +12,9 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The two hashes of an execution identity (records.md §7.1, §7.2). Byte-exact with the Kiro Crew
- * gateway: a row written by either implementation is a hit for the other only if these agree.
+ * The two hashes of an execution identity (docs/design.md#identity-hashes). Byte-exact with the
+ * Kiro Crew gateway: a row written by either implementation is a hit for the other only if these
+ * agree.
  */
 public final class IdentityHashes {
   private static final byte NUL = 0;

@@ -16,8 +16,8 @@ final class JsonTrees {
 
   /**
    * An unmodifiable deep copy in which every object's members are in code-point order of their
-   * names (records.md §8). Scalars are shared; an object's non-string member names become their
-   * string form. Uses an explicit work stack, so depth is bounded only by the heap.
+   * names (docs/design.md#writing-files). Scalars are shared; an object's non-string member names
+   * become their string form. Uses an explicit work stack, so depth is bounded only by the heap.
    */
   static @Nullable Object sortedCopy(@Nullable Object value) {
     if (!(value instanceof Map<?, ?>) && !(value instanceof List<?>)) {

@@ -13,21 +13,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes the observed-hazard ledger document ({@code observed-hazards.json}, schema 1) as
- * plain JSON values (records.md §4). The caller parses and serialises the text.
+ * plain JSON values (docs/formats.md#the-hazard-ledger--observed-hazardsjson). The caller parses
+ * and serialises the text.
  *
  * <p>Reading is tolerant and never throws: every malformed part degrades to "nothing observed" for
  * that part — never to "safe" — and is reported as a {@link Dropped} note. Writing emits both the
  * authoritative {@code identities} shape and the flat union older readers use.
  */
 public final class LedgerCodec {
-  /** The ledger's schema, deliberately never bumped (records.md §4.1). */
+  /**
+   * The ledger's schema, deliberately never bumped
+   * (docs/formats.md#the-hazard-ledger--observed-hazardsjson).
+   */
   public static final int SCHEMA = 1;
 
   private LedgerCodec() {}
 
   /**
-   * Decodes a parsed ledger document per records.md §3 and §4.3. A {@code null} or non-object root
-   * is an empty ledger. Never throws.
+   * Decodes a parsed ledger document per docs/design.md#read-tolerance. A {@code null} or
+   * non-object root is an empty ledger. Never throws.
    */
   public static LedgerLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
@@ -325,10 +329,10 @@ public final class LedgerCodec {
   }
 
   /**
-   * The document a cross-process clear writes (records.md §4.4): the file as read without any
-   * record of {@code name}, and {@code cleared[name]} set to the later of its existing value and
-   * {@code now} (stamped even when the file held nothing for the name: a live writer may still hold
-   * unflushed records). A non-finite {@code now} stamps 0.0.
+   * The document a cross-process clear writes (docs/design.md#clearing): the file as read without
+   * any record of {@code name}, and {@code cleared[name]} set to the later of its existing value
+   * and {@code now} (stamped even when the file held nothing for the name: a live writer may still
+   * hold unflushed records). A non-finite {@code now} stamps 0.0.
    *
    * @param onDisk the file as read, tolerantly
    * @param name the server to clear, not empty
@@ -355,12 +359,12 @@ public final class LedgerCodec {
   }
 
   /**
-   * The ledger document as plain values in the member order of records.md §4.2: {@code schema},
-   * {@code servers}, then {@code cleared} when non-empty. Names and identities are written in
-   * code-point order; a server appears only if some identity has a code; each server entry carries
-   * {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted union,
-   * {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the flat
-   * count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
+   * The ledger document as plain values in the member order of docs/design.md#writing-files: {@code
+   * schema}, {@code servers}, then {@code cleared} when non-empty. Names and identities are written
+   * in code-point order; a server appears only if some identity has a code; each server entry
+   * carries {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted
+   * union, {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the
+   * flat count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
    * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out.
    */
   public static Map<String, Object> encode(

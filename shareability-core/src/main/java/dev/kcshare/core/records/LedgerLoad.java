@@ -6,16 +6,16 @@ import java.util.SortedMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a tolerant read of {@code observed-hazards.json} produced (records.md §4.3).
+ * What a tolerant read of {@code observed-hazards.json} produced (docs/design.md#read-tolerance).
  *
  * @param servers name → launch identity → record; every record has at least one known code and
  *     every name at least one record
  * @param cleared the file's valid {@code cleared} markers: name → epoch seconds (finite)
  * @param dropped what was left out or replaced, and why
- * @param refusal null when a writer may replace the file; otherwise why it must not (records.md
- *     §9.4, kcshare decision D18), completing "the file …": {@code was written by a newer version
- *     (schema 2)}, or {@code is not a ledger this version understands (…)}. Such a file still reads
- *     as nothing observed.
+ * @param refusal null when a writer may replace the file; otherwise why it must not
+ *     (docs/design.md#files-left-unchanged), completing "the file …": {@code was written by a newer
+ *     version (schema 2)}, or {@code is not a ledger this version understands (…)}. Such a file
+ *     still reads as nothing observed.
  */
 public record LedgerLoad(
     SortedMap<String, SortedMap<String, HazardRecord>> servers,

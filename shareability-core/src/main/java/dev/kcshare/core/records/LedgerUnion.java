@@ -7,10 +7,10 @@ import java.util.Objects;
 
 /**
  * The flat {@code codes} / {@code count} / {@code lastSeen} of one ledger server entry, derived
- * from its identity records (records.md §4.1): the sorted union of the codes, the exact sum of the
- * counts, the latest {@code lastSeen} ({@code 0.0} when there is no record). The ledger file's
- * writer and every view ({@code kcshare hazards list}) use this one implementation, so the two can
- * never disagree.
+ * from its identity records (docs/formats.md#the-hazard-ledger--observed-hazardsjson): the sorted
+ * union of the codes, the exact sum of the counts, the latest {@code lastSeen} ({@code 0.0} when
+ * there is no record). The ledger file's writer and every view ({@code kcshare hazards list}) use
+ * this one implementation, so the two can never disagree.
  *
  * <p>The sum is exact, as the Python gateway writes it (its integers are unbounded): a per-identity
  * count is at most 2^63−1 (the reader's bound, so every written count reads back), but two of them

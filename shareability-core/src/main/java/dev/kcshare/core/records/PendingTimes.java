@@ -3,8 +3,8 @@ package dev.kcshare.core.records;
 /**
  * When the not yet written observations of one hazard code on one (name, identity) were made: a few
  * time windows, each with its first and last time and how many observations it holds. Held in
- * memory only (records.md §9.4: a clear is a point in time, so a writer must know which of its
- * observations a clear stamped at T covers).
+ * memory only (docs/design.md#clearing: a clear is a point in time, so a writer must know which of
+ * its observations a clear stamped at T covers).
  *
  * <p>Observations less than {@value #WINDOW_SECONDS} s after a window's first one join it, so a
  * flood costs no allocation; beyond {@value #MAX_WINDOWS} windows the two oldest are joined. A

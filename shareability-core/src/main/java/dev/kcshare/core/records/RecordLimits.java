@@ -5,9 +5,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a record writer accepts, so that whatever it writes its reader reads back (records.md §9.4,
- * kcshare decision D18): one oversized record is refused at record time, with a warning, instead of
- * making the whole file unreadable and every server read as unobserved.
+ * What a record writer accepts, so that whatever it writes its reader reads back
+ * (docs/design.md#record-limits): one oversized record is refused at record time, with a warning,
+ * instead of making the whole file unreadable and every server read as unobserved.
  *
  * <p>The reader takes member names of any length and files up to 256 MiB; the writer keeps every
  * record far inside that: server names and launch identities (the file's member names) of at most

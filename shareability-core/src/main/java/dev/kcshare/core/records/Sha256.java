@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * SHA-256 (FIPS 180-4), incremental, for the identity hashes and content fingerprints of the
- * records spec (§7), which are interop contracts with the Kiro Crew gateway.
+ * identity (docs/design.md#execution-identity), which are interop contracts with the Kiro Crew
+ * gateway.
  *
  * <p>Why not {@link java.security.MessageDigest}: its first use in a process initialises the JCA
  * provider list (reading the {@code java.security} configuration and registering every service of

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Identity A's normalised answer, stored in a verdict-cache row so reports can build evidence
- * without spawning anything (records.md §5.3, kcshare decision D7). Server-provided objects are
- * held as unmodifiable deep copies with members in code-point order, the order they are written in.
+ * without spawning anything (docs/design.md#stored-handshake). Server-provided objects are held as
+ * unmodifiable deep copies with members in code-point order, the order they are written in.
  *
  * @param capabilities the server's capabilities; null when the initialize result was not an object
  * @param protocolVersion the protocol version the server answered, {@code ""} if none
@@ -58,7 +58,7 @@ public record StoredHandshake(
         answer.hasTools());
   }
 
-  /** The {@code handshake} member value, members in the order of records.md §8. */
+  /** The {@code handshake} member value, members in the order of docs/design.md#writing-files. */
   Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     out.put("capabilities", capabilities);
@@ -70,11 +70,11 @@ public record StoredHandshake(
   }
 
   /**
-   * Reads a stored {@code handshake} member (records.md §5.3), or null when it is not well formed:
-   * not an object, {@code capabilities} missing or neither an object nor null, or {@code hasTools}
-   * not a boolean. Lenient parts: {@code protocolVersion} non-string → {@code ""}; {@code
-   * serverInfo} non-object → {@code {}}; {@code toolAnnotations} non-array → {@code []}, non-object
-   * elements dropped.
+   * Reads a stored {@code handshake} member (docs/design.md#stored-handshake), or null when it is
+   * not well formed: not an object, {@code capabilities} missing or neither an object nor null, or
+   * {@code hasTools} not a boolean. Lenient parts: {@code protocolVersion} non-string → {@code ""};
+   * {@code serverInfo} non-object → {@code {}}; {@code toolAnnotations} non-array → {@code []},
+   * non-object elements dropped.
    */
   static @Nullable StoredHandshake fromJson(@Nullable Object value) {
     if (!(value instanceof Map<?, ?> map)

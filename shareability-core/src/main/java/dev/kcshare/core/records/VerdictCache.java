@@ -13,17 +13,18 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The in-memory pre-flight verdict cache of one evaluation pass (records.md §5.4, §5.5): rows keyed
- * by server name, validated on read by execution identity and reported version, plus the applied
- * markers. The file, its lock and the flush are the caller's.
+ * The in-memory pre-flight verdict cache of one evaluation pass (docs/design.md#cache-validity,
+ * docs/design.md#applied-markers): rows keyed by server name, validated on read by execution
+ * identity and reported version, plus the applied markers. The file, its lock and the flush are the
+ * caller's.
  *
- * <p>Writing merges with the file (records.md §9.4, kcshare decision D18): re-read the file under
- * its lock, write {@link #merge}{@code (onDisk).toDocument()}, then call {@link #written}. The
- * merge applies only what this cache changed to what the file holds now: its own rows replace
- * theirs, a row it dropped (a version change) is dropped only if the file still holds the row it
- * dropped, applied markers are united, and every other row is the file's — so rows another writer
- * stored since this cache was read are kept. ({@link #toDocument()} and {@link #markClean()} remain
- * for a file nobody else writes.)
+ * <p>Writing merges with the file (docs/design.md#cache-flush): re-read the file under its lock,
+ * write {@link #merge}{@code (onDisk).toDocument()}, then call {@link #written}. The merge applies
+ * only what this cache changed to what the file holds now: its own rows replace theirs, a row it
+ * dropped (a version change) is dropped only if the file still holds the row it dropped, applied
+ * markers are united, and every other row is the file's — so rows another writer stored since this
+ * cache was read are kept. ({@link #toDocument()} and {@link #markClean()} remain for a file nobody
+ * else writes.)
  *
  * <p>Loading never dirties, even when it dropped rows. Dirty triggers: {@link #put}, {@link
  * #markApplied} of a new non-empty name, and a version drop in {@link #get}. Thread-safe (every

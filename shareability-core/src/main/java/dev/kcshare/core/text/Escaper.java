@@ -2,7 +2,7 @@ package dev.kcshare.core.text;
 
 /**
  * Makes an untrusted string safe to print: bounded in length and rendered as one line of printable
- * characters (records.md §10, kcshare decision D13).
+ * characters (docs/design.md#escaping).
  *
  * <p>Every server-provided string (versions, {@code serverInfo} fields, tool names, error texts,
  * stderr tails) and every server name, env name and identity string goes through {@link #esc}

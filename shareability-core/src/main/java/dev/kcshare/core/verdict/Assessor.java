@@ -153,7 +153,10 @@ public final class Assessor {
     return new Verdict(name, strength, true, share, reasons);
   }
 
-  /** §4 step 4: one note per declared name with a rotating prefix that is not an identity key. */
+  /**
+   * Order of checks, step 4 (docs/design.md#order-of-checks): one note per declared name with a
+   * rotating prefix that is not an identity key.
+   */
   private static List<Reason> rotatingNotes(List<String> envNames, Set<String> identityKeys) {
     List<Reason> notes = List.of();
     for (int i = 0, n = envNames.size(); i < n; i++) {
@@ -169,8 +172,8 @@ public final class Assessor {
   }
 
   /**
-   * §6.4: {@code capabilities.experimental} is an object containing the member {@code
-   * kirocrew.caller-identity}, whatever its value.
+   * docs/design.md#predicates: {@code capabilities.experimental} is an object containing the member
+   * {@code kirocrew.caller-identity}, whatever its value.
    */
   static boolean declaresCallerIdentity(Map<String, ?> capabilities) {
     return member(capabilities, "experimental") instanceof Map<?, ?> experimental
@@ -178,8 +181,8 @@ public final class Assessor {
   }
 
   /**
-   * §6.5: non-empty, and every element is an object whose {@code readOnlyHint} is boolean {@code
-   * true} (not {@code "true"}, not {@code 1}).
+   * docs/design.md#predicates: non-empty, and every element is an object whose {@code readOnlyHint}
+   * is boolean {@code true} (not {@code "true"}, not {@code 1}).
    */
   static boolean allToolsReadOnly(List<?> toolAnnotations) {
     int n = toolAnnotations.size();

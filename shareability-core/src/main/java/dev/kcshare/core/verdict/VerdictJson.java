@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@link #toJson}: the host-local form, with the server name and every reason's detail.
  *   <li>{@link #toExport}: the only form that may leave the host (metrics, telemetry, summaries):
- *       reason codes and strengths only, never a server name, an env name or any detail (kcshare
- *       decision D12).
+ *       reason codes and strengths only, never a server name, an env name or any detail
+ *       (docs/design.md#export-contract).
  * </ul>
  */
 public final class VerdictJson {

@@ -22,8 +22,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Generated answer pairs checked against a straightforward (recursive) model of {@code engine.md}
- * §9, plus the comparison's invariants: symmetry, determinism, reflexivity, no mutation.
+ * Generated answer pairs checked against a straightforward (recursive) model of
+ * docs/design.md#handshake-comparison, plus the comparison's invariants: symmetry, determinism,
+ * reflexivity, no mutation.
  */
 final class HandshakeComparisonRandomizedTest {
   private static final int SEEDS = 20;
@@ -188,7 +189,8 @@ final class HandshakeComparisonRandomizedTest {
     }
   }
 
-  // ---- the model: engine.md §9, written the obvious (recursive) way --------------------------
+  // ---- the model: docs/design.md#handshake-comparison, written the obvious (recursive) way
+  // --------------------------
 
   private static Comparison model(Answer a, Answer b) {
     if (hasMalformedName(a) || hasMalformedName(b)) {

@@ -65,7 +65,7 @@ final class SeedingTest {
     assertThat(Seeding.validOverrides(section("stub_overrides", List.of()))).isEmpty();
   }
 
-  /** The example of engine spec §11.3. */
+  /** The example of docs/design.md#seeding-apply. */
   @Test
   void specExamplePlanAndApply() {
     Map<String, Recommendation> verdicts = new LinkedHashMap<>();

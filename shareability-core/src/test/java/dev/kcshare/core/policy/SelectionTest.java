@@ -16,7 +16,7 @@ final class SelectionTest {
     return new Candidate(name, identity(name), "", true);
   }
 
-  /** The example of engine spec §10.2. */
+  /** The example of docs/design.md#what-is-due. */
   private static VerdictCache exampleCache() {
     VerdictCache cache = VerdictCache.empty();
     cache.put("a", row(identity("a"), false, ""));

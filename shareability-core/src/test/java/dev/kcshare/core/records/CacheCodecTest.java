@@ -23,7 +23,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** records.md §3, §5: the verdict-cache document, read tolerantly and written deterministically. */
+/**
+ * docs/design.md#read-tolerance, docs/formats.md#the-verdict-cache--shareability-verdictsjson: the
+ * verdict-cache document, read tolerantly and written deterministically.
+ */
 final class CacheCodecTest {
   static final String IDENTITY = "<64 hex>\u0000<64 hex>\u0000<24 hex>\u0000<24 hex>\u00002";
 
@@ -61,7 +64,7 @@ final class CacheCodecTest {
         specHandshake());
   }
 
-  /** The example document of records.md §5.1. */
+  /** The example document of docs/formats.md#the-verdict-cache--shareability-verdictsjson. */
   static Map<String, Object> specExample() {
     return obj(
         "entries", obj("files-mcp", specRow()), "applied", arr("files-mcp", "removed-server"));
@@ -155,7 +158,7 @@ final class CacheCodecTest {
             """);
   }
 
-  // ---- §3 common rules ---------------------------------------------------------------------
+  // ---- common rules ------------------------------------------------------------------------
 
   static Stream<Object> nonObjects() {
     return Stream.of(arr(), arr(specExample()), "x", 1, 2.5, false, BigInteger.TEN.pow(400));
@@ -185,7 +188,7 @@ final class CacheCodecTest {
     assertThat(load.rows()).isEqualTo(CacheCodec.decode(specExample()).rows());
   }
 
-  // ---- §5.6 cache tolerance ----------------------------------------------------------------
+  // ---- cache tolerance -------------------------------------------------------------------
 
   static Stream<Object> nonObjectEntries() {
     return Stream.of(null, arr(specRow()), "entries", 1, true);
@@ -339,7 +342,7 @@ final class CacheCodecTest {
     assertThat(onlyRow(without(specRow(), "era")).era()).isEqualTo(Era.LEGACY);
   }
 
-  // ---- §5.3 handshake well-formedness ------------------------------------------------------
+  // ---- handshake well-formedness ---------------------------------------------------------
 
   static Stream<Arguments> malformedHandshakes() {
     return Stream.of(

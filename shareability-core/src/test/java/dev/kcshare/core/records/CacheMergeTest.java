@@ -11,8 +11,8 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * records.md §9.4 (kcshare decision D18) for the verdict cache: a write applies this writer's
- * changes to the file as it is now, so rows another writer stored meanwhile are kept.
+ * docs/design.md#cache-flush for the verdict cache: a write applies this writer's changes to the
+ * file as it is now, so rows another writer stored meanwhile are kept.
  */
 final class CacheMergeTest {
   private static final String ID = "a\u0000e\u0000fp\u00002";

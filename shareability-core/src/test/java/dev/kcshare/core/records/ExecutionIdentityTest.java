@@ -14,7 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The test vectors of records.md §7.6 and the identity string forms of §7.4–§7.5. */
+/**
+ * The test vectors of docs/design.md#identity-test-vectors and the identity string forms of
+ * docs/design.md#cache-identity and docs/design.md#launch-identity.
+ */
 final class ExecutionIdentityTest {
 
   static Stream<Arguments> commandArgsVectors() {
@@ -111,7 +114,7 @@ final class ExecutionIdentityTest {
 
   @Test
   void utf16OrderWouldGiveTheWrongEnvHash() {
-    // Documents why the sort is by code point: hashing in UTF-16 order gives the spec's "wrong"
+    // Documents why the sort is by code point: hashing in UTF-16 order gives the documented "wrong"
     // value.
     byte[] utf16Order = "\ud83d\ude00=a\u0000\ufb01=b\u0000".getBytes(StandardCharsets.UTF_8);
     assertThat(IdentityHashes.sha256Hex(utf16Order))

@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** records.md §6: the in-memory ledger and the pure steps of the flush protocol. */
+/**
+ * docs/design.md#ledger-in-memory: the in-memory ledger and the pure steps of the flush protocol.
+ */
 final class HazardLedgerTest {
 
   @Test
@@ -216,9 +218,10 @@ final class HazardLedgerTest {
   }
 
   /**
-   * Simulates records.md §6.3 with several recording threads and a flusher that repeatedly
-   * snapshots, encodes, "writes" (keeps the document) and marks persisted. After the recorders stop
-   * and a last flush runs, the written document holds every observation and the ledger is clean.
+   * Simulates docs/design.md#ledger-flush with several recording threads and a flusher that
+   * repeatedly snapshots, encodes, "writes" (keeps the document) and marks persisted. After the
+   * recorders stop and a last flush runs, the written document holds every observation and the
+   * ledger is clean.
    */
   @Test
   void concurrentRecordsDuringFlushesLoseNothing() throws Exception {

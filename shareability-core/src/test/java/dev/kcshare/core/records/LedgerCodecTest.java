@@ -22,12 +22,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** records.md §3 and §4: the ledger document, read tolerantly and written in both shapes. */
+/**
+ * docs/design.md#read-tolerance, docs/formats.md#the-hazard-ledger--observed-hazardsjson: the
+ * ledger document, read tolerantly and written in both shapes.
+ */
 final class LedgerCodecTest {
   private static final String OLD = "<cmdhash>\u0000<envhash>\u0000<fp-old>";
   private static final String NEW = "<cmdhash>\u0000<envhash>\u0000<fp-new>";
 
-  /** The example document of records.md §4.1. */
+  /** The example document of docs/formats.md#the-hazard-ledger--observed-hazardsjson. */
   static Map<String, Object> specExample() {
     return obj(
         "schema",
@@ -190,7 +193,7 @@ final class LedgerCodecTest {
                 + "\"codes\":[\"unroutable_server_request\"],\"count\":2,\"lastSeen\":1700.0}}}");
   }
 
-  // ---- §3 common rules ---------------------------------------------------------------------
+  // ---- common rules ------------------------------------------------------------------------
 
   static Stream<Object> nonObjects() {
     return Stream.of(arr(), arr(specExample()), "x", 1, 1.5, true, BigInteger.TEN.pow(400));
@@ -228,7 +231,7 @@ final class LedgerCodecTest {
     assertThat(load.servers()).isEqualTo(LedgerCodec.decode(specExample()).servers());
   }
 
-  // ---- §4.3 ledger tolerance ---------------------------------------------------------------
+  // ---- ledger tolerance ------------------------------------------------------------------
 
   static Stream<Arguments> schemas() {
     return Stream.of(

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * records.md §9.4 (kcshare decision D18): several writers of one ledger file merge at every flush,
- * and a clear is a point in time. The file is simulated by a document in memory, each flush runs
- * the steps a writer runs under the file lock, and a cross-process clear rewrites the document as
- * {@code kcshare hazards clear} does.
+ * docs/design.md#ledger-flush and docs/design.md#clearing: several writers of one ledger file merge
+ * at every flush, and a clear is a point in time. The file is simulated by a document in memory,
+ * each flush runs the steps a writer runs under the file lock, and a cross-process clear rewrites
+ * the document as {@code kcshare hazards clear} does.
  */
 final class LedgerMergeTest {
   private @Nullable Map<String, Object> file;

@@ -11,7 +11,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** records.md §4.1: the flat union beside {@code identities}, as the file and views carry it. */
+/**
+ * docs/formats.md#the-hazard-ledger--observed-hazardsjson: the flat union beside {@code
+ * identities}, as the file and views carry it.
+ */
 final class LedgerUnionTest {
   private static HazardRecord record(long count, double lastSeen, String... codes) {
     return HazardRecord.of(List.of(codes), count, lastSeen);

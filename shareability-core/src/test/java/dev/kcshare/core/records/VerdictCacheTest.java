@@ -8,7 +8,10 @@ import dev.kcshare.core.handshake.Era;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** records.md §5.4–§5.5: reads, validity, applied markers and dirtiness of the verdict cache. */
+/**
+ * docs/design.md#cache-validity, docs/design.md#applied-markers: reads, validity, applied markers
+ * and dirtiness of the verdict cache.
+ */
 final class VerdictCacheTest {
   private static final String ID_A = "a\u0000e\u0000fp\u00002";
   private static final String ID_B = "a\u0000e\u0000unknown\u00002";

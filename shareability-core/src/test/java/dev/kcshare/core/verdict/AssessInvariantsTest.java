@@ -19,14 +19,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Seeded randomized checks of the properties §1 and §4 require of every verdict. Each seed
- * generates {@value #PER_SEED} evidence records (including malformed JSON content); a failure names
- * the seed, the case index and the input.
+ * Seeded randomized checks of the properties docs/design.md#tiers-and-recommendations and
+ * docs/design.md#order-of-checks require of every verdict. Each seed generates {@value #PER_SEED}
+ * evidence records (including malformed JSON content); a failure names the seed, the case index and
+ * the input.
  */
 class AssessInvariantsTest {
   private static final int PER_SEED = 400;
 
-  /** Retired vocabulary (§5.3) that must never appear anywhere in a verdict. */
+  /**
+   * Retired vocabulary (docs/design.md#reason-layout) that must never appear anywhere in a verdict.
+   */
   private static final List<String> RETIRED =
       List.of(
           "first_party_session_scoped",
@@ -78,13 +81,13 @@ class AssessInvariantsTest {
     assertThat(verdict.name()).isEqualTo(evidence.name());
     assertThat(verdict.reasons()).isNotEmpty();
 
-    // Stub/share per tier (§1).
+    // Stub/share per tier.
     assertThat(verdict.recommendStub()).as("stub").isEqualTo(STUB_TIERS.contains(tier));
     if (verdict.recommendShare()) {
       assertThat(tier).as("share only on declared").isEqualTo(Strength.DECLARED);
     }
 
-    // Which tier (§4 steps 1, 2, 3, 5) and the shape of the terminal rows.
+    // Which tier (order of checks, steps 1, 2, 3, 5) and the shape of the terminal rows.
     boolean hazards = !evidence.observedHazards().isEmpty();
     boolean configFact = !evidence.isStdio() || evidence.sessionBoundByConstruction();
     boolean unprobed = !evidence.probeOk() || evidence.capabilities() == null;
@@ -114,7 +117,7 @@ class AssessInvariantsTest {
           .isEqualTo(ran && !codes.contains(ReasonCode.ROTATING_SECRET_ENV));
     }
 
-    // Reason layout (§4.1) and notes.
+    // Reason layout and notes.
     assertLayout(tier, codes);
     assertThat(
             codes.contains(ReasonCode.PREFLIGHT_PASSED)
@@ -165,7 +168,7 @@ class AssessInvariantsTest {
       assertThat(text).doesNotContain(retired);
     }
 
-    // The export form carries codes and strengths only (D12).
+    // The export form carries codes and strengths only (docs/design.md#export-contract).
     Map<String, Object> export = VerdictJson.toExport(verdict);
     assertThat(export.keySet())
         .containsExactly("strength", "recommendStub", "recommendShare", "reasons");
@@ -194,8 +197,8 @@ class AssessInvariantsTest {
   }
 
   /**
-   * §4.1 as slots: each tier's reasons must walk its slots in order, start with the headline, and
-   * only the hazard and rotating slots may repeat.
+   * The reason layout (docs/design.md#reason-layout) as slots: each tier's reasons must walk its
+   * slots in order, start with the headline, and only the hazard and rotating slots may repeat.
    */
   private static void assertLayout(Strength tier, List<ReasonCode> codes) {
     List<Set<ReasonCode>> slots = layout(tier);
@@ -251,7 +254,9 @@ class AssessInvariantsTest {
     };
   }
 
-  /** Random evidence biased towards the spec's corners, with distinctive names and details. */
+  /**
+   * Random evidence biased towards the documented corner cases, with distinctive names and details.
+   */
   static final class EvidenceGen {
     private static final List<String> ENV_CORNERS =
         List.of(

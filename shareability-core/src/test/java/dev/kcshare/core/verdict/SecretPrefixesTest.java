@@ -59,7 +59,10 @@ class SecretPrefixesTest {
     return Seeds.seeds(10);
   }
 
-  /** The ASCII fast path must agree with the rule as the spec states it, on any string. */
+  /**
+   * The ASCII fast path must agree with the documented rule (docs/design.md#predicates), on any
+   * string.
+   */
   @ParameterizedTest(name = "seed={0}")
   @MethodSource("seeds")
   void fastPathAgreesWithUnicodeUpperCasing(long seed) {
