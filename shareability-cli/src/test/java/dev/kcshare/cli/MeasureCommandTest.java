@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  */
 @Isolated
 final class MeasureCommandTest {
+  /** A phase's time as -v prints it: milliseconds, or seconds from one second on. */
+  private static final String T = "(?:\\d+ ms|\\d+(?:\\.\\d+)? s)";
+
   private static final List<String> RESULT_KEYS =
       List.of(
           "name",
@@ -716,9 +719,9 @@ final class MeasureCommandTest {
         .contains("  env: API_KEY declared (values not shown), over kcshare's own environment")
         .contains("  working directory: " + dir)
         .containsPattern(
-            "  A: spawn \\d+ ms -> initialize - -> exit \\d+ ms; exit 1; failed: no response")
+            "  A: spawn " + T + " -> initialize - -> exit " + T + "; exit 1; failed: no response")
         .containsPattern(
-            "  B: spawn \\d+ ms -> initialize - -> exit \\d+ ms; exit 1; failed: no response")
+            "  B: spawn " + T + " -> initialize - -> exit " + T + "; exit 1; failed: no response")
         .doesNotContain("s3cret-value");
 
     fleet.fixture("early", "stable");
@@ -726,7 +729,15 @@ final class MeasureCommandTest {
     assertThat(ok.stderr())
         .contains("early: handshake reproducible, stored")
         .containsPattern(
-            "  A: spawn \\d+ ms -> initialize \\d+ ms -> tools/list \\d+ ms -> exit \\d+ ms; exit 0;"
+            "  A: spawn "
+                + T
+                + " -> initialize "
+                + T
+                + " -> tools/list "
+                + T
+                + " -> exit "
+                + T
+                + "; exit 0;"
                 + " answered")
         .contains("  env: none declared (kcshare's own environment)");
   }
