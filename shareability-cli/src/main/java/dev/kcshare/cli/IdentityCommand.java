@@ -10,7 +10,7 @@ import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.Fingerprints;
-import java.nio.file.Path;
+import dev.kcshare.host.records.ServerIdentity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -235,13 +235,8 @@ final class IdentityCommand implements Callable<Integer> {
     String envHash = IdentityHashes.envHash(declared, Set.of());
     String binaryVersion = fingerprints.binaryVersion(command, args);
     String cacheIdentity = ExecutionIdentity.cacheIdentity(commandArgsHash, envHash, binaryVersion);
-    Path resolved = fingerprints.lookup(command);
-    String launchCommand = resolved == null ? command : resolved.toAbsolutePath().toString();
     String launchIdentity =
-        ExecutionIdentity.launchIdentity(
-            IdentityHashes.commandArgsHash(launchCommand, args),
-            IdentityHashes.envHash(declared, keys),
-            fingerprints.fingerprint(command));
+        ServerIdentity.launchIdentity(command, args, declared, keys, fingerprints);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("commandArgsHash", commandArgsHash);
     out.put("envHash", envHash);

@@ -158,7 +158,7 @@ final class SeedCommand implements Callable<Integer> {
       try (CacheStore.Session session = openCache(dir.cacheFile())) {
         VerdictCache cache = session.cache();
         HazardLedger ledger = HazardLedger.of(LedgerStore.read(dir.ledgerFile()));
-        VerdictReport report = VerdictReport.of(ledger, cache);
+        VerdictReport report = VerdictReport.of(ledger.readOnly(), cache);
         GatewaySettings settings = editor.settings();
         Map<String, @Nullable Object> section = editor.section();
         Candidates candidates =

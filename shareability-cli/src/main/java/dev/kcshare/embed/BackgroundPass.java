@@ -1,7 +1,5 @@
 package dev.kcshare.embed;
 
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.PassResult;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -131,5 +129,22 @@ public final class BackgroundPass {
       throw new TimeoutException("the pass is still running after " + timeout);
     }
     return task.get();
+  }
+
+  /**
+   * Waits for the pass thread to end, without failing: for {@link Shareability#close()}.
+   *
+   * @return true if the waiting thread was interrupted meanwhile (its flag is then clear)
+   */
+  boolean awaitEnd() {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        ended.await();
+        return interrupted;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
   }
 }

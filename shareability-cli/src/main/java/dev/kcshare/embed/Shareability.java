@@ -1,28 +1,28 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.Selection;
-import dev.kcshare.core.records.ExecutionIdentity;
-import dev.kcshare.core.records.IdentityHashes;
+import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.evaluation.EvaluationRunner;
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.PassResult;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProcessPermits;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.prober.StdioProber;
+import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.ServerIdentity;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,30 +30,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedding facade: one object per records directory that gives a Java MCP gateway the hazard
- * ledger, verdicts for its servers, and evaluation passes. See {@code docs/embedding.md}.
+ * ledger, verdicts for its servers, evaluation passes, and seeding and bulk-stub eligibility inside
+ * the gateway's own config lock. See {@code docs/embedding.md}.
  *
  * <pre>{@code
- * Shareability kc = Shareability.builder(Path.of("/var/lib/gateway/records")).build();
- * LedgerStore ledger = kc.openLedger();                       // at start, before recording
- * String identity = kc.launchIdentity(definition);            // when spawning a backend (blocking)
- * ledger.record("files-mcp", "unroutable_server_request", identity); // routing path: cheap
- * ledger.flush();                                             // heartbeat thread: blocking I/O
- * List<ConfiguredServer> servers = kc.servers(definitions);   // off-loop: hashes files
- * List<ServerVerdict> rows = kc.verdicts(servers);            // reads each record file once
- * BackgroundPass pass = kc.startUncappedPass(servers);        // returns at once
+ * try (Shareability kc = Shareability.builder(Path.of("/var/lib/gateway/records")).build()) {
+ *   LedgerWriter ledger = kc.openLedger(Duration.ofMinutes(1)); // at start; flushed every minute
+ *   String identity = kc.launchIdentity(definition);            // when spawning a backend
+ *   ledger.record("files-mcp", HazardCodes.UNROUTABLE_SERVER_REQUEST, identity); // routing path
+ *   List<ConfiguredServer> servers = kc.servers(definitions);   // off-loop: hashes files
+ *   List<ServerVerdict> rows = kc.verdicts(servers, ledger);     // reads the cache file once
+ *   BackgroundPass pass = kc.startUncappedPass(servers);        // returns at once
+ * } // close: cancels running passes, flushes the ledger, stops every thread it started
  * }</pre>
  *
- * <p>Threading: {@link LedgerStore#record} and {@link BackgroundPass#progress()} are safe on an
+ * <p>Threading: {@link LedgerWriter#record} and {@link BackgroundPass#progress()} are safe on an
  * event loop. Everything on this class does blocking I/O or spawns processes and belongs on a
- * worker thread. Instances are immutable and thread-safe; create one per records directory and
- * share it.
+ * worker thread. Thread-safe; create one per records directory, share it, and close it once when
+ * the gateway stops.
  */
-public final class Shareability {
+public final class Shareability implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Shareability.class);
+
   private final RecordsDirectory records;
   private final Map<String, String> environment;
   private final Path workingDirectory;
@@ -64,11 +73,20 @@ public final class Shareability {
   private final int workers;
   private final RecordReader reader;
 
+  private final Object lifecycle = new Object();
+  private boolean closed; // guarded by lifecycle
+  private final List<LedgerWriter> ledgers = new ArrayList<>(); // guarded by lifecycle
+  private final List<BackgroundPass> passes = new ArrayList<>(); // guarded by lifecycle
+  private @Nullable ScheduledExecutorService flusher; // guarded by lifecycle
+
   private Shareability(Builder b) {
-    this.records = new RecordsDirectory(b.recordsDirectory, RecordsDirectory.Rule.OPTION);
+    this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
+    this.records =
+        new RecordsDirectory(
+            workingDirectory.resolve(b.recordsDirectory).normalize(), RecordsDirectory.Rule.OPTION);
     this.environment = Map.copyOf(b.environment);
-    this.workingDirectory = b.workingDirectory.toAbsolutePath();
-    this.clock = b.clock;
+    Clock wall = b.clock;
+    this.clock = () -> wall.millis() / 1000.0;
     this.profile = b.profile;
     this.identityKeys = Set.copyOf(b.identityKeys);
     this.prober =
@@ -86,72 +104,165 @@ public final class Shareability {
    * creates the directory (mode 0700) on its first write; nothing is created before.
    *
    * @param recordsDirectory the directory holding {@code observed-hazards.json} and {@code
-   *     shareability-verdicts.json}; share it with the {@code kcshare} command ({@code
+   *     shareability-verdicts.json}; a relative path is taken against the builder's {@link
+   *     Builder#workingDirectory}. Share it with the {@code kcshare} command ({@code
    *     --records-dir}) so both see the same records
    * @return a builder with every other setting at its default
+   * @throws NullPointerException if {@code recordsDirectory} is null
+   * @throws IllegalArgumentException if {@code recordsDirectory} is the empty path
    */
   public static Builder builder(Path recordsDirectory) {
+    Objects.requireNonNull(recordsDirectory, "recordsDirectory");
+    if (recordsDirectory.toString().isEmpty()) {
+      throw new IllegalArgumentException("recordsDirectory must not be the empty path");
+    }
     return new Builder(recordsDirectory);
   }
 
   /**
-   * The records directory.
+   * The records directory, absolute.
    *
-   * @return the directory and its two file paths
+   * @return the directory
    */
-  public RecordsDirectory records() {
-    return records;
+  public Path recordsDirectory() {
+    return records.path();
+  }
+
+  /**
+   * The hazard ledger file ({@code observed-hazards.json}) in the records directory.
+   *
+   * @return its absolute path
+   */
+  public Path ledgerFile() {
+    return records.ledgerFile();
+  }
+
+  /**
+   * The verdict cache file ({@code shareability-verdicts.json}) in the records directory.
+   *
+   * @return its absolute path
+   */
+  public Path cacheFile() {
+    return records.cacheFile();
   }
 
   /**
    * A ledger writer on this records directory, loaded from its file so a restart does not forget
-   * what was observed. Record from the routing path (only for a SHARED backend), flush from a
-   * heartbeat and once on shutdown. Create one per process, at start, before recording. Blocking:
-   * reads the ledger file.
+   * what was observed. Record from the routing path (only for a SHARED backend) and flush from a
+   * heartbeat; {@link #close()} flushes it once more. Open one per process, at start, before
+   * recording. Blocking: reads the ledger file.
    *
    * @return the loaded ledger writer
+   * @throws IllegalStateException if this facade is closed
    */
-  public LedgerStore openLedger() {
-    return new LedgerStore(records.ledgerFile(), clock);
+  public LedgerWriter openLedger() {
+    synchronized (lifecycle) {
+      ensureOpen();
+      LedgerWriter[] self = new LedgerWriter[1];
+      self[0] =
+          new LedgerWriter(new LedgerStore(records.ledgerFile(), clock), () -> forget(self[0]));
+      ledgers.add(self[0]);
+      return self[0];
+    }
+  }
+
+  /**
+   * As {@link #openLedger()}, also flushing the writer every {@code flushEvery} on a daemon thread
+   * of this facade (a failed flush is logged and the next one retries), until the writer or this
+   * facade is closed.
+   *
+   * @param flushEvery the time between the end of one flush and the start of the next
+   * @return the loaded ledger writer
+   * @throws NullPointerException if {@code flushEvery} is null
+   * @throws IllegalArgumentException if {@code flushEvery} is not positive
+   * @throws IllegalStateException if this facade is closed
+   */
+  public LedgerWriter openLedger(Duration flushEvery) {
+    Objects.requireNonNull(flushEvery, "flushEvery");
+    if (flushEvery.isNegative() || flushEvery.isZero()) {
+      throw new IllegalArgumentException("flushEvery must be positive: " + flushEvery);
+    }
+    synchronized (lifecycle) {
+      LedgerWriter writer = openLedger();
+      long period = flushEvery.toNanos();
+      writer.schedule(
+          flusher()
+              .scheduleWithFixedDelay(
+                  () -> flushQuietly(writer), period, period, TimeUnit.NANOSECONDS));
+      return writer;
+    }
+  }
+
+  private ScheduledExecutorService flusher() {
+    ScheduledExecutorService f = flusher;
+    if (f == null) {
+      f =
+          Executors.newSingleThreadScheduledExecutor(
+              task -> {
+                Thread t = new Thread(task, "kcshare-ledger-flush");
+                t.setDaemon(true);
+                return t;
+              });
+      flusher = f;
+    }
+    return f;
+  }
+
+  private static void flushQuietly(LedgerWriter writer) {
+    try {
+      writer.flush(); // false: not written this time; the next flush retries
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.warn("the scheduled ledger flush failed; the next one retries", e);
+    }
+  }
+
+  private void forget(LedgerWriter writer) {
+    synchronized (lifecycle) {
+      ledgers.remove(writer);
+    }
   }
 
   /**
    * Turns the gateway's definitions into configured servers with their verdict-cache execution
    * identities (docs/design.md#cache-identity). Definitions sharing a name are grouped in order; a
-   * name whose definitions disagree on identity gets no pre-flight evidence. Blocking: hashes the
-   * command and every file argument, so compute it off the event loop, when the configuration
-   * changes.
+   * name whose definitions disagree on identity gets no pre-flight evidence and is never measured.
+   * Blocking: hashes the command and every file argument, so compute it off the event loop, when
+   * the configuration changes.
    *
    * @param definitions the gateway's server definitions, in its config order
    * @return one configured server per name, in order of first appearance
+   * @throws NullPointerException if {@code definitions} or an element is null
    */
   public List<ConfiguredServer> servers(List<ServerDefinition> definitions) {
     requireElements(definitions, "definitions");
     Fingerprints fingerprints = fingerprints();
-    Map<String, List<ConfiguredDefinition>> byName = new LinkedHashMap<>();
+    List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
+    Map<String, List<ServerDefinition>> byName = new LinkedHashMap<>();
     for (int i = 0; i < definitions.size(); i++) {
       ServerDefinition d = definitions.get(i);
-      String command = d.command();
+      dev.kcshare.host.prober.ServerDefinition h = d.toHost();
+      String command = h.command();
       String identity =
-          d.isStdio() && command != null
-              ? ServerIdentity.cacheIdentity(command, d.args(), d.env(), fingerprints)
+          h.isStdio() && command != null
+              ? ServerIdentity.cacheIdentity(command, h.args(), h.env(), fingerprints)
               : null;
-      byName
-          .computeIfAbsent(d.name(), k -> new ArrayList<>())
-          .add(
-              new ConfiguredDefinition(
-                  d,
-                  "<embedded>",
-                  workingDirectory,
-                  "/" + i,
-                  ConfigFormat.EMBEDDED,
-                  d.isStdio(),
-                  identity,
-                  List.of()));
+      configured.add(
+          new ConfiguredDefinition(
+              h,
+              "<embedded>",
+              workingDirectory,
+              "/" + i,
+              ConfigFormat.EMBEDDED,
+              identity,
+              List.of()));
+      byName.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(d);
     }
-    List<ConfiguredServer> out = new ArrayList<>();
-    for (Map.Entry<String, List<ConfiguredDefinition>> e : byName.entrySet()) {
-      out.add(new ConfiguredServer(e.getKey(), e.getValue()));
+    List<ConfiguredServer> out = new ArrayList<>(byName.size());
+    for (dev.kcshare.host.config.ConfiguredServer s :
+        dev.kcshare.host.config.ConfiguredServer.group(configured)) {
+      out.add(ConfiguredServer.of(s, byName.get(s.name())));
     }
     return out;
   }
@@ -164,29 +275,19 @@ public final class Shareability {
    * it once when the backend is spawned and keep it with the backend, so the routing path stamps it
    * without I/O.
    *
-   * <pre>{@code
-   * String identity = kc.launchIdentity(definition);   // at spawn, on a worker thread
-   * // later, on the routing path, for a shared backend only:
-   * ledger.record(definition.name(), HazardCodes.UNROUTABLE_SERVER_REQUEST, identity);
-   * }</pre>
-   *
-   * @param definition a stdio definition (one with a command)
+   * @param definition a stdio definition ({@link ServerDefinition#isStdio()})
    * @return {@code command_args_hash NUL env_hash NUL binary_version}
-   * @throws IllegalArgumentException if the definition has no command
+   * @throws NullPointerException if {@code definition} is null
+   * @throws IllegalArgumentException if the definition is not a stdio server
    */
   public String launchIdentity(ServerDefinition definition) {
     Objects.requireNonNull(definition, "definition");
     String command = definition.command();
-    if (command == null) {
+    if (command == null || !definition.isStdio()) {
       throw new IllegalArgumentException("not a stdio definition: " + definition.name());
     }
-    Fingerprints fingerprints = fingerprints();
-    Path resolved = fingerprints.lookup(command);
-    String launched = resolved == null ? command : resolved.toAbsolutePath().toString();
-    return ExecutionIdentity.launchIdentity(
-        IdentityHashes.commandArgsHash(launched, definition.args()),
-        IdentityHashes.envHash(definition.env(), identityKeys),
-        fingerprints.fingerprint(command));
+    return ServerIdentity.launchIdentity(
+        command, definition.args(), definition.env(), identityKeys, fingerprints());
   }
 
   /**
@@ -197,11 +298,15 @@ public final class Shareability {
    *
    * @param servers the configured servers ({@link #servers})
    * @return one row per server, in the given order
+   * @throws NullPointerException if {@code servers} or an element is null
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
     requireElements(servers, "servers");
-    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
-        .verdicts(servers, profile, identityKeys);
+    List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
+    return rows(
+        servers,
+        VerdictReport.load(records, reader, VerdictReport.namesOf(hosts))
+            .verdicts(hosts, profile, identityKeys));
   }
 
   /**
@@ -212,12 +317,26 @@ public final class Shareability {
    * @param servers the configured servers
    * @param liveLedger the gateway's ledger writer ({@link #openLedger()})
    * @return one row per server, in the given order
+   * @throws NullPointerException if an argument or an element of {@code servers} is null
    */
-  public List<ServerVerdict> verdicts(List<ConfiguredServer> servers, LedgerStore liveLedger) {
+  public List<ServerVerdict> verdicts(List<ConfiguredServer> servers, LedgerWriter liveLedger) {
     requireElements(servers, "servers");
     Objects.requireNonNull(liveLedger, "liveLedger");
-    return VerdictReport.live(liveLedger.ledger(), records, reader, VerdictReport.namesOf(servers))
-        .verdicts(servers, profile, identityKeys);
+    List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
+    return rows(
+        servers,
+        VerdictReport.live(
+                liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(hosts))
+            .verdicts(hosts, profile, identityKeys));
+  }
+
+  private static List<ServerVerdict> rows(
+      List<ConfiguredServer> servers, List<dev.kcshare.host.report.ServerVerdict> verdicts) {
+    List<ServerVerdict> out = new ArrayList<>(servers.size());
+    for (int i = 0; i < servers.size(); i++) {
+      out.add(ServerVerdict.of(servers.get(i), verdicts.get(i)));
+    }
+    return out;
   }
 
   /**
@@ -233,25 +352,34 @@ public final class Shareability {
    * @throws IOException when the lock or the final write fails (kcshare's own failure)
    * @throws InterruptedException when the calling thread is interrupted; the rows measured so far
    *     are saved first
+   * @throws NullPointerException if {@code servers} or an element is null
+   * @throws IllegalStateException if this facade is closed
    */
   public PassResult budgetedPass(List<ConfiguredServer> servers)
       throws IOException, InterruptedException {
     requireElements(servers, "servers");
-    return runner()
-        .run(
-            servers,
-            records.cacheFile(),
-            EvaluationRunner.Options.budgeted(Selection.MAX_EVALUATIONS_PER_PASS),
-            p -> {});
+    synchronized (lifecycle) {
+      ensureOpen();
+    }
+    return PassResult.of(
+        runner()
+            .run(
+                ConfiguredServer.hosts(servers),
+                records.cacheFile(),
+                EvaluationRunner.Options.budgeted(Selection.MAX_EVALUATIONS_PER_PASS),
+                p -> {}));
   }
 
   /**
    * Starts an uncapped pass (the operator's "measure all") on a new daemon thread and returns its
    * handle at once. The pass waits for any pass already running on this records directory, in this
    * process or another, then measures every due server under the process ceiling and flushes once.
+   * {@link #close()} cancels it.
    *
    * @param servers the configured servers, in config order (copied)
    * @return the handle: progress, cancel, await
+   * @throws NullPointerException if {@code servers} or an element is null
+   * @throws IllegalStateException if this facade is closed
    */
   public BackgroundPass startUncappedPass(List<ConfiguredServer> servers) {
     return startUncappedPass(servers, p -> {});
@@ -264,26 +392,183 @@ public final class Shareability {
    * @param listener called on the pass's thread after each completed server and once at the end; it
    *     must not block, and a failing listener is ignored
    * @return the handle: progress, cancel, await
+   * @throws NullPointerException if an argument or an element of {@code servers} is null
+   * @throws IllegalStateException if this facade is closed
    */
   public BackgroundPass startUncappedPass(
       List<ConfiguredServer> servers, PassProgress.Listener listener) {
     requireElements(servers, "servers");
     Objects.requireNonNull(listener, "listener");
-    List<ConfiguredServer> snapshot = List.copyOf(servers);
+    List<dev.kcshare.host.config.ConfiguredServer> snapshot = ConfiguredServer.hosts(servers);
     AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
-    return BackgroundPass.start(
-        progress,
-        () ->
-            runner()
-                .run(
-                    snapshot,
-                    records.cacheFile(),
-                    EvaluationRunner.Options.uncapped(true),
-                    p -> {
-                      progress.set(p);
-                      listener.onProgress(p);
-                    }),
-        "kcshare-uncapped-pass");
+    synchronized (lifecycle) {
+      ensureOpen();
+      passes.removeIf(BackgroundPass::isDone);
+      BackgroundPass pass =
+          BackgroundPass.start(
+              progress,
+              () ->
+                  PassResult.of(
+                      runner()
+                          .run(
+                              snapshot,
+                              records.cacheFile(),
+                              EvaluationRunner.Options.uncapped(true),
+                              PassProgress.adapt(listener, progress::set))),
+              "kcshare-uncapped-pass");
+      passes.add(pass);
+      return pass;
+    }
+  }
+
+  /**
+   * Clears a server's observed hazards in the ledger FILE, from a process that does not hold the
+   * gateway's writer (an admin tool; {@code kcshare hazards clear NAME} does the same): under the
+   * ledger lock it drops the name's observations and stamps a clear marker, so a running writer
+   * drops its own copy at its next flush. Inside the gateway, use {@link LedgerWriter#clear}.
+   * Blocking: file I/O under the ledger lock.
+   *
+   * @param name the configured server name (not empty)
+   * @return true if the file held observations for {@code name}
+   * @throws IOException if the file cannot be locked or written, or must be left as it is (written
+   *     by a newer version, not understood, or unreadable)
+   * @throws InterruptedException if interrupted while waiting for the lock
+   * @throws NullPointerException if {@code name} is null
+   * @throws IllegalArgumentException if {@code name} is empty
+   */
+  public boolean clearHazards(String name) throws IOException, InterruptedException {
+    return LedgerStore.clearInFile(records.ledgerFile(), name, clock.getAsDouble());
+  }
+
+  /**
+   * Writes the gateway's configuration file: called by {@link #seed} inside the verdict cache's
+   * lock, with the section it changed.
+   */
+  @FunctionalInterface
+  public interface ConfigWriter {
+    /**
+     * Writes the section to the gateway's own configuration file.
+     *
+     * @param section the changed {@code mcp_gateway} section
+     * @throws IOException if it could not be written (then nothing is marked seeded)
+     */
+    void write(Map<String, Object> section) throws IOException;
+  }
+
+  /**
+   * Seeding, at start only, inside the lock the gateway holds around its own config file: each
+   * server's recommendation is written into the section's {@code stub_overrides} once; after that
+   * the config is the operator's. Under the verdict cache's lock: plans from the "already seeded"
+   * markers, applies the plan to {@code section}, has {@code writer} write it when it changed, then
+   * marks the servers seeded. Never turns the global sharing switch on: {@code plan.wantsShare()}
+   * is for the gateway to report.
+   *
+   * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
+   * @param rows this start's verdicts ({@link #verdicts})
+   * @param writer writes the section to the gateway's config file
+   * @return the plan that was applied
+   * @throws IOException if the cache lock or file, or {@code writer}, fails (nothing is marked)
+   * @throws InterruptedException if interrupted while waiting for the cache lock
+   * @throws NullPointerException if an argument or an element of {@code rows} is null
+   */
+  public Seeding.SeedPlan seed(
+      Map<String, Object> section, List<ServerVerdict> rows, ConfigWriter writer)
+      throws IOException, InterruptedException {
+    Objects.requireNonNull(section, "section");
+    requireElements(rows, "rows");
+    Objects.requireNonNull(writer, "writer");
+    try (CacheStore.Session markers = CacheStore.open(records.cacheFile())) {
+      Map<String, Seeding.Recommendation> verdicts = new LinkedHashMap<>();
+      for (ServerVerdict row : rows) {
+        Verdict v = row.verdict();
+        verdicts.put(v.name(), new Seeding.Recommendation(v.recommendStub(), v.recommendShare()));
+      }
+      VerdictCache cache = markers.cache();
+      Seeding.SeedPlan plan =
+          Seeding.plan(cache.applied(), verdicts, Seeding.effectiveStubSet(section));
+      if (Seeding.apply(plan, section, cache::markApplied)) {
+        writer.write(section);
+      }
+      markers.flush();
+      return plan;
+    }
+  }
+
+  /**
+   * Bulk-stub eligibility at the point of the write, inside the gateway's config lock: which of the
+   * names a client asked to stub may be stubbed, from the configured servers, the live ledger and
+   * the verdict cache (read once). Write {@code result.stubbed()} with {@link Seeding#setOverrides}
+   * and answer the client with {@code stubbed} and {@code skipped}.
+   *
+   * @param requested the names the client asked to stub
+   * @param settings the gateway's effective settings
+   * @param servers the configured servers
+   * @param liveLedger the gateway's ledger writer
+   * @return the stubbed names and the skipped ones with their reasons
+   * @throws NullPointerException if an argument or an element of a list is null
+   */
+  public Eligibility.Result eligibility(
+      List<String> requested,
+      Eligibility.Settings settings,
+      List<ConfiguredServer> servers,
+      LedgerWriter liveLedger) {
+    requireElements(requested, "requested");
+    Objects.requireNonNull(settings, "settings");
+    requireElements(servers, "servers");
+    Objects.requireNonNull(liveLedger, "liveLedger");
+    Map<String, ServerFacts> facts = new LinkedHashMap<>();
+    for (ConfiguredServer s : servers) {
+      facts.put(s.name(), s.host().facts());
+    }
+    VerdictCache cache = VerdictCache.of(CacheStore.read(records.cacheFile()));
+    return Eligibility.resolve(requested, settings, facts, liveLedger::codesForName, cache);
+  }
+
+  /**
+   * Stops everything this facade started: cancels the uncapped passes still running and waits for
+   * each to save what it measured and tear its processes down, closes (and so flushes) every ledger
+   * writer it opened, and stops its threads. Idempotent; afterwards {@link #openLedger}, {@link
+   * #budgetedPass} and {@link #startUncappedPass} refuse with {@link IllegalStateException}.
+   * Blocking. Call it after any budgeted pass of yours has returned.
+   */
+  @Override
+  public void close() {
+    List<BackgroundPass> running;
+    List<LedgerWriter> open;
+    ScheduledExecutorService scheduled;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      running = List.copyOf(passes);
+      open = List.copyOf(ledgers);
+      scheduled = flusher;
+      passes.clear();
+    }
+    boolean interrupted = false;
+    for (BackgroundPass pass : running) {
+      pass.cancel();
+    }
+    for (BackgroundPass pass : running) {
+      interrupted |= pass.awaitEnd();
+    }
+    if (scheduled != null) {
+      scheduled.shutdownNow();
+    }
+    for (LedgerWriter writer : open) {
+      writer.close();
+    }
+    prober.close();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("this Shareability is closed");
+    }
   }
 
   /** Checks a list argument and its elements at the call, naming the parameter. */
@@ -320,7 +605,7 @@ public final class Shareability {
     private final Path recordsDirectory;
     private Map<String, String> environment = System.getenv();
     private Path workingDirectory = Path.of("").toAbsolutePath();
-    private DoubleSupplier clock = () -> System.currentTimeMillis() / 1000.0;
+    private Clock clock = Clock.systemUTC();
     private HostProfile profile = HostProfile.empty();
     private Set<String> identityKeys = Set.of();
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
@@ -328,7 +613,7 @@ public final class Shareability {
     private RecordReader reader = RecordReader.FILES;
 
     private Builder(Path recordsDirectory) {
-      this.recordsDirectory = Objects.requireNonNull(recordsDirectory, "recordsDirectory");
+      this.recordsDirectory = recordsDirectory;
     }
 
     /**
@@ -337,6 +622,7 @@ public final class Shareability {
      *
      * @param environment the base environment (copied)
      * @return this builder
+     * @throws NullPointerException if {@code environment}, a name or a value is null
      */
     public Builder environment(Map<String, String> environment) {
       Objects.requireNonNull(environment, "environment");
@@ -351,11 +637,12 @@ public final class Shareability {
     }
 
     /**
-     * Where relative commands and file arguments resolve (default: this process's current
-     * directory).
+     * Where relative commands, file arguments and a relative records directory resolve (default:
+     * this process's current directory when the builder was made).
      *
      * @param workingDirectory the directory
      * @return this builder
+     * @throws NullPointerException if {@code workingDirectory} is null
      */
     public Builder workingDirectory(Path workingDirectory) {
       this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
@@ -363,13 +650,14 @@ public final class Shareability {
     }
 
     /**
-     * Wall-clock epoch seconds, for {@code lastSeen}, clear markers and {@code evaluatedAt}
-     * (injectable for tests).
+     * The wall clock for {@code lastSeen}, clear markers, {@code evaluatedAt} and the retry times
+     * of failed pre-flights (default: the system clock; a fixed clock in tests).
      *
      * @param clock the clock
      * @return this builder
+     * @throws NullPointerException if {@code clock} is null
      */
-    public Builder clock(DoubleSupplier clock) {
+    public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
@@ -380,6 +668,7 @@ public final class Shareability {
      *
      * @param profile the profile
      * @return this builder
+     * @throws NullPointerException if {@code profile} is null
      */
     public Builder hostProfile(HostProfile profile) {
       this.profile = Objects.requireNonNull(profile, "profile");
@@ -392,6 +681,7 @@ public final class Shareability {
      *
      * @param identityKeys the names (copied)
      * @return this builder
+     * @throws NullPointerException if {@code identityKeys} or an element is null
      */
     public Builder identityKeys(Set<String> identityKeys) {
       Objects.requireNonNull(identityKeys, "identityKeys");
@@ -422,6 +712,7 @@ public final class Shareability {
      *
      * @param probeTimeout 5 to 120 seconds
      * @return this builder
+     * @throws NullPointerException if {@code probeTimeout} is null
      * @throws IllegalArgumentException if {@code probeTimeout} is outside 5 to 120 seconds
      */
     public Builder probeTimeout(Duration probeTimeout) {
@@ -440,8 +731,7 @@ public final class Shareability {
     /**
      * Builds the facade. Creates nothing on disk and spawns nothing.
      *
-     * @return the facade
-     * @throws IllegalArgumentException if the probe timeout is outside 5 to 120 seconds
+     * @return the facade; close it when the gateway stops
      */
     public Shareability build() {
       return new Shareability(this);

@@ -1,6 +1,13 @@
 /**
- * The embedding API: everything a Java MCP gateway needs to add shareability verdicts, in one
- * facade ({@link dev.kcshare.embed.Shareability}). See {@code docs/embedding.md}.
+ * The embedding API, the only package the {@code dev.kcshare.cli} module exports: everything a Java
+ * MCP gateway needs to add shareability verdicts, through one facade ({@link
+ * dev.kcshare.embed.Shareability}, {@code AutoCloseable}) and the value types it owns ({@link
+ * dev.kcshare.embed.ServerDefinition}, {@link dev.kcshare.embed.ConfiguredServer}, {@link
+ * dev.kcshare.embed.ServerVerdict}, {@link dev.kcshare.embed.PassResult}, {@link
+ * dev.kcshare.embed.PassProgress}), the ledger writer ({@link dev.kcshare.embed.LedgerWriter}) and
+ * the handle on a background pass ({@link dev.kcshare.embed.BackgroundPass}). Every public
+ * signature here uses only the JDK, this package and the core's exported packages. See {@code
+ * docs/embedding.md}.
  */
 @NullMarked
 package dev.kcshare.embed;

@@ -15,8 +15,7 @@ final class EnableHintTest {
   private static ConfiguredDefinition disabled(ConfigFormat format, String file, String pointer) {
     ServerDefinition def =
         new ServerDefinition("off", "node", List.of(), Map.of(), null, true, null, null);
-    return new ConfiguredDefinition(
-        def, file, Path.of("/h/x"), pointer, format, true, "id", List.of());
+    return new ConfiguredDefinition(def, file, Path.of("/h/x"), pointer, format, "id", List.of());
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -195,8 +196,19 @@ final class HazardsCommandTest {
   void clearRemovesTheServerStampsTheMarkerAndSaysSo() throws Exception {
     Path records = dir.resolve("records");
     writeLedger(records);
-    double before = System.currentTimeMillis() / 1000.0;
-    CliRun r = run("hazards", "clear", "files-mcp", "--records-dir", records.toString());
+    java.time.Clock clock =
+        java.time.Clock.fixed(java.time.Instant.ofEpochMilli(1_800_000_000_500L), ZoneOffset.UTC);
+    CliRun r =
+        CliRun.run(
+            dir,
+            "",
+            env(),
+            clock,
+            "hazards",
+            "clear",
+            "files-mcp",
+            "--records-dir",
+            records.toString());
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stdout()).isEmpty();
     assertThat(r.stderr()).isEqualTo("Cleared the observed hazards of \"files-mcp\".\n");
@@ -204,7 +216,7 @@ final class HazardsCommandTest {
     Map<?, ?> file = (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
     assertThat(keys(file.get("servers"))).containsExactly(HOSTILE_NAME, "legacy");
     double stamped = ((Number) ((Map<?, ?>) file.get("cleared")).get("files-mcp")).doubleValue();
-    assertThat(stamped).isBetween(before - 1, System.currentTimeMillis() / 1000.0 + 1);
+    assertThat(stamped).as("the context's clock").isEqualTo(1_800_000_000.5);
     // The rewrite keeps the other entries (the legacy one now in both shapes).
     CliRun list = run("hazards", "list", "--json", "--records-dir", records.toString());
     assertThat(keys(json(list.stdout()))).containsExactly(HOSTILE_NAME, "legacy");

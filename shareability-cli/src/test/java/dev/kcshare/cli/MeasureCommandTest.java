@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  */
 @Isolated
 final class MeasureCommandTest {
+  /** A phase's time as -v prints it: milliseconds, or seconds from one second on. */
+  private static final String T = "(?:\\d+ ms|\\d+(?:\\.\\d+)? s)";
+
   private static final List<String> RESULT_KEYS =
       List.of(
           "name",
@@ -172,9 +175,8 @@ final class MeasureCommandTest {
     disabledAndRemote();
     fleet.fixture("broken", "exit-early");
 
-    double before = System.currentTimeMillis() / 1000.0;
-    CliRun first = measure("--all", "--json");
-    double after = System.currentTimeMillis() / 1000.0;
+    MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L, 250_000_000L));
+    CliRun first = measure(clock, env(), "--all", "--json");
     assertThat(first.exitCode()).as(first.stderr()).isZero();
     assertThat(first.stderr()).isEmpty();
     List<Map<String, Object>> results = results(first);
@@ -197,7 +199,7 @@ final class MeasureCommandTest {
 
     CacheRow clean = fleet.storedRow("clean");
     assertThat(clean.ran()).isTrue();
-    assertThat(clean.evaluatedAt()).isBetween(before - 1, after + 1);
+    assertThat(clean.evaluatedAt()).isEqualTo(1_800_000_000.25); // the context's clock
     assertThat(clean.identity())
         .isEqualTo(
             FixtureFleet.load(dir.resolve("cfg.json"), env()).server("clean").first().identity());
@@ -205,7 +207,7 @@ final class MeasureCommandTest {
     assertThat(clean.handshake()).isNotNull();
     assertThat(fleet.storedCache().serverNames()).containsExactly("clean", "divergent");
 
-    CliRun second = measure("--all", "--json");
+    CliRun second = measure(clock, env(), "--all", "--json");
     assertThat(second.exitCode()).as(second.stderr()).isZero();
     assertThat(names(results(second))).containsExactly("divergent", "broken");
     fleet.assertSpawns(Map.of("clean", 2, "divergent", 4, "off", 0, "remote", 0, "broken", 4));
@@ -717,9 +719,9 @@ final class MeasureCommandTest {
         .contains("  env: API_KEY declared (values not shown), over kcshare's own environment")
         .contains("  working directory: " + dir)
         .containsPattern(
-            "  A: spawn \\d+ ms -> initialize - -> exit \\d+ ms; exit 1; failed: no response")
+            "  A: spawn " + T + " -> initialize - -> exit " + T + "; exit 1; failed: no response")
         .containsPattern(
-            "  B: spawn \\d+ ms -> initialize - -> exit \\d+ ms; exit 1; failed: no response")
+            "  B: spawn " + T + " -> initialize - -> exit " + T + "; exit 1; failed: no response")
         .doesNotContain("s3cret-value");
 
     fleet.fixture("early", "stable");
@@ -727,7 +729,15 @@ final class MeasureCommandTest {
     assertThat(ok.stderr())
         .contains("early: handshake reproducible, stored")
         .containsPattern(
-            "  A: spawn \\d+ ms -> initialize \\d+ ms -> tools/list \\d+ ms -> exit \\d+ ms; exit 0;"
+            "  A: spawn "
+                + T
+                + " -> initialize "
+                + T
+                + " -> tools/list "
+                + T
+                + " -> exit "
+                + T
+                + "; exit 0;"
                 + " answered")
         .contains("  env: none declared (kcshare's own environment)");
   }

@@ -2,43 +2,54 @@ package dev.kcshare.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.kcshare.core.cost.CostReport;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
+import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.IdentityHashes;
+import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.IdentityKeys;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.BackgroundPass;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.LedgerWriter;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
-import dev.kcshare.host.config.ConfiguredServer;
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.PassResult;
-import dev.kcshare.host.prober.ServerDefinition;
-import dev.kcshare.host.records.CacheStore;
-import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.report.ServerVerdict;
-import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -47,15 +58,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every Java snippet of {@code docs/embedding.md}, compiled and run here against the public API
- * (this package is outside kcshare's own), plus a check that the guide still shows exactly this
- * code.
+ * Every Java snippet of {@code docs/embedding.md}, compiled and run here against the exported API
+ * only (this package is outside kcshare's own, and imports nothing else of kcshare), plus a check
+ * that the guide still shows exactly this code and names its imports.
  */
 final class EmbeddingGuideSnippetsTest {
   private static final Logger log = LoggerFactory.getLogger(EmbeddingGuideSnippetsTest.class);
   private static final Path GUIDE = Path.of("..", "docs", "embedding.md");
   private static final Path SELF =
       Path.of("src", "test", "java", "dev", "kcshare", "docs", "EmbeddingGuideSnippetsTest.java");
+
+  /** What the two modules export: the only kcshare packages the guide and this test may use. */
+  private static final Set<String> EXPORTED =
+      Set.of(
+          "dev.kcshare.embed",
+          "dev.kcshare.core.verdict",
+          "dev.kcshare.core.handshake",
+          "dev.kcshare.core.records",
+          "dev.kcshare.core.policy",
+          "dev.kcshare.core.cost",
+          "dev.kcshare.core.json");
 
   /** The gateway's own configuration file, in memory. */
   private static final class GatewayConfig {
@@ -71,9 +93,64 @@ final class EmbeddingGuideSnippetsTest {
     }
   }
 
+  /** The gateway's own JSON library: text to plain maps, lists, strings, numbers, booleans. */
+  private static final class GatewayJson {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    Object parse(String text) throws IOException {
+      try (JsonParser p = FACTORY.createParser(text)) {
+        p.nextToken();
+        return value(p);
+      }
+    }
+
+    private static Object value(JsonParser p) throws IOException {
+      JsonToken t = p.currentToken();
+      switch (t) {
+        case START_OBJECT -> {
+          Map<String, Object> map = new LinkedHashMap<>();
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            p.nextToken();
+            map.put(name, value(p));
+          }
+          return map;
+        }
+        case START_ARRAY -> {
+          List<Object> list = new ArrayList<>();
+          while (p.nextToken() != JsonToken.END_ARRAY) {
+            list.add(value(p));
+          }
+          return list;
+        }
+        case VALUE_STRING -> {
+          return p.getText();
+        }
+        case VALUE_NUMBER_INT -> {
+          return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+              ? p.getBigIntegerValue()
+              : p.getLongValue();
+        }
+        case VALUE_NUMBER_FLOAT -> {
+          return p.getDoubleValue();
+        }
+        case VALUE_TRUE -> {
+          return true;
+        }
+        case VALUE_FALSE -> {
+          return false;
+        }
+        default -> {
+          return null;
+        }
+      }
+    }
+  }
+
   private final Object configLock = new Object();
   private final List<String> shown = new ArrayList<>();
   private final List<PassResult> rendered = new ArrayList<>();
+  private final GatewayJson json = new GatewayJson();
 
   private void render(PassResult result) {
     rendered.add(result);
@@ -81,14 +158,6 @@ final class EmbeddingGuideSnippetsTest {
 
   private void show(String name, String strength, boolean stub, boolean share) {
     shown.add(name + " " + strength + " " + stub + " " + share);
-  }
-
-  static void flushQuietly(LedgerStore ledger) {
-    try {
-      ledger.flush(); // false: not written this time; the next flush retries
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** Servers kcshare can name but never start, so no snippet spawns anything real. */
@@ -100,27 +169,36 @@ final class EmbeddingGuideSnippetsTest {
             ServerDefinition.stdio("search", missing, List.of("--index"))));
   }
 
+  private Map<String, ?> ledgerFile(Shareability kc) throws IOException {
+    if (!Files.exists(kc.ledgerFile())) {
+      return Map.of();
+    }
+    return LedgerCodec.decode(json.parse(Files.readString(kc.ledgerFile()))).servers();
+  }
+
   @Test
   void buildingTheFacade(@TempDir Path recordsDir) {
     Map<String, Object> section = Map.of("pool_identity_env", List.of("OAUTH_TENANT"));
-    Shareability kc =
+    try (Shareability kc =
         Shareability.builder(recordsDir)
             .environment(System.getenv())
             .hostProfile(HostProfile.empty())
             .identityKeys(IdentityKeys.resolve(section.get("pool_identity_env")))
             .processCeiling(8)
             .probeTimeout(Duration.ofSeconds(15))
-            .build();
+            .build()) {
+      // ... the gateway runs ...
 
-    List<ServerDefinition> definitions =
-        List.of(
-            ServerDefinition.stdio("files-mcp", "npx", List.of("-y", "files-mcp")),
-            ServerDefinition.stdio("search", "uvx", List.of("search-mcp")));
-    List<ConfiguredServer> servers = kc.servers(definitions); // blocking: hashes files
+      List<ServerDefinition> definitions =
+          List.of(
+              ServerDefinition.stdio("files-mcp", "npx", List.of("-y", "files-mcp")),
+              ServerDefinition.stdio("search", "uvx", List.of("search-mcp")));
+      List<ConfiguredServer> servers = kc.servers(definitions); // blocking: hashes files
 
-    assertThat(servers).extracting(ConfiguredServer::name).containsExactly("files-mcp", "search");
-    assertThat(servers.get(0).commonIdentity()).isNotNull();
-    assertThat(kc.records().path()).isEqualTo(recordsDir);
+      assertThat(servers).extracting(ConfiguredServer::name).containsExactly("files-mcp", "search");
+      assertThat(servers.get(0).commonIdentity()).isNotNull();
+      assertThat(kc.recordsDirectory()).isEqualTo(recordsDir);
+    } // close: stops passes and threads, flushes the ledger
   }
 
   @Test
@@ -130,9 +208,8 @@ final class EmbeddingGuideSnippetsTest {
     String exclusiveOwner = null;
     int attachedStubs = 2;
 
-    LedgerStore ledger = kc.openLedger(); // reloads what earlier runs observed
-    ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor();
-    heartbeat.scheduleAtFixedRate(() -> flushQuietly(ledger), 60, 60, TimeUnit.SECONDS);
+    // at start: reloads what earlier runs observed; flushed every minute and at close
+    LedgerWriter ledger = kc.openLedger(Duration.ofMinutes(1));
 
     // at spawn, on a worker thread: blocking, once per backend
     String launchIdentity = kc.launchIdentity(definition);
@@ -143,45 +220,45 @@ final class EmbeddingGuideSnippetsTest {
       ledger.record(definition.name(), HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity);
     }
 
-    // at shutdown
-    heartbeat.shutdownNow();
-    flushQuietly(ledger);
+    // at shutdown: the last flush (kc.close() closes every writer it opened, too)
+    ledger.close();
 
-    assertThat(LedgerStore.read(kc.records().ledgerFile()).servers()).containsOnlyKeys("files-mcp");
-    assertThat(ledger.ledger().codesFor("files-mcp", launchIdentity))
+    assertThat(ledgerFile(kc)).containsOnlyKeys("files-mcp");
+    assertThat(ledger.codesFor("files-mcp", launchIdentity))
         .containsExactly(HazardCodes.UNROUTABLE_SERVER_REQUEST);
 
-    ledger.clear("files-mcp"); // in-process: the next flush writes the stamp
-    flushQuietly(ledger);
-    assertThat(LedgerStore.read(kc.records().ledgerFile()).servers()).isEmpty();
+    LedgerWriter live = kc.openLedger();
+    live.clear("files-mcp"); // in-process: written at once
+    assertThat(ledgerFile(kc)).isEmpty();
 
-    ledger.record("files-mcp", HazardCodes.UNATTRIBUTABLE_NOTIFICATION, launchIdentity);
-    flushQuietly(ledger);
-    double nowSeconds = System.currentTimeMillis() / 1000.0;
-    // from another process (an admin tool, or `kcshare hazards clear files-mcp`):
-    LedgerStore.clearInFile(kc.records().ledgerFile(), "files-mcp", nowSeconds);
-    flushQuietly(ledger); // a live writer drops its copy when it applies the stamp
-    assertThat(ledger.ledger().all()).isEmpty();
+    live.record("files-mcp", HazardCodes.UNATTRIBUTABLE_NOTIFICATION, launchIdentity);
+    live.flush();
+    // from another process (an admin tool; `kcshare hazards clear files-mcp` does the same):
+    kc.clearHazards("files-mcp");
+    live.flush(); // a live writer drops its copy when it applies the stamp
+    assertThat(live.all()).isEmpty();
+    kc.close();
   }
 
   @Test
   void theRowBuilder(@TempDir Path recordsDir) {
-    Shareability kc = Shareability.builder(recordsDir).build();
-    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    LedgerStore ledger = kc.openLedger();
-    ledger.record("search", HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+      LedgerWriter ledger = kc.openLedger();
+      ledger.record("search", HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
 
-    // off the event loop; the rows are then rendered without I/O
-    List<ServerVerdict> rows = kc.verdicts(servers); // reads each record file once
-    List<ServerVerdict> live = kc.verdicts(servers, ledger); // counts unflushed hazards too
-    for (ServerVerdict row : live) {
-      Verdict v = row.verdict();
-      show(row.server().name(), v.strength().json(), v.recommendStub(), v.recommendShare());
+      // off the event loop; the rows are then rendered without I/O
+      List<ServerVerdict> rows = kc.verdicts(servers); // reads each record file once
+      List<ServerVerdict> live = kc.verdicts(servers, ledger); // counts unflushed hazards too
+      for (ServerVerdict row : live) {
+        Verdict v = row.verdict();
+        show(row.name(), v.strength().json(), v.recommendStub(), v.recommendShare());
+      }
+
+      assertThat(rows).extracting(r -> r.verdict().strength()).containsOnly(Strength.UNKNOWN);
+      assertThat(shown)
+          .containsExactly("files-mcp unknown false false", "search refuted false false");
     }
-
-    assertThat(rows).extracting(r -> r.verdict().strength()).containsOnly(Strength.UNKNOWN);
-    assertThat(shown)
-        .containsExactly("files-mcp unknown false false", "search refuted false false");
   }
 
   private final List<String> costs = new ArrayList<>();
@@ -194,30 +271,27 @@ final class EmbeddingGuideSnippetsTest {
   void whatTheServersCost(@TempDir Path recordsDir) throws Exception {
     Shareability kc = Shareability.builder(recordsDir).build();
     List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    try (CacheStore.Session s = CacheStore.open(kc.records().cacheFile())) {
-      String identity = servers.get(0).first().identity();
-      s.cache()
-          .put(
-              "files-mcp",
-              new CacheRow(
-                  true,
-                  false,
-                  List.of(),
-                  1.0,
-                  identity,
-                  "",
-                  Era.LEGACY,
-                  null,
-                  SessionCost.of(120L << 20, 84L << 20, 2, 500, 400)));
-      s.flush();
-    }
+    CacheRow measuredRow =
+        new CacheRow(
+            true,
+            false,
+            List.of(),
+            1.0,
+            servers.get(0).commonIdentity(),
+            "",
+            Era.LEGACY,
+            null,
+            SessionCost.of(120L << 20, 84L << 20, 2, 500, 400));
+    Files.writeString(
+        kc.cacheFile(),
+        JsonWriter.pretty(CacheCodec.encode(Map.of("files-mcp", measuredRow), List.of())));
 
     // off the event loop: one read of each record file, then pure arithmetic
     List<Verdict> verdicts = new ArrayList<>();
     Map<String, SessionCost> measured = new LinkedHashMap<>();
     for (ServerVerdict row : kc.verdicts(servers)) {
       verdicts.add(row.verdict());
-      row.sessionCost().ifPresent(cost -> measured.put(row.server().name(), cost));
+      row.sessionCost().ifPresent(cost -> measured.put(row.name(), cost));
     }
     CostReport report = CostReport.of(verdicts, measured, 5); // five concurrent sessions
     CostReport.Totals totals = report.totals();
@@ -231,6 +305,7 @@ final class EmbeddingGuideSnippetsTest {
     assertThat(report.largestUnshareable(3))
         .extracting(CostReport.ServerCost::name)
         .containsExactly("files-mcp");
+    kc.close();
   }
 
   @Test
@@ -258,6 +333,7 @@ final class EmbeddingGuideSnippetsTest {
               assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
               assertThat(r.progress().done()).isEqualTo(2);
             });
+    kc.close();
   }
 
   @Test
@@ -284,52 +360,40 @@ final class EmbeddingGuideSnippetsTest {
     assertThat(pass.isDone()).isTrue();
     assertThat(pass.progress().running()).isFalse();
     assertThat(rendered.isEmpty()).isEqualTo(stopping);
+    kc.close();
   }
 
   @Test
   void seedingInsideTheGatewaysConfigLock(@TempDir Path recordsDir) throws Exception {
     Shareability kc = Shareability.builder(recordsDir).build();
     List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    LedgerStore ledger = kc.openLedger();
+    LedgerWriter ledger = kc.openLedger();
     GatewayConfig gatewayConfig = new GatewayConfig();
     gatewayConfig.section.put("stub_servers", new ArrayList<>(List.of("search")));
+    Files.writeString(
+        kc.cacheFile(), JsonWriter.pretty(CacheCodec.encode(Map.of(), List.of("search"))));
     List<String> wantsShare = new ArrayList<>();
-    try (CacheStore.Session s = CacheStore.open(kc.records().cacheFile())) {
-      s.cache().markApplied("search"); // seeded by an earlier start
-      s.flush();
-    }
 
     synchronized (configLock) { // the gateway's own lock around its config file
-      try (CacheStore.Session markers = CacheStore.open(kc.records().cacheFile())) {
-        Map<String, Object> section = gatewayConfig.mcpGatewaySection(); // mutable, in memory
-        Map<String, Seeding.Recommendation> verdicts = new LinkedHashMap<>();
-        for (ServerVerdict row : kc.verdicts(servers, ledger)) {
-          Verdict v = row.verdict();
-          verdicts.put(v.name(), new Seeding.Recommendation(v.recommendStub(), v.recommendShare()));
-        }
-        VerdictCache cache = markers.cache();
-        Seeding.SeedPlan plan =
-            Seeding.plan(cache.applied(), verdicts, Seeding.effectiveStubSet(section));
-        if (Seeding.apply(plan, section, cache::markApplied)) {
-          gatewayConfig.write(section); // the gateway writes its own file
-        }
-        markers.flush(); // the applied markers: each server is seeded once
-        wantsShare.addAll(plan.wantsShare()); // report it; never flip "enabled" from here
-      }
+      Map<String, Object> section = gatewayConfig.mcpGatewaySection(); // mutable, in memory
+      Seeding.SeedPlan plan =
+          kc.seed(section, kc.verdicts(servers, ledger), gatewayConfig::write); // cache lock held
+      wantsShare.addAll(plan.wantsShare()); // report it; never flip "enabled" from here
     }
 
     // both are unknown (never measured), so nothing is stubbed, and files-mcp is marked seeded
     assertThat(gatewayConfig.writes).isZero();
     assertThat(wantsShare).isEmpty();
-    assertThat(CacheStore.read(kc.records().cacheFile()).applied())
+    assertThat(CacheCodec.decode(json.parse(Files.readString(kc.cacheFile()))).applied())
         .containsExactly("files-mcp", "search");
+    kc.close();
   }
 
   @Test
   void eligibilityInsideTheGatewaysConfigLock(@TempDir Path recordsDir) {
     Shareability kc = Shareability.builder(recordsDir).build();
     List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    LedgerStore ledger = kc.openLedger();
+    LedgerWriter ledger = kc.openLedger();
     GatewayConfig gatewayConfig = new GatewayConfig();
     List<String> requested = List.of("files-mcp", "nonesuch");
     boolean forwardDeclaredEnv = true; // the gateway's own effective setting
@@ -337,19 +401,13 @@ final class EmbeddingGuideSnippetsTest {
 
     synchronized (configLock) {
       Map<String, Object> section = gatewayConfig.mcpGatewaySection();
-      Map<String, ServerFacts> facts = new LinkedHashMap<>();
-      for (ConfiguredServer s : servers) {
-        facts.put(s.name(), VerdictReport.facts(s));
-      }
       Eligibility.Settings settings =
           new Eligibility.Settings(
               Boolean.TRUE.equals(section.get("enabled")),
               forwardDeclaredEnv,
               IdentityKeys.resolve(section.get("pool_identity_env")),
               HostProfile.empty());
-      VerdictCache cache = VerdictCache.of(CacheStore.read(kc.records().cacheFile()));
-      Eligibility.Result result =
-          Eligibility.resolve(requested, settings, facts, ledger.ledger()::codesForName, cache);
+      Eligibility.Result result = kc.eligibility(requested, settings, servers, ledger);
       if (!result.stubbed().isEmpty() && Seeding.setOverrides(section, result.stubbed(), true)) {
         gatewayConfig.write(section);
       }
@@ -362,6 +420,52 @@ final class EmbeddingGuideSnippetsTest {
         .containsExactly(
             Eligibility.SkipReason.EVIDENCE_INSUFFICIENT, Eligibility.SkipReason.UNKNOWN);
     assertThat(gatewayConfig.writes).isZero();
+    kc.close();
+  }
+
+  @Test
+  void aGatewayWithItsOwnIo(@TempDir Path recordsDir) throws Exception {
+    Path ledgerPath = recordsDir.resolve("observed-hazards.json");
+    Path cachePath = recordsDir.resolve("shareability-verdicts.json");
+    Files.writeString(ledgerPath, "{\"schema\": 1, \"servers\": {}}");
+    Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
+    String ledgerText = Files.readString(ledgerPath, StandardCharsets.UTF_8);
+    String cacheText = Files.exists(cachePath) ? Files.readString(cachePath) : "{}";
+    List<String> args = List.of("-y", "files-mcp");
+    Map<String, String> env = Map.of("FILES_ROOT", "/srv/files");
+    byte[] binary = "the files-mcp launcher".getBytes(StandardCharsets.UTF_8);
+
+    // the gateway read both files itself; its own JSON library parsed them to plain values
+    HazardLedger ledger = HazardLedger.of(LedgerCodec.decode(json.parse(ledgerText)));
+    VerdictCache cache = VerdictCache.of(CacheCodec.decode(json.parse(cacheText)));
+
+    // the execution identity of one definition, from the fingerprint of the file it runs
+    String binaryVersion =
+        ExecutionIdentity.binaryVersion(List.of(ExecutionIdentity.fingerprintOfContent(binary)));
+    String identity =
+        ExecutionIdentity.cacheIdentity(
+            IdentityHashes.commandArgsHash("npx", args),
+            IdentityHashes.envHash(env, Set.of()),
+            binaryVersion);
+
+    // a frame it could not route on a shared backend (launch identity "" when it keeps none)
+    double now = clock.millis() / 1000.0;
+    ledger.record("files-mcp", HazardCodes.UNROUTABLE_SERVER_REQUEST, "", now);
+
+    // assess the server: config facts, the ledger's codes for the name, the cache row
+    ServerFacts facts =
+        new ServerFacts(
+            "files-mcp", List.of(DefinitionFacts.stdio(identity, List.copyOf(env.keySet()))));
+    EvidenceAssembly.Assembled assembled =
+        EvidenceAssembly.assemble(
+            facts, HostProfile.empty(), ledger.codesForName("files-mcp"), cache);
+    Verdict verdict = Assessor.assess(assembled.evidence(), Set.of());
+
+    // write the ledger back, in the file's own format (under the gateway's lock, atomically)
+    String written = JsonWriter.pretty(LedgerCodec.encode(ledger.snapshot()));
+
+    assertThat(verdict.strength()).isEqualTo(Strength.REFUTED);
+    assertThat(LedgerCodec.decode(json.parse(written)).servers()).containsOnlyKeys("files-mcp");
   }
 
   /** Lines with their indentation removed and blank lines dropped. */
@@ -369,23 +473,50 @@ final class EmbeddingGuideSnippetsTest {
     return text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
   }
 
+  private static boolean isImport(String line) {
+    return line.startsWith("import ");
+  }
+
+  /** The package of an {@code import a.b.C;} or {@code import static a.b.C.m;} line. */
+  private static String importedPackage(String line) {
+    String name = line.replaceFirst("^import (static )?", "").replace(";", "");
+    List<String> parts = List.of(name.split("\\."));
+    int type = 0;
+    while (type < parts.size() && !Character.isUpperCase(parts.get(type).charAt(0))) {
+      type++;
+    }
+    return String.join(".", parts.subList(0, type));
+  }
+
   @Test
-  void theGuideShowsExactlyThisCode() throws IOException {
+  void theGuideShowsExactlyThisCodeWithItsImports() throws IOException {
     String guide = Files.readString(GUIDE, StandardCharsets.UTF_8);
     List<String> source = normalised(Files.readString(SELF, StandardCharsets.UTF_8));
+    List<String> ownImports = source.stream().filter(EmbeddingGuideSnippetsTest::isImport).toList();
+    assertThat(ownImports.stream().map(EmbeddingGuideSnippetsTest::importedPackage))
+        .as("this test uses kcshare through its exported packages only")
+        .filteredOn(p -> p.startsWith("dev.kcshare."))
+        .allMatch(EXPORTED::contains);
     Matcher blocks = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL).matcher(guide);
     int count = 0;
+    int withImports = 0;
     while (blocks.find()) {
       count++;
-      List<String> snippet = normalised(blocks.group(1));
+      List<String> lines = normalised(blocks.group(1));
+      List<String> imports = lines.stream().filter(EmbeddingGuideSnippetsTest::isImport).toList();
+      List<String> snippet = lines.stream().filter(l -> !isImport(l)).toList();
       assertThat(snippet).as("java block %d", count).isNotEmpty();
-      assertThat(source)
-          .as("java block %d of docs/embedding.md must appear verbatim in this test", count)
-          .containsSubsequence(snippet);
+      assertThat(ownImports).as("the imports java block %d names", count).containsAll(imports);
+      assertThat(imports.stream().map(EmbeddingGuideSnippetsTest::importedPackage))
+          .as("java block %d imports kcshare's exported packages only", count)
+          .filteredOn(p -> p.startsWith("dev.kcshare."))
+          .allMatch(EXPORTED::contains);
+      withImports += imports.isEmpty() ? 0 : 1;
       assertThat(java.util.Collections.indexOfSubList(source, snippet))
           .as("java block %d of docs/embedding.md, as contiguous lines of this test", count)
           .isNotNegative();
     }
-    assertThat(count).as("java blocks in the guide").isGreaterThanOrEqualTo(8);
+    assertThat(count).as("java blocks in the guide").isGreaterThanOrEqualTo(9);
+    assertThat(withImports).as("java blocks that name their imports").isGreaterThanOrEqualTo(7);
   }
 }

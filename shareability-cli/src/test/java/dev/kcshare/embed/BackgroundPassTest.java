@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.verdict.Strength;
-import dev.kcshare.host.config.ConfiguredServer;
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.PassResult;
 import dev.kcshare.host.records.CacheStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,7 +81,7 @@ final class BackgroundPassTest {
         .extracting(r -> r.name())
         .containsExactlyInAnyOrder("ok-1", "ok-2");
 
-    CacheLoad cache = CacheStore.read(kc.records().cacheFile());
+    CacheLoad cache = CacheStore.read(kc.cacheFile());
     assertThat(cache.rows()).containsOnlyKeys("ok-1", "ok-2");
     assertThat(kc.verdicts(servers))
         .extracting(v -> v.verdict().strength())
@@ -124,10 +121,52 @@ final class BackgroundPassTest {
     assertThat(pass.isDone()).isTrue();
     assertThat(pass.progress()).isEqualTo(new PassProgress(false, 1, 1, 2));
     assertThat(pass.cancel()).as("already ended").isFalse();
-    assertThat(CacheStore.read(kc.records().cacheFile()).rows())
+    assertThat(CacheStore.read(kc.cacheFile()).rows())
         .as("the row paid for before the cancel was saved")
         .containsOnlyKeys("quick");
     assertThat(f.started()).isGreaterThanOrEqualTo(3); // quick A, B and at least slow A
     f.assertAllGone();
+  }
+
+  @Test
+  void closeCancelsARunningPassStopsItsThreadsAndIsIdempotent(@TempDir Path dir) throws Exception {
+    EmbedFixtures f = new EmbedFixtures(dir);
+    Shareability kc =
+        Shareability.builder(dir.resolve("records"))
+            .workingDirectory(dir)
+            .probeTimeout(Duration.ofSeconds(120))
+            .build();
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                f.server("quick", "stable"),
+                f.server("slow", "silent", "--ignore-eof", "1", "--ignore-sigterm", "1")));
+    CountDownLatch quickDone = new CountDownLatch(1);
+    BackgroundPass pass =
+        kc.startUncappedPass(
+            servers,
+            p -> {
+              if (p.done() == 1) {
+                quickDone.countDown();
+              }
+            });
+    quickDone.await();
+    LedgerWriter ledger = kc.openLedger(Duration.ofHours(1));
+    ledger.record("quick", dev.kcshare.core.records.HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
+
+    kc.close(); // cancels the pass and waits for it, flushes the ledger, stops the threads
+
+    assertThat(pass.isDone()).as("close waited for the cancelled pass").isTrue();
+    assertThatThrownBy(pass::await).isInstanceOf(CancellationException.class);
+    assertThat(CacheStore.read(kc.cacheFile()).rows()).containsOnlyKeys("quick");
+    assertThat(dev.kcshare.host.records.LedgerStore.read(kc.ledgerFile()).servers())
+        .as("the ledger writer was flushed at close")
+        .containsOnlyKeys("quick");
+    f.assertAllGone();
+    kc.close(); // idempotent
+    assertThatThrownBy(() -> kc.startUncappedPass(servers))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(kc::openLedger).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> kc.budgetedPass(servers)).isInstanceOf(IllegalStateException.class);
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.testing.NodeFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

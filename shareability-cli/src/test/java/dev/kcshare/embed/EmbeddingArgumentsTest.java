@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kcshare.core.records.HazardCodes;
-import dev.kcshare.host.config.ConfiguredServer;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import java.nio.file.Path;
@@ -35,30 +33,32 @@ final class EmbeddingArgumentsTest {
   @Test
   @SuppressWarnings("DataFlowIssue")
   void aNullIdentityIsRefusedAtTheCallAndTheLedgerStaysFlushable() throws Exception {
-    Shareability kc = Shareability.builder(dir).clock(() -> 1.0).build();
-    LedgerStore ledger = kc.openLedger();
-    long generation = ledger.ledger().generation();
+    Shareability kc = Shareability.builder(dir).clock(ShareabilityTest.at(1.0)).build();
+    LedgerWriter ledger = kc.openLedger();
+    long generation = ledger.store().ledger().generation();
     npe(() -> ledger.record("s", CODE, null), "identity");
     npe(() -> ledger.record(null, CODE, "id"), "name");
     npe(() -> ledger.record("s", null, "id"), "code");
-    assertThat(ledger.ledger().generation()).as("nothing recorded").isEqualTo(generation);
-    assertThat(ledger.ledger().codesForName("s")).isEmpty();
+    assertThat(ledger.store().ledger().generation()).as("nothing recorded").isEqualTo(generation);
+    assertThat(ledger.codesForName("s")).isEmpty();
     // A refused record (not a known code, an empty name) is false, and changes nothing either.
     assertThat(ledger.record("s", "typo", "id")).isFalse();
     assertThat(ledger.record("", CODE, "id")).isFalse();
-    assertThat(ledger.ledger().isDirty()).isFalse();
+    assertThat(ledger.store().ledger().isDirty()).isFalse();
 
     assertThat(ledger.record("s", CODE, "id")).isTrue();
     assertThat(ledger.flush()).isTrue();
     assertThat(ledger.flush()).isTrue();
     npe(() -> ledger.clear(null), "name");
     npe(() -> LedgerStore.clearInFile(null, "s", 1.0), "file");
-    npe(() -> LedgerStore.clearInFile(kc.records().ledgerFile(), null, 1.0), "name");
-    assertThatThrownBy(() -> LedgerStore.clearInFile(kc.records().ledgerFile(), "", 1.0))
+    npe(() -> LedgerStore.clearInFile(kc.ledgerFile(), null, 1.0), "name");
+    assertThatThrownBy(() -> LedgerStore.clearInFile(kc.ledgerFile(), "", 1.0))
         .isInstanceOf(IllegalArgumentException.class);
+    npe(() -> kc.clearHazards(null), "name");
+    assertThatThrownBy(() -> kc.clearHazards("")).isInstanceOf(IllegalArgumentException.class);
     npe(() -> LedgerStore.read(null), "file");
     npe(() -> new LedgerStore(null, () -> 1.0), "file");
-    npe(() -> new LedgerStore(kc.records().ledgerFile(), null), "clock");
+    npe(() -> new LedgerStore(kc.ledgerFile(), null), "clock");
   }
 
   @Test
@@ -81,7 +81,18 @@ final class EmbeddingArgumentsTest {
     npe(() -> kc.startUncappedPass(null), "servers");
     npe(() -> kc.startUncappedPass(servers, null), "listener");
 
+    npe(() -> kc.openLedger(null), "flushEvery");
+    assertThatThrownBy(() -> kc.openLedger(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    npe(() -> kc.seed(null, List.of(), section -> {}), "section");
+    npe(() -> kc.seed(new java.util.HashMap<>(), null, section -> {}), "rows");
+    npe(() -> kc.seed(new java.util.HashMap<>(), List.of(), null), "writer");
+    npe(() -> kc.eligibility(null, null, servers, kc.openLedger()), "requested");
+
     npe(() -> Shareability.builder(null), "recordsDirectory");
+    assertThatThrownBy(() -> Shareability.builder(Path.of("")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("empty");
     Shareability.Builder b = Shareability.builder(dir);
     npe(() -> b.environment(null), "environment");
     npe(() -> b.clock(null), "clock");
@@ -94,9 +105,9 @@ final class EmbeddingArgumentsTest {
 
     npe(() -> CacheStore.open(null), "file");
     npe(() -> CacheStore.read(null), "file");
-    assertThatThrownBy(() -> CacheStore.open(kc.records().cacheFile(), Duration.ofSeconds(-1)))
+    assertThatThrownBy(() -> CacheStore.open(kc.cacheFile(), Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
-    try (CacheStore.Session session = CacheStore.open(kc.records().cacheFile())) {
+    try (CacheStore.Session session = CacheStore.open(kc.cacheFile())) {
       npe(() -> session.cache().put(null, null), "name");
       npe(() -> session.cache().markApplied(null), "name");
       assertThat(session.cache().isDirty()).isFalse();

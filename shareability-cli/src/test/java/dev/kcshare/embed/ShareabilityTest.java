@@ -12,20 +12,20 @@ import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
-import dev.kcshare.host.config.ConfiguredServer;
-import dev.kcshare.host.evaluation.PassResult;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
-import dev.kcshare.host.report.ServerVerdict;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -69,6 +69,36 @@ final class ShareabilityTest {
     }
   }
 
+  /** A clock fixed at {@code epochSeconds}. */
+  static Clock at(double epochSeconds) {
+    return Clock.fixed(Instant.ofEpochMilli((long) (epochSeconds * 1000)), ZoneOffset.UTC);
+  }
+
+  /** A clock one second later on every read, from {@code epochSeconds}. */
+  private static final class TickingClock extends Clock {
+    private final AtomicInteger tick = new AtomicInteger();
+    private final long start;
+
+    TickingClock(long epochSeconds) {
+      this.start = epochSeconds;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochSecond(start + tick.incrementAndGet());
+    }
+  }
+
   private static List<ServerDefinition> fleet(int n) {
     List<ServerDefinition> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -81,21 +111,18 @@ final class ShareabilityTest {
   void verdictsReadEachRecordFileExactlyOncePerCall(@TempDir Path dir) throws Exception {
     CountingReader reader = new CountingReader();
     Shareability kc =
-        Shareability.builder(dir.resolve("records"))
-            .clock(() -> 1000.0)
-            .recordReader(reader)
-            .build();
+        Shareability.builder(dir.resolve("records")).clock(at(1000.0)).recordReader(reader).build();
     List<ConfiguredServer> servers = kc.servers(fleet(6));
     // records for some rows: a hazard for server-1, a measurement for server-2
-    LedgerStore writer = kc.openLedger();
+    LedgerWriter writer = kc.openLedger();
     writer.record("server-1", UNROUTABLE, "launch");
     assertThat(writer.flush()).isTrue();
-    try (CacheStore.Session s = CacheStore.open(kc.records().cacheFile(), null)) {
-      s.cache().put("server-2", EmbedFixtures.measuredRow(servers.get(2).first().identity(), 9.0));
+    try (CacheStore.Session s = CacheStore.open(kc.cacheFile(), null)) {
+      s.cache().put("server-2", EmbedFixtures.measuredRow(servers.get(2).commonIdentity(), 9.0));
       s.flush();
     }
-    Path ledgerFile = kc.records().ledgerFile();
-    Path cacheFile = kc.records().cacheFile();
+    Path ledgerFile = kc.ledgerFile();
+    Path cacheFile = kc.cacheFile();
 
     for (int call = 0; call < 2; call++) {
       List<ServerVerdict> rows = kc.verdicts(servers);
@@ -109,7 +136,7 @@ final class ShareabilityTest {
       assertThat(rows.get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
     }
 
-    LedgerStore live = kc.openLedger();
+    LedgerWriter live = kc.openLedger();
     reader.snapshotAndReset();
     List<ServerVerdict> rows = kc.verdicts(servers, live);
     assertThat(reader.snapshotAndReset())
@@ -120,9 +147,9 @@ final class ShareabilityTest {
 
   @Test
   void liveVerdictsSeeAnUnflushedHazardAndAClearOnceFlushed(@TempDir Path dir) throws Exception {
-    Shareability kc = Shareability.builder(dir).clock(() -> 50.0).build();
+    Shareability kc = Shareability.builder(dir).clock(at(50.0)).build();
     List<ConfiguredServer> servers = kc.servers(fleet(2));
-    LedgerStore ledger = kc.openLedger();
+    LedgerWriter ledger = kc.openLedger();
 
     assertThat(ledger.record("server-0", UNROUTABLE, "launch-a")).isTrue();
 
@@ -141,7 +168,7 @@ final class ShareabilityTest {
 
     // an operator clears from another process: the file forgets at once, the live writer at its
     // next flush
-    assertThat(LedgerStore.clearInFile(kc.records().ledgerFile(), "server-0", 60.0)).isTrue();
+    assertThat(LedgerStore.clearInFile(kc.ledgerFile(), "server-0", 60.0)).isTrue();
     assertThat(kc.verdicts(servers).get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
     assertThat(kc.verdicts(servers, ledger).get(0).verdict().strength())
         .isEqualTo(Strength.REFUTED);
@@ -153,10 +180,8 @@ final class ShareabilityTest {
 
   @Test
   void concurrentRecordingAndFlushingLosesNothing(@TempDir Path dir) throws Exception {
-    AtomicInteger tick = new AtomicInteger();
-    Shareability kc =
-        Shareability.builder(dir).clock(() -> 1_000.0 + tick.incrementAndGet()).build();
-    LedgerStore ledger = kc.openLedger();
+    Shareability kc = Shareability.builder(dir).clock(new TickingClock(1_000)).build();
+    LedgerWriter ledger = kc.openLedger();
     int threads = 4;
     int perThread = 3_000;
     String[] names = {"alpha", "beta", "gamma"};
@@ -223,9 +248,9 @@ final class ShareabilityTest {
     assertThat(failure.get()).isNull();
     assertThat(flushes.get()).isPositive();
     assertThat(ledger.flush()).isTrue();
-    assertThat(ledger.ledger().isDirty()).isFalse();
+    assertThat(ledger.store().ledger().isDirty()).isFalse();
 
-    LedgerLoad file = LedgerStore.read(kc.records().ledgerFile());
+    LedgerLoad file = LedgerStore.read(kc.ledgerFile());
     Map<String, Long> count = new HashMap<>();
     Map<String, Set<String>> seen = new HashMap<>();
     for (Map.Entry<String, SortedMap<String, HazardRecord>> server : file.servers().entrySet()) {
@@ -250,7 +275,7 @@ final class ShareabilityTest {
             List.of(
                 ServerDefinition.stdio("stale", missing, List.of()),
                 ServerDefinition.stdio("never-measured", missing, List.of("x"))));
-    Path cacheFile = kc.records().cacheFile();
+    Path cacheFile = kc.cacheFile();
     String olderBuild = ExecutionIdentity.cacheIdentity("older", "build", "unknown");
     try (CacheStore.Session s = CacheStore.open(cacheFile, null)) {
       s.cache().put("stale", EmbedFixtures.measuredRow(olderBuild, 7.0));
@@ -303,14 +328,14 @@ final class ShareabilityTest {
       throws Exception {
     Path real = Files.createDirectories(dir.resolve("records"));
     Path link = Files.createSymbolicLink(dir.resolve("link"), real);
-    Shareability viaReal = Shareability.builder(real).clock(() -> 10.0).build();
-    Shareability viaLink = Shareability.builder(link).clock(() -> 10.0).build();
+    Shareability viaReal = Shareability.builder(real).clock(at(10.0)).build();
+    Shareability viaLink = Shareability.builder(link).clock(at(10.0)).build();
     List<ConfiguredServer> servers =
         viaLink.servers(
             List.of(ServerDefinition.stdio("gone", dir.resolve("none").toString(), List.of())));
 
     // A pass holds the cache lock through the real path; a budgeted pass through the link yields.
-    CacheStore.Session held = CacheStore.open(viaReal.records().cacheFile(), null);
+    CacheStore.Session held = CacheStore.open(viaReal.cacheFile(), null);
     try {
       assertThat(viaLink.budgetedPass(servers).outcome()).isEqualTo(PassResult.Outcome.YIELDED);
       // Another thread closes the session (twice): the lock is free again for everyone.
@@ -332,8 +357,8 @@ final class ShareabilityTest {
     }
 
     // Two writers of one ledger, one through each path, flushing at once: both succeed.
-    LedgerStore a = viaReal.openLedger();
-    LedgerStore b = viaLink.openLedger();
+    LedgerWriter a = viaReal.openLedger();
+    LedgerWriter b = viaLink.openLedger();
     a.record("s-a", UNROUTABLE, "id");
     b.record("s-b", UNROUTABLE, "id");
     CountDownLatch go = new CountDownLatch(1);
@@ -388,7 +413,7 @@ final class ShareabilityTest {
     assertThat(identity.split("\0", -1)).hasSize(3);
     assertThat(identity)
         .as("not the verdict-cache identity")
-        .isNotEqualTo(plain.servers(List.of(def)).get(0).first().identity());
+        .isNotEqualTo(plain.servers(List.of(def)).get(0).commonIdentity());
 
     Shareability keyed =
         Shareability.builder(dir)
@@ -400,10 +425,88 @@ final class ShareabilityTest {
         .as("an identity key joins the env hash")
         .isNotEqualTo(identity)
         .endsWith(identity.substring(identity.lastIndexOf('\0')));
-    assertThat(keyed.launchIdentity(def.withEnv(Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"))))
-        .isNotEqualTo(keyed.launchIdentity(def));
-    assertThat(plain.launchIdentity(def.withEnv(Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"))))
+    ServerDefinition rotated =
+        new ServerDefinition(
+            "tool",
+            "tool",
+            def.args(),
+            Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"),
+            null,
+            false,
+            null,
+            null);
+    assertThat(keyed.launchIdentity(rotated)).isNotEqualTo(keyed.launchIdentity(def));
+    assertThat(plain.launchIdentity(rotated))
         .as("a rotated secret that is not an identity key leaves the identity alone")
         .isEqualTo(identity);
+  }
+
+  @Test
+  void aRelativeRecordsDirectoryIsTakenAgainstTheWorkingDirectory(@TempDir Path dir)
+      throws Exception {
+    Shareability kc =
+        Shareability.builder(Path.of("records")).workingDirectory(dir).clock(at(5.0)).build();
+    assertThat(kc.recordsDirectory()).isEqualTo(dir.resolve("records"));
+    assertThat(kc.ledgerFile()).isEqualTo(dir.resolve("records").resolve("observed-hazards.json"));
+    LedgerWriter ledger = kc.openLedger();
+    ledger.record("s", UNROUTABLE, "");
+    ledger.close();
+    assertThat(LedgerStore.read(dir.resolve("records/observed-hazards.json")).servers())
+        .containsOnlyKeys("s");
+    kc.close();
+  }
+
+  @Test
+  void anHttpDefinitionWithACommandIsNotStdioAsInTheConfigReader(@TempDir Path dir) {
+    Shareability kc = Shareability.builder(dir).workingDirectory(dir).build();
+    ServerDefinition http =
+        new ServerDefinition(
+            "remote", "npx", List.of("remote-mcp"), Map.of(), null, false, "https://x/mcp", "http");
+    ConfiguredServer s = kc.servers(List.of(http)).get(0);
+    assertThat(s.isStdio()).isFalse();
+    assertThat(s.commonIdentity()).isNull();
+    assertThat(kc.verdicts(List.of(s)).get(0).evidence().isStdio()).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> kc.launchIdentity(http))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aConflictingNameHasNoIdentityAndIsNeverMeasured(@TempDir Path dir) throws Exception {
+    Shareability kc = Shareability.builder(dir.resolve("records")).workingDirectory(dir).build();
+    String missing = dir.resolve("none").toString();
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                ServerDefinition.stdio("twice", missing, List.of("a")),
+                ServerDefinition.stdio("twice", missing, List.of("b"))));
+    assertThat(servers)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.definitions()).hasSize(2);
+              assertThat(s.isConflicting()).isTrue();
+              assertThat(s.commonIdentity()).isNull();
+            });
+    PassResult pass = kc.budgetedPass(servers);
+    assertThat(pass.fresh()).as("not measured under its first definition").isEmpty();
+    assertThat(pass.progress().total()).isZero();
+    kc.close();
+  }
+
+  @Test
+  void theLedgerWritersReadsAreCopies(@TempDir Path dir) {
+    Shareability kc = Shareability.builder(dir).clock(at(5.0)).build();
+    LedgerWriter ledger = kc.openLedger();
+    ledger.record("s", UNROUTABLE, "id");
+    List<String> codes = ledger.codesForName("s");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> codes.add("x"))
+        .isInstanceOf(UnsupportedOperationException.class);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ledger.all().clear())
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThat(ledger.store().ledger())
+        .as("the store hands out a read-only view, not the live ledger")
+        .isNotInstanceOf(dev.kcshare.core.records.HazardLedger.class);
+    assertThat(ledger.codesFor("s", "id")).containsExactly(UNROUTABLE);
+    kc.close();
   }
 }

@@ -16,8 +16,6 @@ import org.jspecify.annotations.Nullable;
  * @param path the file's absolute path
  * @param pointer JSON pointer of the entry in that file
  * @param format the file's format
- * @param stdio whether the definition launches a process over stdio: it has a {@code command} and
- *     its {@code type} is not {@code http}, {@code sse} or {@code streamable-http}
  * @param identity the verdict-cache execution identity (docs/design.md#cache-identity) for a stdio
  *     definition; null otherwise
  * @param unresolved variable references left unresolved in it
@@ -28,7 +26,6 @@ public record ConfiguredDefinition(
     Path path,
     String pointer,
     ConfigFormat format,
-    boolean stdio,
     @Nullable String identity,
     List<UnresolvedVariable> unresolved) {
 
@@ -40,6 +37,14 @@ public record ConfiguredDefinition(
     Objects.requireNonNull(pointer, "pointer");
     Objects.requireNonNull(format, "format");
     unresolved = List.copyOf(unresolved);
+  }
+
+  /**
+   * Whether the definition launches a process over stdio ({@link ServerDefinition#isStdio}): it has
+   * a {@code command} and its {@code type} names no other transport.
+   */
+  public boolean stdio() {
+    return definition.isStdio();
   }
 
   /** The configured server name. */
@@ -59,7 +64,7 @@ public record ConfiguredDefinition(
    * definitions; the transport type and URL otherwise.
    */
   String comparisonKey() {
-    if (stdio) {
+    if (stdio()) {
       return "stdio\0" + identity + "\0" + String.join("\0", definition.unsetEnv());
     }
     return "remote\0" + definition.type() + "\0" + definition.url();

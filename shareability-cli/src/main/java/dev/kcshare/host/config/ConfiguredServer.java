@@ -1,12 +1,15 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.policy.DefinitionFacts;
+import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.host.prober.ServerDefinition;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +32,25 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
     }
   }
 
+  /**
+   * Groups definitions by server name: one configured server per name, in order of first
+   * appearance, each with its definitions in the given order.
+   *
+   * @param definitions every definition, in config order
+   * @return the configured servers
+   */
+  public static List<ConfiguredServer> group(List<ConfiguredDefinition> definitions) {
+    Map<String, List<ConfiguredDefinition>> byName = new LinkedHashMap<>();
+    for (ConfiguredDefinition d : definitions) {
+      byName.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(d);
+    }
+    List<ConfiguredServer> out = new ArrayList<>(byName.size());
+    for (Map.Entry<String, List<ConfiguredDefinition>> e : byName.entrySet()) {
+      out.add(new ConfiguredServer(e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
   /** The first definition in config order (bulk-stub eligibility step 2 looks at it). */
   public ConfiguredDefinition first() {
     return definitions.get(0);
@@ -40,36 +62,43 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
   }
 
   /**
-   * The env names declared by any definition: the union, de-duplicated, sorted by code point
-   * (docs/design.md#evidence-assembly {@code declaredEnvNames}).
+   * The policy view of this server: per definition whether it is stdio and spawnable, its env
+   * names, its execution identity and the env names it removes. The identity rules live there,
+   * once.
    */
-  public List<String> declaredEnvNames() {
-    Set<String> names = new TreeSet<>(CodePoints.ORDER);
-    for (ConfiguredDefinition d : definitions) {
-      names.addAll(d.definition().env().keySet());
+  public ServerFacts facts() {
+    List<DefinitionFacts> defs = new ArrayList<>(definitions.size());
+    for (ConfiguredDefinition cd : definitions) {
+      ServerDefinition d = cd.definition();
+      String command = d.command();
+      defs.add(
+          new DefinitionFacts(
+              cd.stdio(),
+              cd.stdio() && command != null && !command.isEmpty(),
+              d.disabled(),
+              new ArrayList<>(d.env().keySet()),
+              cd.identity(),
+              d.unsetEnv()));
     }
-    return List.copyOf(names);
+    return new ServerFacts(name, defs);
   }
 
   /**
-   * The execution identity every definition resolves to, or null when one is not stdio or two
-   * differ. Pre-flight evidence counts only when this is non-null
-   * (docs/design.md#evidence-assembly).
+   * The env names declared by any definition: the union, de-duplicated, sorted by code point
+   * (docs/design.md#evidence-assembly {@code declaredEnvNames}; {@link
+   * ServerFacts#declaredEnvNames}).
+   */
+  public List<String> declaredEnvNames() {
+    return facts().declaredEnvNames();
+  }
+
+  /**
+   * The execution identity every definition resolves to, or null when one is not stdio, two differ,
+   * or they remove different env names ({@link ServerFacts#agreedIdentity}). Pre-flight evidence
+   * counts only when this is non-null (docs/design.md#evidence-assembly).
    */
   public @Nullable String commonIdentity() {
-    String identity = null;
-    List<String> unset = first().definition().unsetEnv();
-    for (ConfiguredDefinition d : definitions) {
-      if (!d.stdio() || d.identity() == null || !d.definition().unsetEnv().equals(unset)) {
-        return null;
-      }
-      if (identity == null) {
-        identity = d.identity();
-      } else if (!identity.equals(d.identity())) {
-        return null;
-      }
-    }
-    return identity;
+    return facts().agreedIdentity();
   }
 
   /** The conflict among its definitions, or null when they all agree. */

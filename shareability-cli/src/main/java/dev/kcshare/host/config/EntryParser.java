@@ -1,6 +1,7 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.policy.Transport;
 import dev.kcshare.host.prober.ServerDefinition;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -19,22 +20,6 @@ import org.jspecify.annotations.Nullable;
  * ...) are ignored.
  */
 final class EntryParser {
-  /** Transport types that make a definition non-stdio even when it names a command. */
-  static final Set<String> NON_STDIO_TYPES =
-      Set.of(
-          "http",
-          "sse",
-          "streamable-http",
-          "streamableHttp",
-          "streamable_http",
-          "remote",
-          "tcp",
-          "builtin",
-          "platform",
-          "frontend",
-          "inline_python",
-          "extension");
-
   private static final Set<String> KNOWN_TYPES = Set.of("stdio", "local");
 
   /** Servers a client runs itself (Goose built-ins, Zed extensions): nothing to launch here. */
@@ -49,10 +34,7 @@ final class EntryParser {
    * @param envFile the {@code envFile} member after substitution, or null
    */
   record Parsed(
-      ServerDefinition definition,
-      boolean stdio,
-      List<Substitution.Found> unresolved,
-      @Nullable String envFile) {}
+      ServerDefinition definition, List<Substitution.Found> unresolved, @Nullable String envFile) {}
 
   /** Reads a standard entry (the member names are kcshare's). */
   static Parsed parse(
@@ -106,7 +88,7 @@ final class EntryParser {
     String type = string(entry, "type", Substitution.VERBATIM);
     String envFile = string(entry, "envFile", substitution);
     String pointer = entry.pointer();
-    if (type != null && !NON_STDIO_TYPES.contains(type) && !KNOWN_TYPES.contains(type)) {
+    if (type != null && !Transport.NON_STDIO_TYPES.contains(type) && !KNOWN_TYPES.contains(type)) {
       warnings.add(
           entry.at("type")
               + ": unknown transport type '"
@@ -117,7 +99,6 @@ final class EntryParser {
     if (command == null && url == null && (type == null || !HOSTED_TYPES.contains(type))) {
       warnings.add(pointer + ": neither command nor url: nothing to launch or connect to");
     }
-    boolean stdio = command != null && (type == null || !NON_STDIO_TYPES.contains(type));
     ServerDefinition definition =
         new ServerDefinition(
             entry.name(),
@@ -129,7 +110,7 @@ final class EntryParser {
             url,
             type,
             unset);
-    return new Parsed(definition, stdio, substitution.drain(), envFile);
+    return new Parsed(definition, substitution.drain(), envFile);
   }
 
   /**

@@ -72,7 +72,7 @@ public final class HostConfigLoader {
     private final Fingerprints fingerprints;
     private final Map<Path, String> seen = new HashMap<>();
     private final List<ConfigFile> files = new ArrayList<>();
-    private final Map<String, List<ConfiguredDefinition>> byName = new LinkedHashMap<>();
+    private final List<ConfiguredDefinition> definitions = new ArrayList<>();
     private GatewaySettings gateway = GatewaySettings.absent();
     private @Nullable Map<String, String> continueSecrets;
     private @Nullable Map<?, ?> codexUser;
@@ -86,11 +86,7 @@ public final class HostConfigLoader {
     }
 
     List<ConfiguredServer> servers() {
-      List<ConfiguredServer> out = new ArrayList<>(byName.size());
-      for (Map.Entry<String, List<ConfiguredDefinition>> e : byName.entrySet()) {
-        out.add(new ConfiguredServer(e.getKey(), e.getValue()));
-      }
-      return out;
+      return ConfiguredServer.group(definitions);
     }
 
     void explicit(String name) {
@@ -459,9 +455,7 @@ public final class HostConfigLoader {
                 display, path, origin, formats, bad, result.problems, result.warnings, 0));
         return;
       }
-      for (ConfiguredDefinition d : result.definitions) {
-        byName.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(d);
-      }
+      definitions.addAll(result.definitions);
       if (format == ConfigFormat.CODEX && origin.equals("codex-user")) {
         codexUser = top;
       }
@@ -760,8 +754,7 @@ public final class HostConfigLoader {
               result.path,
               pointer,
               format,
-              parsed.stdio(),
-              parsed.stdio() ? identity(definition) : null,
+              definition.isStdio() ? identity(definition) : null,
               unresolved));
     }
 

@@ -15,7 +15,6 @@ import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblems;
-import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeOutcome;
@@ -627,20 +626,25 @@ public final class EvaluationRunner {
     String name = server.name();
     String identity = null;
     try {
-      ConfiguredDefinition first = server.first();
-      ServerDefinition def = first.definition();
-      String refusal = refusal(first);
-      if (refusal != null) {
-        // Consent withheld or nothing to spawn (a url server may carry a command): never spawned.
+      ServerDefinition def = server.first().definition();
+      String refusal = refusal(server);
+      String agreed = server.commonIdentity();
+      if (refusal != null || agreed == null) {
+        // Consent withheld, nothing to spawn (a url server may carry a command), or definitions
+        // that disagree: never spawned.
         return new Measured(
-            name, PreflightResult.couldNotRun(refusal, null, null), null, null, null);
+            name,
+            PreflightResult.couldNotRun(refusal != null ? refusal : CONFLICT, null, null),
+            null,
+            null,
+            null);
       }
-      identity = first.identity();
+      identity = agreed;
       events.onStarted(name);
       ProbeOutcome outcome = prober.probe(def, timeout);
       PreflightResult r = outcome.result();
       return new Measured(
-          name, r, outcome, r.ran() ? row(outcome, first) : /* row= */ null, identity);
+          name, r, outcome, r.ran() ? row(outcome, agreed) : /* row= */ null, identity);
     } catch (InterruptedException e) {
       throw e;
     } catch (
@@ -658,19 +662,21 @@ public final class EvaluationRunner {
     }
   }
 
+  /** Why a server with definitions that disagree is never measured. */
+  private static final String CONFLICT = "definitions conflict";
+
   /**
-   * Why a definition is never spawned (docs/design.md#pre-flight-ground-rules,
-   * docs/design.md#spawning), or null when it may be.
+   * Why a server is never spawned (docs/design.md#pre-flight-ground-rules,
+   * docs/design.md#spawning), or null when it may be: its first definition's refusal ({@link
+   * ServerDefinition#refusal}), else a conflict among its definitions (no common identity: no
+   * measurement of one definition could count for the name, so none is made, as in the commands).
    */
-  private static @Nullable String refusal(ConfiguredDefinition d) {
-    if (d.definition().disabled()) {
-      return "disabled";
+  private static @Nullable String refusal(ConfiguredServer s) {
+    String refusal = s.first().definition().refusal();
+    if (refusal != null) {
+      return refusal;
     }
-    String command = d.definition().command();
-    if (!d.stdio() || command == null || command.isEmpty() || d.identity() == null) {
-      return "no command";
-    }
-    return null;
+    return s.commonIdentity() == null ? CONFLICT : null;
   }
 
   private static Measured take(CompletionService<Measured> completions)
@@ -734,7 +740,7 @@ public final class EvaluationRunner {
     };
   }
 
-  private CacheRow row(ProbeOutcome outcome, ConfiguredDefinition first) {
+  private CacheRow row(ProbeOutcome outcome, String identity) {
     PreflightResult r = outcome.result();
     Answer a = r.answerA();
     return new CacheRow(
@@ -742,7 +748,7 @@ public final class EvaluationRunner {
         r.callerSensitive(),
         r.reasons(),
         clock.getAsDouble(),
-        Objects.requireNonNull(first.identity(), "a measured server has an identity"),
+        identity,
         r.reportedVersion(),
         r.era() == null ? Era.LEGACY : r.era(),
         a == null ? null : StoredHandshake.of(a),
@@ -757,8 +763,7 @@ public final class EvaluationRunner {
   }
 
   private static Selection.Candidate candidate(ConfiguredServer s, String version) {
-    ConfiguredDefinition first = s.first();
-    return new Selection.Candidate(s.name(), first.identity(), version, refusal(first) == null);
+    return new Selection.Candidate(s.name(), s.commonIdentity(), version, refusal(s) == null);
   }
 
   /**
@@ -772,11 +777,10 @@ public final class EvaluationRunner {
       throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
-      ConfiguredDefinition first = s.first();
-      ServerDefinition def = first.definition();
-      if (refusal(first) == null
+      ServerDefinition def = s.first().definition();
+      if (refusal(s) == null
           && RuntimeResolved.isRuntimeResolved(Objects.requireNonNull(def.command()), def.args())
-          && cache.get(s.name(), Objects.requireNonNull(first.identity()), "").isHit()) {
+          && cache.get(s.name(), Objects.requireNonNull(s.commonIdentity()), "").isHit()) {
         due.add(s);
       }
     }

@@ -1,5 +1,7 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.policy.DefinitionFacts;
+import dev.kcshare.core.policy.Transport;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,9 +80,20 @@ public record ServerDefinition(
     return new ServerDefinition(name, command, args, Map.of(), null, false, null, null);
   }
 
-  /** Whether the definition has a {@code command} member, which makes it a stdio server. */
+  /**
+   * Whether the definition is launched over stdio: it has a {@code command} and its {@code type}
+   * names no other transport ({@link Transport#isStdio}).
+   */
   public boolean isStdio() {
-    return command != null;
+    return Transport.isStdio(command, type);
+  }
+
+  /**
+   * Why this definition is never spawned ({@code disabled}, {@code no command}), or null when it
+   * may be: {@link DefinitionFacts#refusal(boolean, boolean, String)}.
+   */
+  public @Nullable String refusal() {
+    return DefinitionFacts.refusal(disabled, isStdio(), command);
   }
 
   /** A copy with a different declared environment. */

@@ -4,6 +4,7 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.host.HostContext;
@@ -192,6 +193,15 @@ public final class StdioProber {
     return create(ctx.env(), ctx.cwd(), options, permits);
   }
 
+  /**
+   * Stops the daemon threads that pump the servers' streams; for an owner that is done with this
+   * prober and every copy {@link #withTimeout} or {@link #withSpawnWatcher} made of it (they share
+   * the threads). A pre-flight still running fails as could-not-run. Idempotent.
+   */
+  public void close() {
+    executor.shutdownNow();
+  }
+
   /** The timing this prober applies. */
   public ProbeOptions options() {
     return options;
@@ -310,12 +320,10 @@ public final class StdioProber {
    * @return a {@link Launch}, or the refusal detail as a String
    */
   private Object launch(ServerDefinition server) {
-    if (server.disabled()) {
-      return "disabled";
-    }
+    String refusal = server.refusal();
     String command = server.command();
-    if (command == null || command.isEmpty()) {
-      return "no command";
+    if (refusal != null || command == null) {
+      return refusal != null ? refusal : DefinitionFacts.NO_COMMAND;
     }
     Map<String, String> env = new HashMap<>(baseEnv);
     env.keySet().removeAll(server.unsetEnv());

@@ -3,6 +3,7 @@ package dev.kcshare.host.records;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
@@ -48,6 +49,7 @@ public final class LedgerStore {
 
   private final Path file;
   private final HazardLedger ledger;
+  private final LedgerView view;
   private final DoubleSupplier clock;
   private final ReentrantLock flushMutex = new ReentrantLock();
   private @Nullable String lastWarning; // guarded by flushMutex
@@ -65,16 +67,18 @@ public final class LedgerStore {
     this.file = Objects.requireNonNull(file, "file");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ledger = HazardLedger.of(read(file));
+    this.view = ledger.readOnly();
   }
 
   /**
-   * The in-memory state, for reads ({@code codesFor}, {@code codesForName}, {@code all}). It holds
-   * what this writer recorded and what it found in the file at its last load or flush.
+   * The in-memory state, read-only ({@code codesFor}, {@code codesForName}, {@code all}). It holds
+   * what this writer recorded and what it found in the file at its last load or flush; it changes
+   * only through this writer.
    *
-   * @return the live ledger (never copied)
+   * @return a read-only view of the live ledger
    */
-  public HazardLedger ledger() {
-    return ledger;
+  public LedgerView ledger() {
+    return view;
   }
 
   /**

@@ -1,17 +1,15 @@
 package dev.kcshare.host.report;
 
-import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.util.ArrayList;
@@ -34,10 +32,10 @@ import java.util.function.Predicate;
  * }</pre>
  */
 public final class VerdictReport {
-  private final HazardLedger ledger;
+  private final LedgerView ledger;
   private final VerdictCache cache;
 
-  private VerdictReport(HazardLedger ledger, VerdictCache cache) {
+  private VerdictReport(LedgerView ledger, VerdictCache cache) {
     this.ledger = ledger;
     this.cache = cache;
   }
@@ -67,7 +65,7 @@ public final class VerdictReport {
   public static VerdictReport load(
       RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
     return of(
-        HazardLedger.of(reader.ledger(dir.ledgerFile(), names).value()),
+        HazardLedger.of(reader.ledger(dir.ledgerFile(), names).value()).readOnly(),
         VerdictCache.of(reader.cache(dir.cacheFile(), names).value()));
   }
 
@@ -77,7 +75,7 @@ public final class VerdictReport {
    * names} accepts; the ledger file is not read.
    */
   public static VerdictReport live(
-      HazardLedger ledger, RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
+      LedgerView ledger, RecordsDirectory dir, RecordReader reader, Predicate<String> names) {
     return of(ledger, VerdictCache.of(reader.cache(dir.cacheFile(), names).value()));
   }
 
@@ -91,13 +89,13 @@ public final class VerdictReport {
   }
 
   /** A report over records already in memory (a gateway's live ledger, a pass's cache). */
-  public static VerdictReport of(HazardLedger ledger, VerdictCache cache) {
+  public static VerdictReport of(LedgerView ledger, VerdictCache cache) {
     return new VerdictReport(
         Objects.requireNonNull(ledger, "ledger"), Objects.requireNonNull(cache, "cache"));
   }
 
   /** The loaded ledger. */
-  public HazardLedger ledger() {
+  public LedgerView ledger() {
     return ledger;
   }
 
@@ -131,20 +129,8 @@ public final class VerdictReport {
     return ServerVerdict.of(server, a, v);
   }
 
-  /** The policy view of a configured server. */
+  /** The policy view of a configured server ({@link ConfiguredServer#facts}). */
   public static ServerFacts facts(ConfiguredServer server) {
-    List<DefinitionFacts> defs = new ArrayList<>();
-    for (ConfiguredDefinition cd : server.definitions()) {
-      ServerDefinition d = cd.definition();
-      boolean commandNonEmpty = cd.stdio() && d.command() != null && !d.command().isEmpty();
-      defs.add(
-          new DefinitionFacts(
-              cd.stdio(),
-              commandNonEmpty,
-              d.disabled(),
-              new ArrayList<>(d.env().keySet()),
-              cd.identity()));
-    }
-    return new ServerFacts(server.name(), defs);
+    return server.facts();
   }
 }

@@ -56,6 +56,17 @@ final class StdioProberRefusalTest {
   }
 
   @Test
+  void aDefinitionWhoseTypeNamesAnotherTransportIsNeverSpawnedEvenWithACommand() throws Exception {
+    // the pass, the config reader and the prober share one rule: the declared type wins
+    Path marker = dir.resolve("spawned");
+    ServerDefinition http =
+        new ServerDefinition(
+            "h", "/bin/sh", List.of("-c", "touch " + marker), Map.of(), null, false, null, "http");
+    assertRefused(preflight(http), "no command");
+    assertThat(marker).doesNotExist();
+  }
+
+  @Test
   void commandNotFoundInTheChildsPath() throws Exception {
     assertRefused(
         preflight(ServerDefinition.stdio("n", "kcshare-no-such-command", List.of())),

@@ -2,7 +2,6 @@ package dev.kcshare.core.policy;
 
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.CacheRow;
-import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Evidence;
 import dev.kcshare.core.verdict.HostProfile;
@@ -47,7 +46,7 @@ public final class EvidenceAssembly {
     if (row != null) {
       row.applyTo(b);
     } else {
-      StoredHandshake.applyNone(b).preflightRan(null).preflightCallerSensitive(false);
+      CacheRow.applyAbsent(b);
     }
     return new Assembled(b.build(), row, identity != null);
   }

@@ -1,7 +1,6 @@
 package dev.kcshare.core.policy;
 
 import dev.kcshare.core.json.CodePoints;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -31,15 +30,17 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
   /**
    * The identity shared by every definition, or null when they disagree or any cannot be computed:
    * pre-flight evidence counts only when every definition resolves to the same identity
-   * (docs/design.md#evidence-assembly).
+   * (docs/design.md#evidence-assembly) and removes the same names from the inherited environment.
    */
   public @Nullable String agreedIdentity() {
-    String identity = first().cacheIdentity();
+    DefinitionFacts first = first();
+    String identity = first.cacheIdentity();
     if (identity == null) {
       return null;
     }
     for (DefinitionFacts d : definitions) {
-      if (!identity.equals(d.cacheIdentity())) {
+      if (!identity.equals(d.cacheIdentity())
+          || !first.removedEnvNames().equals(d.removedEnvNames())) {
         return null;
       }
     }
@@ -52,6 +53,6 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
     for (DefinitionFacts d : definitions) {
       names.addAll(d.envNames());
     }
-    return new ArrayList<>(names);
+    return List.copyOf(names);
   }
 }

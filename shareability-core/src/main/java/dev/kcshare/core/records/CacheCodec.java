@@ -77,6 +77,8 @@ public final class CacheCodec {
     private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
     private final LinkedHashMap<Object, List<Dropped>> rowNotes = new LinkedHashMap<>();
 
+    private Decoder() {}
+
     /**
      * Equal values of different rows held once: rows of one build, or of servers answering alike,
      * share their handshake, version and reasons, so a large cache costs memory per distinct answer

@@ -105,14 +105,45 @@ public record CacheRow(
   /**
    * Sets the pre-flight and handshake evidence of a usable row (docs/design.md#evidence-assembly):
    * {@code preflightRan = ran}, {@code preflightCallerSensitive = callerSensitive}, then the stored
-   * handshake, or the no-handshake values ({@code probeOk:false}) when there is none. Whether the
-   * row is usable is the caller's decision.
+   * handshake ({@code probeOk:true} and its values), or the no-handshake values ({@code
+   * probeOk:false}) when there is none. Whether the row is usable is the caller's decision.
    *
    * @param builder the evidence under construction
    * @return {@code builder}
    */
   public Evidence.Builder applyTo(Evidence.Builder builder) {
     builder.preflightRan(ran).preflightCallerSensitive(callerSensitive);
-    return handshake == null ? StoredHandshake.applyNone(builder) : handshake.applyTo(builder);
+    return handshakeEvidence(handshake, builder);
+  }
+
+  /**
+   * Sets the pre-flight and handshake evidence of a server with no usable row: never ran ({@code
+   * preflightRan} null, not caller-sensitive) and the no-handshake values ({@code probeOk:false}).
+   *
+   * @param builder the evidence under construction
+   * @return {@code builder}
+   */
+  public static Evidence.Builder applyAbsent(Evidence.Builder builder) {
+    builder.preflightRan(null).preflightCallerSensitive(false);
+    return handshakeEvidence(null, builder);
+  }
+
+  /** The one mapping from a stored handshake (or none) to the evidence's handshake fields. */
+  private static Evidence.Builder handshakeEvidence(
+      @Nullable StoredHandshake handshake, Evidence.Builder builder) {
+    if (handshake == null) {
+      return builder
+          .probeOk(false)
+          .capabilities(null)
+          .protocolVersion("")
+          .toolAnnotations(List.of())
+          .hasTools(false);
+    }
+    return builder
+        .probeOk(true)
+        .capabilities(handshake.capabilities())
+        .protocolVersion(handshake.protocolVersion())
+        .toolAnnotations(handshake.toolAnnotations())
+        .hasTools(handshake.hasTools());
   }
 }

@@ -291,6 +291,51 @@ public final class HazardLedger {
     }
   }
 
+  /**
+   * This ledger, read-only: for handing its state to readers that must not change it.
+   *
+   * @return a view answering from this ledger's current state
+   */
+  public LedgerView readOnly() {
+    HazardLedger ledger = this;
+    return new LedgerView() {
+      @Override
+      public List<String> codesFor(String name, String identity) {
+        return ledger.codesFor(name, identity);
+      }
+
+      @Override
+      public List<String> codesForName(String name) {
+        return ledger.codesForName(name);
+      }
+
+      @Override
+      public SortedMap<String, List<String>> all() {
+        return ledger.all();
+      }
+
+      @Override
+      public SortedMap<String, Double> clearedMarkers() {
+        return ledger.clearedMarkers();
+      }
+
+      @Override
+      public LedgerSnapshot snapshot() {
+        return ledger.snapshot();
+      }
+
+      @Override
+      public boolean isDirty() {
+        return ledger.isDirty();
+      }
+
+      @Override
+      public long generation() {
+        return ledger.generation();
+      }
+    };
+  }
+
   /** The ledger's own clear markers: name → epoch seconds, in code-point order. */
   public SortedMap<String, Double> clearedMarkers() {
     return Maps.sortedCopy(state.get().cleared);

@@ -1,7 +1,6 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.handshake.Answer;
-import dev.kcshare.core.verdict.Evidence;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,33 +56,6 @@ public record StoredHandshake(
         answer.serverInfo(),
         annotations,
         answer.hasTools());
-  }
-
-  /**
-   * Sets the handshake evidence from this stored answer (docs/design.md#evidence-assembly): {@code
-   * probeOk} true and the five values copied.
-   */
-  public Evidence.Builder applyTo(Evidence.Builder builder) {
-    return builder
-        .probeOk(true)
-        .capabilities(capabilities)
-        .protocolVersion(protocolVersion)
-        .toolAnnotations(toolAnnotations)
-        .hasTools(hasTools);
-  }
-
-  /**
-   * Sets the handshake evidence of a row without a usable handshake
-   * (docs/design.md#evidence-assembly): {@code probeOk} false, no capabilities, {@code ""}, no
-   * annotations, no tools.
-   */
-  public static Evidence.Builder applyNone(Evidence.Builder builder) {
-    return builder
-        .probeOk(false)
-        .capabilities(null)
-        .protocolVersion("")
-        .toolAnnotations(List.of())
-        .hasTools(false);
   }
 
   /** The {@code handshake} member value, members in the order of docs/design.md#writing-files. */

@@ -3,11 +3,14 @@ package dev.kcshare.it.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.it.ItProcesses;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +19,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import picocli.CommandLine;
 
 /**
  * What an embedder of {@code shareability-cli} gets: this module depends on the thin jars exactly
@@ -35,22 +40,79 @@ final class EmbedderIT {
   }
 
   @Test
-  void bothThinJarsNameTheirAutomaticModule() throws Exception {
+  void bothThinJarsAreNamedModules() throws Exception {
     Map<Class<?>, String> expected = new LinkedHashMap<>();
     expected.put(Verdict.class, "dev.kcshare.core");
     expected.put(Shareability.class, "dev.kcshare.cli");
+    Map<String, List<String>> exports = new LinkedHashMap<>();
     for (Map.Entry<Class<?>, String> e : expected.entrySet()) {
       Path jar = jarOf(e.getKey());
       assertThat(jar.getFileName().toString())
           .as("%s comes from a packaged thin jar", e.getKey().getSimpleName())
           .endsWith(".jar")
           .doesNotContain("-exe");
-      try (JarFile file = new JarFile(jar.toFile())) {
-        assertThat(file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
-            .as(jar.toString())
-            .isEqualTo(e.getValue());
-      }
+      ModuleDescriptor descriptor = ModuleFinder.of(jar).findAll().iterator().next().descriptor();
+      assertThat(descriptor.isAutomatic()).as(jar.toString()).isFalse();
+      assertThat(descriptor.name()).as(jar.toString()).isEqualTo(e.getValue());
+      exports.put(descriptor.name(), unqualifiedExports(descriptor));
     }
+    assertThat(exports.get("dev.kcshare.cli"))
+        .as("the CLI jar exports the embedding facade and nothing else")
+        .containsExactly("dev.kcshare.embed");
+    assertThat(exports.get("dev.kcshare.core"))
+        .containsExactlyInAnyOrder(
+            "dev.kcshare.core.verdict",
+            "dev.kcshare.core.handshake",
+            "dev.kcshare.core.records",
+            "dev.kcshare.core.policy",
+            "dev.kcshare.core.cost",
+            "dev.kcshare.core.json");
+  }
+
+  private static List<String> unqualifiedExports(ModuleDescriptor descriptor) {
+    return descriptor.exports().stream()
+        .filter(x -> !x.isQualified())
+        .map(ModuleDescriptor.Exports::source)
+        .sorted()
+        .toList();
+  }
+
+  /** The runnable jar, staged beside the launcher exactly as it ships. */
+  private static Path runnableJar() {
+    return Path.of(System.getProperty("kcshare.launcher")).resolveSibling("kcshare.jar");
+  }
+
+  private static final String LOGBACK_CONFIGURATOR =
+      "META-INF/services/ch.qos.logback.classic.spi.Configurator";
+
+  @Test
+  void onlyTheRunnableJarConfiguresLogging() throws Exception {
+    try (JarFile thin = new JarFile(jarOf(Shareability.class).toFile())) {
+      assertThat(thin.getEntry(LOGBACK_CONFIGURATOR))
+          .as("a logback configurator in the thin jar would replace an embedder's logging setup")
+          .isNull();
+      assertThat(thin.stream().map(JarEntry::getName))
+          .noneMatch(name -> name.matches("(.*/)?logback(-test)?\\.(xml|groovy)"));
+    }
+    try (JarFile exe = new JarFile(runnableJar().toFile())) {
+      JarEntry service = exe.getJarEntry(LOGBACK_CONFIGURATOR);
+      assertThat(service).as("the runnable jar configures its own logging").isNotNull();
+      try (InputStream in = exe.getInputStream(service)) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip())
+            .isEqualTo("dev.kcshare.cli.log.LogConfigurator");
+      }
+      assertThat(exe.getEntry("picocli/CommandLine.class"))
+          .as("the runnable jar carries picocli")
+          .isNotNull();
+    }
+  }
+
+  @Test
+  void picocliDoesNotReachAnEmbedder() {
+    assertThatThrownBy(
+            () -> Class.forName("picocli.CommandLine", false, getClass().getClassLoader()))
+        .as("picocli must not be on an embedder's classpath")
+        .isInstanceOf(ClassNotFoundException.class);
   }
 
   @Test
@@ -147,23 +209,108 @@ final class EmbedderIT {
     assertThat(backends).as("logging backends an embedder would inherit").isEmpty();
   }
 
+  /** An embedder's runtime class path as Maven resolves it for this module (no test scope). */
+  private static List<Path> embedderRuntimePath() throws Exception {
+    String listed =
+        Files.readString(
+                Path.of(System.getProperty("kcshare.embedderPath")), StandardCharsets.UTF_8)
+            .strip();
+    List<Path> out = new ArrayList<>();
+    for (String entry : listed.split(File.pathSeparator)) {
+      if (!entry.isBlank()) {
+        out.add(Path.of(entry));
+      }
+    }
+    return out;
+  }
+
   @Test
-  void theExampleGatewayRunsOnTheThinJarsWithoutALoggingBackend(@TempDir Path dir)
+  void theRuntimeTreeOfAnEmbedderHasNoPicocliAndNoLoggingBackend() throws Exception {
+    List<String> tree =
+        Files.readAllLines(
+            Path.of(System.getProperty("kcshare.embedderTree")), StandardCharsets.UTF_8);
+    String text = String.join("\n", tree);
+    assertThat(text)
+        .as("mvn dependency:tree -Dscope=runtime of a module depending on the thin jars")
+        .contains("dev.kcshare:shareability-cli:jar:")
+        .contains("dev.kcshare:shareability-core:jar:")
+        .contains("com.fasterxml.jackson.core:jackson-core:jar:")
+        .contains("org.slf4j:slf4j-api:jar:")
+        .doesNotContain("info.picocli")
+        .doesNotContain("ch.qos.logback")
+        .doesNotContain("jackson-dataformat-toml")
+        .doesNotContain("snakeyaml");
+    assertThat(embedderRuntimePath())
+        .extracting(p -> p.getFileName().toString())
+        .noneMatch(name -> name.startsWith("picocli") || name.startsWith("logback"))
+        .hasSize(4);
+  }
+
+  /** Compiles {@code sources} as one module against {@code modulePath}; the diagnostics. */
+  private static String compileModule(Path out, List<Path> modulePath, List<Path> sources)
+      throws Exception {
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    List<String> args = new ArrayList<>();
+    // The build's own lint set; an empty class path, so nothing but the module path is seen (by
+    // default the compiler would also search this JVM's class path).
+    args.addAll(List.of("--release", "17", "-Xlint:all,-try", "-Werror", "-d", out.toString()));
+    args.add("--class-path");
+    args.add(out.toString());
+    args.add("--module-path");
+    args.add(String.join(File.pathSeparator, modulePath.stream().map(Path::toString).toList()));
+    sources.forEach(p -> args.add(p.toString()));
+    ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+    int status = javac.run(null, diagnostics, diagnostics, args.toArray(String[]::new));
+    String text = diagnostics.toString(StandardCharsets.UTF_8);
+    return status == 0 ? "" : "javac failed (" + status + "):\n" + text;
+  }
+
+  @Test
+  void aConsumerModuleReachesOnlyTheExportedPackages(@TempDir Path dir) throws Exception {
+    Path src = Files.createDirectories(dir.resolve("src/example"));
+    Files.writeString(
+        src.resolve("module-info.java"), "module example { requires dev.kcshare.cli; }\n");
+    Files.writeString(
+        src.resolve("Internal.java"),
+        "package example;\n"
+            + "public class Internal {\n"
+            + "  public static Object of() { return dev.kcshare.host.records.LedgerStore.class; }\n"
+            + "}\n");
+    String failure =
+        compileModule(
+            Files.createDirectories(dir.resolve("out")),
+            embedderRuntimePath(),
+            List.of(src.resolve("module-info.java"), src.resolve("Internal.java")));
+    assertThat(failure)
+        .as("an import of a package the module does not export must not compile")
+        .contains("package dev.kcshare.host.records is not visible")
+        .contains("is declared in module dev.kcshare.cli, which does not export it");
+  }
+
+  @Test
+  void theExampleGatewayCompilesAndRunsOnTheModulePathWithoutALoggingBackend(@TempDir Path dir)
       throws Exception {
     ItProcesses.assumeNode();
-    List<Path> classpath =
-        List.of(
-            jarOf(ExampleGateway.class), // this module's test classes: the "gateway"
-            jarOf(Shareability.class),
-            jarOf(Verdict.class),
-            jarOf(CommandLine.class),
-            jarOf(JsonFactory.class),
-            jarOf(org.slf4j.LoggerFactory.class));
+    Path repo = ItProcesses.repo();
+    List<Path> modulePath = embedderRuntimePath();
+    Path classes = Files.createDirectories(dir.resolve("gateway-module"));
+    String failure =
+        compileModule(
+            classes,
+            modulePath,
+            List.of(
+                repo.resolve("src-it/src/consumer/module-info.java"),
+                repo.resolve("src-it/src/test/java/dev/kcshare/it/gateway/ExampleGateway.java")));
+    assertThat(failure).as("the example gateway as a module on the thin jars").isEmpty();
+
+    List<Path> runPath = new ArrayList<>(modulePath);
+    runPath.add(0, classes);
     List<String> command = new ArrayList<>();
     command.add(ItProcesses.javaBin());
-    command.add("-cp");
-    command.add(String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()));
-    command.add(ExampleGateway.class.getName());
+    command.add("--module-path");
+    command.add(String.join(File.pathSeparator, runPath.stream().map(Path::toString).toList()));
+    command.add("--module");
+    command.add("dev.kcshare.it.gateway/" + ExampleGateway.class.getName());
     command.add(dir.resolve("records").toString());
     command.add(ItProcesses.fixture().toString());
     Path out = dir.resolve("out.txt");

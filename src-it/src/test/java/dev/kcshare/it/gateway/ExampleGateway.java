@@ -1,16 +1,17 @@
 package dev.kcshare.it.gateway;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.LedgerWriter;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
-import dev.kcshare.host.config.ConfiguredServer;
-import dev.kcshare.host.json.JsonReader;
-import dev.kcshare.host.json.JsonSyntaxException;
-import dev.kcshare.host.prober.ServerDefinition;
-import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.report.ServerVerdict;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -44,9 +45,9 @@ import java.util.function.Function;
  *   <li>at spawn (a worker thread): {@link Shareability#launchIdentity} once, kept with the
  *       backend;
  *   <li>on the routing thread (the "event loop", {@link #route}): a server-initiated request that
- *       cannot be routed to exactly one session is recorded with {@link LedgerStore#record} — a
+ *       cannot be routed to exactly one session is recorded with {@link LedgerWriter#record} — a
  *       cheap, non-blocking call — and ONLY while more than one stub shares the backend;
- *   <li>on a heartbeat thread: {@link LedgerStore#flush}; once more on {@link #close()}.
+ *   <li>on a heartbeat thread: {@link LedgerWriter#flush}; once more on {@link #close()}.
  * </ol>
  *
  * <p>Not a real gateway: the stubs are in-process objects instead of client connections, a backend
@@ -56,10 +57,10 @@ public final class ExampleGateway implements AutoCloseable {
   /** The hint a server may give to tie its request to a pending call (none does in stdio MCP). */
   static final String RELATED_REQUEST_ID = "relatedRequestId";
 
-  private static final JsonReader JSON = JsonReader.withDepthLimit(64);
+  private static final JsonFactory JSON = new JsonFactory();
 
   private final ServerDefinition definition;
-  private final LedgerStore ledger;
+  private final LedgerWriter ledger;
   private final String launchIdentity;
   private final Process backend;
   private final OutputStream toBackend;
@@ -76,7 +77,7 @@ public final class ExampleGateway implements AutoCloseable {
 
   private ExampleGateway(
       ServerDefinition definition,
-      LedgerStore ledger,
+      LedgerWriter ledger,
       String launchIdentity,
       Process backend,
       Duration heartbeatPeriod) {
@@ -103,7 +104,7 @@ public final class ExampleGateway implements AutoCloseable {
    * starts a process) and completes the MCP handshake as the gateway's own client.
    */
   public static ExampleGateway start(
-      Shareability kc, LedgerStore ledger, ServerDefinition definition, Duration heartbeatPeriod)
+      Shareability kc, LedgerWriter ledger, ServerDefinition definition, Duration heartbeatPeriod)
       throws Exception {
     String identity = kc.launchIdentity(definition); // blocking: once per spawn, never per frame
     List<String> command = new ArrayList<>();
@@ -187,6 +188,66 @@ public final class ExampleGateway implements AutoCloseable {
     }
   }
 
+  /** One JSON-RPC line as plain values: maps, lists, strings, longs, doubles, booleans, null. */
+  static Object parse(String line) throws IOException {
+    try (JsonParser p = JSON.createParser(line)) {
+      if (p.nextToken() == null) {
+        throw new IOException("empty line");
+      }
+      Object value = value(p, 0);
+      if (p.nextToken() != null) {
+        throw new IOException("trailing content");
+      }
+      return value;
+    }
+  }
+
+  private static Object value(JsonParser p, int depth) throws IOException {
+    if (depth > 64) {
+      throw new IOException("nested too deeply");
+    }
+    JsonToken t = p.currentToken();
+    switch (t) {
+      case START_OBJECT -> {
+        Map<String, Object> map = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String name = p.currentName();
+          p.nextToken();
+          map.put(name, value(p, depth + 1));
+        }
+        return map;
+      }
+      case START_ARRAY -> {
+        List<Object> list = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+          list.add(value(p, depth + 1));
+        }
+        return list;
+      }
+      case VALUE_STRING -> {
+        return p.getText();
+      }
+      case VALUE_NUMBER_INT -> {
+        return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+            ? p.getBigIntegerValue()
+            : p.getLongValue();
+      }
+      case VALUE_NUMBER_FLOAT -> {
+        return p.getDoubleValue();
+      }
+      case VALUE_TRUE -> {
+        return true;
+      }
+      case VALUE_FALSE -> {
+        return false;
+      }
+      case VALUE_NULL -> {
+        return null;
+      }
+      default -> throw new IOException("unexpected " + t);
+    }
+  }
+
   // ------------------------------------------------------------------ the routing thread
 
   private void readLoop() {
@@ -196,8 +257,8 @@ public final class ExampleGateway implements AutoCloseable {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         Object frame;
         try {
-          frame = JSON.parse(line);
-        } catch (JsonSyntaxException e) {
+          frame = parse(line);
+        } catch (IOException e) {
           continue; // a banner line: not ours to route
         }
         if (frame instanceof Map<?, ?> message) {
@@ -370,23 +431,25 @@ public final class ExampleGateway implements AutoCloseable {
     Path records = Path.of(args[0]);
     ServerDefinition definition =
         ServerDefinition.stdio("files-mcp", "node", List.of(args[1], "ask-on-call"));
-    Shareability kc = Shareability.builder(records).build();
-    List<ConfiguredServer> servers = kc.servers(List.of(definition));
-    out.println("before: " + describe(kc.verdicts(servers).get(0)));
-    kc.startUncappedPass(servers).await(Duration.ofMinutes(2));
-    out.println("measured: " + describe(kc.verdicts(servers).get(0)));
-    LedgerStore ledger = kc.openLedger();
-    try (ExampleGateway gateway = start(kc, ledger, definition, Duration.ofSeconds(60))) {
-      Stub a = gateway.attach("session-a", request -> Map.of("roots", List.of(Map.of("uri", "a"))));
-      out.println("one stub: " + text(a.callTool("echo").get(30, TimeUnit.SECONDS)));
-      gateway.flushNow();
-      out.println("one stub verdict: " + describe(kc.verdicts(servers).get(0)));
-      Stub b = gateway.attach("session-b", request -> Map.of("roots", List.of()));
-      out.println("shared: " + text(b.callTool("echo").get(30, TimeUnit.SECONDS)));
-      gateway.flushNow();
-      out.println("shared verdict: " + describe(kc.verdicts(servers).get(0)));
-      ledger.clear(definition.name());
-    }
-    out.println("cleared verdict: " + describe(kc.verdicts(servers).get(0)));
+    try (Shareability kc = Shareability.builder(records).build()) {
+      List<ConfiguredServer> servers = kc.servers(List.of(definition));
+      out.println("before: " + describe(kc.verdicts(servers).get(0)));
+      kc.startUncappedPass(servers).await(Duration.ofMinutes(2));
+      out.println("measured: " + describe(kc.verdicts(servers).get(0)));
+      LedgerWriter ledger = kc.openLedger();
+      try (ExampleGateway gateway = start(kc, ledger, definition, Duration.ofSeconds(60))) {
+        Stub a =
+            gateway.attach("session-a", request -> Map.of("roots", List.of(Map.of("uri", "a"))));
+        out.println("one stub: " + text(a.callTool("echo").get(30, TimeUnit.SECONDS)));
+        gateway.flushNow();
+        out.println("one stub verdict: " + describe(kc.verdicts(servers).get(0)));
+        Stub b = gateway.attach("session-b", request -> Map.of("roots", List.of()));
+        out.println("shared: " + text(b.callTool("echo").get(30, TimeUnit.SECONDS)));
+        gateway.flushNow();
+        out.println("shared verdict: " + describe(kc.verdicts(servers).get(0)));
+        ledger.clear(definition.name());
+      }
+      out.println("cleared verdict: " + describe(kc.verdicts(servers).get(0)));
+    } // close: the ledger's last flush; no thread of kcshare's outlives it
   }
 }

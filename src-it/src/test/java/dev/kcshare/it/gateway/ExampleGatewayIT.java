@@ -7,12 +7,12 @@ import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.LedgerWriter;
+import dev.kcshare.embed.PassResult;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
-import dev.kcshare.host.config.ConfiguredServer;
-import dev.kcshare.host.evaluation.PassResult;
-import dev.kcshare.host.prober.ServerDefinition;
-import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.it.ItProcesses;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +58,7 @@ final class ExampleGatewayIT {
     ServerVerdict measured = kc.verdicts(servers).get(0);
     assertThat(measured.verdict().strength()).isEqualTo(Strength.MEASURED);
 
-    LedgerStore ledger = kc.openLedger();
+    LedgerWriter ledger = kc.openLedger();
     try (ExampleGateway gateway =
         ExampleGateway.start(kc, ledger, definition, Duration.ofHours(1))) {
       // One session: the server's roots/list can only be for it. Routed, nothing recorded.
@@ -68,7 +68,7 @@ final class ExampleGatewayIT {
       assertThat(ExampleGateway.text(first)).isEqualTo("roots: 1");
       assertThat(first.get("id")).as("the stub sees its own id").isEqualTo(1L);
       assertThat(gateway.unroutableRequests()).isZero();
-      assertThat(ledger.ledger().all()).isEmpty();
+      assertThat(ledger.all()).isEmpty();
       assertThat(gateway.flushNow()).isTrue();
       assertThat(kc.verdicts(servers, ledger).get(0).verdict()).isEqualTo(measured.verdict());
 
@@ -78,8 +78,7 @@ final class ExampleGatewayIT {
       assertThat(second.get("id")).as("ids are rewritten both ways").isEqualTo(1L);
       assertThat(ExampleGateway.text(second)).startsWith("client error:");
       assertThat(gateway.unroutableRequests()).isEqualTo(1);
-      assertThat(ledger.ledger().codesFor(NAME, gateway.launchIdentity()))
-          .containsExactly(UNROUTABLE);
+      assertThat(ledger.codesFor(NAME, gateway.launchIdentity())).containsExactly(UNROUTABLE);
 
       // The live ledger counts at once; the file only after the heartbeat's flush.
       ServerVerdict live = kc.verdicts(servers, ledger).get(0);
@@ -112,17 +111,18 @@ final class ExampleGatewayIT {
           .isEqualTo(Strength.REFUTED);
       assertThat(gateway.flushNow()).isTrue();
       assertThat(kc.verdicts(servers, ledger).get(0).verdict()).isEqualTo(measured.verdict());
-      assertThat(ledger.ledger().all()).isEmpty();
+      assertThat(ledger.all()).isEmpty();
 
       // Back to one session: nothing is recorded again.
       gateway.detach(b);
       assertThat(ExampleGateway.text(a.callTool("echo").get(30, TimeUnit.SECONDS)))
           .isEqualTo("roots: 1");
-      assertThat(ledger.ledger().all()).isEmpty();
+      assertThat(ledger.all()).isEmpty();
     }
     assertThat(kc.verdicts(servers).get(0).verdict()).isEqualTo(measured.verdict());
     ItProcesses.Result after =
         ItProcesses.kcshare(dir, "hazards", "list", "--json", "--records-dir", records.toString());
     assertThat(after.stdout().strip()).isEqualTo("{}");
+    kc.close();
   }
 }

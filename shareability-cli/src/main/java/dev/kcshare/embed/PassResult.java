@@ -1,0 +1,92 @@
+package dev.kcshare.embed;
+
+import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.host.evaluation.ServerResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a pass did. Immutable.
+ *
+ * @param outcome whether the pass ran, yielded to another pass, or found one running
+ * @param fresh the servers measured now, in completion order
+ * @param stored the stored rows included in the result (hits, or rows read by name when yielding),
+ *     by server name
+ * @param progress the final counters
+ * @param skipped servers that were due but skipped because their pre-flight kept failing, in config
+ *     order, each with the time (epoch seconds) a pass will try it again
+ */
+public record PassResult(
+    Outcome outcome,
+    List<Measured> fresh,
+    Map<String, CacheRow> stored,
+    PassProgress progress,
+    Map<String, Double> skipped) {
+
+  /** How the pass ended. */
+  public enum Outcome {
+    /** The pass held the lock and measured what was due. */
+    RAN,
+    /** A budgeted pass found another pass running and served stored rows instead. */
+    YIELDED,
+    /** An uncapped pass asked not to wait found another pass running and did nothing. */
+    BUSY
+  }
+
+  /**
+   * One server measured in a pass.
+   *
+   * @param name the server name
+   * @param result the pre-flight result ({@code ran}, reasons, detail, era, reported version)
+   * @param stored whether the result was stored in the verdict cache (only a pre-flight that ran)
+   * @param stderrTail the escaped end of the server's stderr, for local diagnostics ({@code ""}
+   *     when none)
+   * @param exitStatus how the server's process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}),
+   *     or null when nothing was spawned or it is unknown
+   */
+  public record Measured(
+      String name,
+      PreflightResult result,
+      boolean stored,
+      String stderrTail,
+      @Nullable String exitStatus) {
+    /** Validates. */
+    public Measured {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(result, "result");
+      Objects.requireNonNull(stderrTail, "stderrTail");
+    }
+
+    static Measured of(ServerResult r) {
+      return new Measured(r.name(), r.result(), r.stored(), r.stderrTail(), r.exitStatus());
+    }
+  }
+
+  /** Copies the collections (unmodifiable; the maps keep their order). */
+  public PassResult {
+    Objects.requireNonNull(outcome, "outcome");
+    Objects.requireNonNull(progress, "progress");
+    fresh = List.copyOf(fresh);
+    stored = Collections.unmodifiableMap(new LinkedHashMap<>(stored));
+    skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+  }
+
+  static PassResult of(dev.kcshare.host.evaluation.PassResult r) {
+    List<Measured> fresh = new ArrayList<>(r.fresh().size());
+    for (ServerResult s : r.fresh()) {
+      fresh.add(Measured.of(s));
+    }
+    return new PassResult(
+        Outcome.valueOf(r.outcome().name()),
+        fresh,
+        r.stored(),
+        PassProgress.of(r.progress()),
+        r.skipped());
+  }
+}
