@@ -240,7 +240,7 @@ public final class EvaluationRunner {
     if (options.mode() != Mode.FORCED) {
       throw new IllegalArgumentException("only a forced pass starts early: " + options.mode());
     }
-    if (refusal(server.first()) != null) {
+    if (refusal(server) != null) {
       return null;
     }
     Path recordsDir = cacheFile.toAbsolutePath().getParent();
