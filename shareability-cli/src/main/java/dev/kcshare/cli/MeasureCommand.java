@@ -191,7 +191,7 @@ final class MeasureCommand implements Callable<Integer> {
     MeasureDisplay progress =
         new MeasureDisplay(
             ctx.err(),
-            MeasureDisplay.modeFor(terminal, quiet, json),
+            MeasureDisplay.modeFor(terminal, quiet, json, verbosity),
             verbosity > 0,
             System::nanoTime,
             terminal.columns(),

@@ -92,12 +92,20 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
     }
   }
 
-  /** The mode for a command's context and options. */
+  /** The mode for a command's context and options (verbosity 0 without {@code -v}). */
   static Mode modeFor(Terminal terminal, boolean quiet, boolean json) {
+    return modeFor(terminal, quiet, json, 0);
+  }
+
+  /**
+   * The mode for a command's context and options. With {@code -v} log lines go to stderr while the
+   * pass runs, and a redrawn status line would be cut by them: every line is printed as it comes.
+   */
+  static Mode modeFor(Terminal terminal, boolean quiet, boolean json, int verbosity) {
     if (quiet || json || !terminal.stderr()) {
       return Mode.OFF;
     }
-    return terminal.cursorOnStderr() ? Mode.LIVE : Mode.LINES;
+    return terminal.cursorOnStderr() && verbosity <= 0 ? Mode.LIVE : Mode.LINES;
   }
 
   /** Whether result lines were printed as they came (the command then does not repeat them). */

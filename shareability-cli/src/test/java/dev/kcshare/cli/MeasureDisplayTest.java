@@ -191,6 +191,11 @@ final class MeasureDisplayTest {
     assertThat(MeasureDisplay.modeFor(pipe, false, false)).isEqualTo(MeasureDisplay.Mode.OFF);
     assertThat(MeasureDisplay.modeFor(tty, true, false)).isEqualTo(MeasureDisplay.Mode.OFF);
     assertThat(MeasureDisplay.modeFor(tty, false, true)).isEqualTo(MeasureDisplay.Mode.OFF);
+    // -v: log lines come between results, so no status line is redrawn under them.
+    assertThat(MeasureDisplay.modeFor(tty, false, false, 1)).isEqualTo(MeasureDisplay.Mode.LINES);
+    assertThat(MeasureDisplay.modeFor(tty, false, false, 2)).isEqualTo(MeasureDisplay.Mode.LINES);
+    assertThat(MeasureDisplay.modeFor(pipe, false, false, 1)).isEqualTo(MeasureDisplay.Mode.OFF);
+    assertThat(MeasureDisplay.modeFor(tty, false, false, 0)).isEqualTo(MeasureDisplay.Mode.LIVE);
   }
 
   @Test
