@@ -5,6 +5,7 @@ import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.RecordDecoder;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.json.JsonReader;
@@ -140,48 +141,7 @@ public final class RecordFile {
    * are skipped unread; a file that cannot be used is an empty ledger).
    */
   public static Loaded<LedgerLoad> readLedger(Path file, Predicate<String> names) {
-    Objects.requireNonNull(file, "file");
-    Objects.requireNonNull(names, "names");
-    LedgerCodec.Decoder decoder = LedgerCodec.decoder();
-    Outcome outcome =
-        consume(
-            file,
-            in ->
-                READER.stream(
-                    in,
-                    new JsonReader.TopLevel() {
-                      @Override
-                      public boolean streams(String name) {
-                        return decoder.streams(name);
-                      }
-
-                      @Override
-                      public boolean wants(String member, String key) {
-                        return names.test(key);
-                      }
-
-                      @Override
-                      public void member(String name, @Nullable Object value) {
-                        decoder.member(name, value);
-                      }
-
-                      @Override
-                      public void begin(String name) {
-                        decoder.begin(name);
-                      }
-
-                      @Override
-                      public void entry(String name, String key, @Nullable Object value) {
-                        decoder.entry(key, value);
-                      }
-
-                      @Override
-                      public void root(@Nullable Object value) {
-                        decoder.root(value);
-                      }
-                    }));
-    LedgerLoad load = outcome.state == State.PARSED ? decoder.finish() : LedgerLoad.empty();
-    return new Loaded<>(load, outcome.state, outcome.problem);
+    return stream(file, names, LedgerCodec.decoder(), LedgerLoad.empty());
   }
 
   /** Reads the cache file, every row. */
@@ -194,9 +154,21 @@ public final class RecordFile {
    * skipped unread; applied markers are always read; a file that cannot be used is an empty cache).
    */
   public static Loaded<CacheLoad> readCache(Path file, Predicate<String> names) {
+    return stream(
+        file,
+        names,
+        CacheCodec.decoder(),
+        new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of()));
+  }
+
+  /**
+   * Streams {@code file} into {@code decoder}, handing it only the streamed entries whose keys
+   * {@code names} accepts; a file that cannot be used reads as {@code empty}.
+   */
+  private static <T> Loaded<T> stream(
+      Path file, Predicate<String> names, RecordDecoder<T> decoder, T empty) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(names, "names");
-    CacheCodec.Decoder decoder = CacheCodec.decoder();
     Outcome outcome =
         consume(
             file,
@@ -234,10 +206,7 @@ public final class RecordFile {
                         decoder.root(value);
                       }
                     }));
-    CacheLoad load =
-        outcome.state == State.PARSED
-            ? decoder.finish()
-            : new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of());
+    T load = outcome.state == State.PARSED ? decoder.finish() : empty;
     return new Loaded<>(load, outcome.state, outcome.problem);
   }
 

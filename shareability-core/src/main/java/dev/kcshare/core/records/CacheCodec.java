@@ -34,23 +34,7 @@ public final class CacheCodec {
     return Dropped.tolerantly(
         notes -> {
           Decoder decoder = decoder();
-          if (root instanceof Map<?, ?> top) {
-            for (Map.Entry<?, ?> member : top.entrySet()) {
-              if (!(member.getKey() instanceof String name)) {
-                continue;
-              }
-              if (decoder.streams(name) && member.getValue() instanceof Map<?, ?> entries) {
-                decoder.begin(name);
-                for (Map.Entry<?, ?> entry : entries.entrySet()) {
-                  decoder.entry(entry.getKey(), entry.getValue());
-                }
-              } else {
-                decoder.member(name, member.getValue());
-              }
-            }
-          } else {
-            decoder.root(root);
-          }
+          RecordDecoder.feed(root, decoder);
           CacheLoad load = decoder.finish();
           notes.addAll(load.dropped());
           return new CacheLoad(load.rows(), load.applied(), notes, load.refusal());
@@ -69,7 +53,7 @@ public final class CacheCodec {
    * top-level members whole ({@link #member}). The outcome, {@link #finish()}, is exactly {@link
    * CacheCodec#decode} of the same document. Feeding it never throws; not thread-safe.
    */
-  public static final class Decoder {
+  public static final class Decoder implements RecordDecoder<CacheLoad> {
     private boolean notAnObject;
     private @Nullable Object root;
     private final Map<String, @Nullable Object> members = new HashMap<>();
@@ -100,11 +84,13 @@ public final class CacheCodec {
     }
 
     /** Whether {@code member}'s object value is fed entry by entry: {@code entries}. */
+    @Override
     public boolean streams(String member) {
       return "entries".equals(member);
     }
 
     /** A top-level member fed whole (a repeated member keeps its last value). */
+    @Override
     public void member(String name, @Nullable Object value) {
       members.put(name, value);
       if ("entries".equals(name)) {
@@ -115,6 +101,7 @@ public final class CacheCodec {
     }
 
     /** The object value of {@code entries} begins; a repeated {@code entries} starts over. */
+    @Override
     public void begin(String member) {
       members.remove(member);
       entriesIsObject = true;
@@ -123,6 +110,7 @@ public final class CacheCodec {
     }
 
     /** One row of {@code entries}; a repeated name keeps its first place and last value. */
+    @Override
     public void entry(@Nullable Object key, @Nullable Object value) {
       List<Dropped> notes = new ArrayList<>(0);
       if (!(key instanceof String name)) {
@@ -163,12 +151,14 @@ public final class CacheCodec {
     }
 
     /** The document's value is not an object. */
+    @Override
     public void root(@Nullable Object value) {
       notAnObject = true;
       root = value;
     }
 
     /** What was fed, decoded: as {@link CacheCodec#decode} of the whole document. */
+    @Override
     public CacheLoad finish() {
       return Dropped.tolerantly(
           this::finish, notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));

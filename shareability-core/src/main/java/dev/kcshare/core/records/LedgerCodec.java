@@ -37,23 +37,7 @@ public final class LedgerCodec {
     return Dropped.tolerantly(
         notes -> {
           Decoder decoder = decoder();
-          if (root instanceof Map<?, ?> top) {
-            for (Map.Entry<?, ?> member : top.entrySet()) {
-              if (!(member.getKey() instanceof String name)) {
-                continue;
-              }
-              if (decoder.streams(name) && member.getValue() instanceof Map<?, ?> entries) {
-                decoder.begin(name);
-                for (Map.Entry<?, ?> entry : entries.entrySet()) {
-                  decoder.entry(entry.getKey(), entry.getValue());
-                }
-              } else {
-                decoder.member(name, member.getValue());
-              }
-            }
-          } else {
-            decoder.root(root);
-          }
+          RecordDecoder.feed(root, decoder);
           LedgerLoad load = decoder.finish();
           notes.addAll(load.dropped());
           return new LedgerLoad(load.servers(), load.cleared(), notes, load.refusal());
@@ -72,7 +56,7 @@ public final class LedgerCodec {
    * top-level members whole ({@link #member}). The outcome, {@link #finish()}, is exactly {@link
    * LedgerCodec#decode} of the same document. Feeding it never throws; not thread-safe.
    */
-  public static final class Decoder {
+  public static final class Decoder implements RecordDecoder<LedgerLoad> {
     private boolean notAnObject;
     private @Nullable Object root;
     private final Map<String, @Nullable Object> members = new HashMap<>();
@@ -88,11 +72,13 @@ public final class LedgerCodec {
     private Decoder() {}
 
     /** Whether {@code member}'s object value is fed entry by entry: {@code servers}. */
+    @Override
     public boolean streams(String member) {
       return "servers".equals(member);
     }
 
     /** A top-level member fed whole (a repeated member keeps its last value). */
+    @Override
     public void member(String name, @Nullable Object value) {
       members.put(name, value);
       if ("servers".equals(name)) {
@@ -102,6 +88,7 @@ public final class LedgerCodec {
     }
 
     /** The object value of {@code servers} begins; a repeated {@code servers} starts over. */
+    @Override
     public void begin(String member) {
       members.remove(member);
       serversIsObject = true;
@@ -109,6 +96,7 @@ public final class LedgerCodec {
     }
 
     /** One member of {@code servers}; a repeated name keeps its first place and last value. */
+    @Override
     public void entry(@Nullable Object key, @Nullable Object value) {
       List<Dropped> notes = new ArrayList<>(0);
       if (!(key instanceof String name)) {
@@ -139,12 +127,14 @@ public final class LedgerCodec {
     }
 
     /** The document's value is not an object. */
+    @Override
     public void root(@Nullable Object value) {
       notAnObject = true;
       root = value;
     }
 
     /** What was fed, decoded: as {@link LedgerCodec#decode} of the whole document. */
+    @Override
     public LedgerLoad finish() {
       return Dropped.tolerantly(
           this::finish, notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
