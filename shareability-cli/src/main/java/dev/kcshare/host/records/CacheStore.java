@@ -40,14 +40,7 @@ public final class CacheStore {
    */
   private static CacheLoad readForWrite(Path file) throws FileProblem {
     RecordFile.Loaded<CacheLoad> read = RecordFile.readCache(file);
-    if (!read.state().replaceable()) {
-      throw FileProblem.leftUnchanged(file, "could not be read to merge (" + read.problem() + ")");
-    }
-    String refusal = read.value().refusal();
-    if (refusal != null) {
-      throw FileProblem.leftUnchanged(file, refusal);
-    }
-    return read.value();
+    return read.forWriting(file, read.value().refusal());
   }
 
   /**

@@ -100,14 +100,7 @@ public final class LedgerStore {
    */
   private static LedgerLoad readForWrite(Path file) throws FileProblem {
     RecordFile.Loaded<LedgerLoad> read = RecordFile.readLedger(file);
-    if (!read.state().replaceable()) {
-      throw FileProblem.leftUnchanged(file, "could not be read to merge (" + read.problem() + ")");
-    }
-    String refusal = read.value().refusal();
-    if (refusal != null) {
-      throw FileProblem.leftUnchanged(file, refusal);
-    }
-    return read.value();
+    return read.forWriting(file, read.value().refusal());
   }
 
   /**

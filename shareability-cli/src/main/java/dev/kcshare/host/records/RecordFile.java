@@ -7,6 +7,7 @@ import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.RecordDecoder;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
@@ -114,6 +115,24 @@ public final class RecordFile {
     /** Whether something existed at the path. */
     public boolean exists() {
       return state != State.MISSING;
+    }
+
+    /**
+     * The value, for a writer that will replace {@code file} under its lock.
+     *
+     * @param refusal why the decoded content must not be replaced (a newer version's file...), or
+     *     null
+     * @throws FileProblem when the file must be left as it is: not understood, or present but
+     *     unreadable (its content could not be merged)
+     */
+    public T forWriting(Path file, @Nullable String refusal) throws FileProblem {
+      if (!state.replaceable()) {
+        throw FileProblem.leftUnchanged(file, "could not be read to merge (" + problem + ")");
+      }
+      if (refusal != null) {
+        throw FileProblem.leftUnchanged(file, refusal);
+      }
+      return value;
     }
   }
 
