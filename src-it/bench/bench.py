@@ -19,7 +19,9 @@ measurement gets a fresh records directory, so it really spawns and measures.
      rows of other servers, about 170 MB) under -Xmx256m (median <= 3 s), with its peak RSS
   f  the physical floor: `kcshare measure SERVER` vs floor.mjs, a bare Node.js client that spawns the
      server once, does one initialize + tools/list, closes stdin and waits for the exit (no SDK),
-     for server-memory and server-everything (target ratio <= 1.25 each); CPU time reported too
+     for server-memory and server-everything (target ratio <= 1.25 each); CPU time reported too.
+     The same client doing two identities at once (floor.mjs --identities 2) is timed in the same
+     rounds: what a pre-flight's two concurrent servers cost with no JVM, comparison or write
 
 All kcshare runs use the packaged launcher with an AppCDS archive in a private cache directory,
 created by an untimed warm-up run before any timing.
@@ -205,9 +207,13 @@ class Bench:
             floor = ["node", str(floor_script)]
             for k, v in definition.get("env", {}).items():
                 floor += ["--env", f"{k}={v}"]
-            floor += [definition["command"], *definition.get("args", [])]
-            if int(self.output(floor).strip() or 0) < 1:
-                sys.exit(f"bench: the floor client listed no tools for {name}")
+            server = [definition["command"], *definition.get("args", [])]
+            # The same bare client doing what a pre-flight does: two identities at once.
+            floor_twice = floor + ["--identities", "2"] + server
+            floor += server
+            for argv in (floor, floor_twice):
+                if int(self.output(argv).strip() or 0) < 1:
+                    sys.exit(f"bench: the floor client listed no tools for {name}")
             cpu = {}
 
             def measure(label, launcher=None):
@@ -224,23 +230,33 @@ class Bench:
                     return t
                 return fn
 
-            def bare():
-                t = self.run(floor)
-                cpu["floor"].append(self.last_cpu)
-                return t
+            def bare(label, argv):
+                cpu[label] = []
+
+                def fn():
+                    t = self.run(argv)
+                    cpu[label].append(self.last_cpu)
+                    return t
+                return fn
 
             contenders = [("kcshare measure", measure("kcshare measure"))]
             if self.baseline:
                 contenders.append(("baseline build measure", measure("baseline build measure", self.baseline)))
-            cpu["floor"] = []
-            contenders.append(("floor", bare))
+            kcshare = [label for label, _ in contenders]
+            contenders.append(("floor, two identities", bare("floor, two identities", floor_twice)))
+            contenders.append(("floor", bare("floor", floor)))
             samples = self.interleave(rounds, contenders)
-            for label, _ in contenders[:-1]:
+            for label in kcshare:
                 tag = "" if label == "kcshare measure" else " (baseline build)"
                 self.record(f"f. {name}{tag}", samples, label, "floor", 1.25)
                 self.results[-1]["targetOnPaired"] = True
-            for label, _ in contenders[:-1]:
+            # What two concurrent identities cost by themselves, and kcshare against that.
+            self.record(f"f. {name} x2", samples, "floor, two identities", "floor", None)
+            for label in kcshare:
                 tag = "" if label == "kcshare measure" else " (baseline build)"
+                self.record(f"f. {name}{tag} vs x2", samples, label, "floor, two identities", None)
+            for label in kcshare + ["floor, two identities"]:
+                tag = {"kcshare measure": "", "floor, two identities": " x2"}.get(label, " (baseline build)")
                 self.record(f"f. {name}{tag} CPU", {f"{label} CPU": cpu[label], "floor CPU": cpu["floor"]},
                             f"{label} CPU", "floor CPU", None)
 
