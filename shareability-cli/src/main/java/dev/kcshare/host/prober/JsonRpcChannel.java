@@ -72,8 +72,8 @@ final class JsonRpcChannel {
     this.stdin = stdin;
     this.timeout = timeout;
     this.onResponse = onResponse;
-    this.readerThread = new Thread(this::readLoop, threadName + "-stdout");
-    this.writerThread = new Thread(this::writeLoop, threadName + "-stdin");
+    this.readerThread = new Thread(new Loop(this, true), threadName + "-stdout");
+    this.writerThread = new Thread(new Loop(this, false), threadName + "-stdin");
     readerThread.setDaemon(true);
     writerThread.setDaemon(true);
     readerThread.start();
@@ -248,6 +248,26 @@ final class JsonRpcChannel {
       closeable.close();
     } catch (Exception ignored) {
       // the pipe is gone either way
+    }
+  }
+
+  /** The reader's or the writer's loop (a named class: see the package documentation). */
+  private static final class Loop implements Runnable {
+    private final JsonRpcChannel channel;
+    private final boolean reader;
+
+    Loop(JsonRpcChannel channel, boolean reader) {
+      this.channel = channel;
+      this.reader = reader;
+    }
+
+    @Override
+    public void run() {
+      if (reader) {
+        channel.readLoop();
+      } else {
+        channel.writeLoop();
+      }
     }
   }
 }

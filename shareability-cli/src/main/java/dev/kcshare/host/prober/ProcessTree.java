@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,10 @@ final class ProcessTree {
     long self = ProcessHandle.current().pid();
     for (ProcFs.Stat member : ProcFs.group(process.pid())) {
       if (member.pid() != process.pid() && member.pid() != self && member.isRunning()) {
-        ProcessHandle.of(member.pid()).ifPresent(known::add);
+        Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
+        if (handle.isPresent()) {
+          known.add(handle.get());
+        }
       }
     }
   }
@@ -69,13 +73,34 @@ final class ProcessTree {
     return Set.copyOf(known);
   }
 
-  /** Adds the current descendants of the child and of every known, still running descendant. */
+  /** {@link #snapshot()} as a task (a named class: see the package documentation). */
+  Runnable snapshots() {
+    return new Snapshots(this);
+  }
+
+  private static final class Snapshots implements Runnable {
+    private final ProcessTree tree;
+
+    Snapshots(ProcessTree tree) {
+      this.tree = tree;
+    }
+
+    @Override
+    public void run() {
+      tree.snapshot();
+    }
+  }
+
+  /**
+   * Adds the current descendants of the child and of every known, still running descendant (with no
+   * {@code known::add}: see the package documentation).
+   */
   void snapshot() {
     try {
-      process.descendants().forEach(known::add);
+      known.addAll(process.descendants().toList());
       for (ProcessHandle h : List.copyOf(known)) {
         if (isRunning(h)) {
-          h.descendants().forEach(known::add);
+          known.addAll(h.descendants().toList());
         }
       }
     } catch (RuntimeException e) {
@@ -146,11 +171,20 @@ final class ProcessTree {
     }
   }
 
+  private static boolean anyRunning(List<ProcessHandle> handles) {
+    for (ProcessHandle h : handles) {
+      if (isRunning(h)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Waits up to {@code grace} until none of {@code handles} runs; true when interrupted. */
   private static boolean awaitAll(List<ProcessHandle> handles, Duration grace) {
     boolean interrupted = false;
     long deadline = System.nanoTime() + grace.toNanos();
-    while (handles.stream().anyMatch(ProcessTree::isRunning) && System.nanoTime() < deadline) {
+    while (anyRunning(handles) && System.nanoTime() < deadline) {
       try {
         Thread.sleep(POLL_MILLIS);
       } catch (InterruptedException e) {

@@ -51,7 +51,7 @@ final class ServerProcess {
             process.getInputStream(),
             process.getOutputStream(),
             options.timeout(),
-            tree::snapshot,
+            tree.snapshots(),
             threadName);
   }
 

@@ -16,7 +16,7 @@ final class StderrTail {
   private final Thread thread;
 
   StderrTail(InputStream stderr, String threadName) {
-    thread = new Thread(() -> drain(stderr), threadName + "-stderr");
+    thread = new Thread(new Drain(this, stderr), threadName + "-stderr");
     thread.setDaemon(true);
     thread.start();
   }
@@ -63,6 +63,22 @@ final class StderrTail {
       thread.join(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The drain's loop (a named class: see the package documentation). */
+  private static final class Drain implements Runnable {
+    private final StderrTail tail;
+    private final InputStream stderr;
+
+    Drain(StderrTail tail, InputStream stderr) {
+      this.tail = tail;
+      this.stderr = stderr;
+    }
+
+    @Override
+    public void run() {
+      tail.drain(stderr);
     }
   }
 }
