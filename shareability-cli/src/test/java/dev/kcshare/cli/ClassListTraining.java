@@ -22,10 +22,11 @@ import java.util.concurrent.TimeUnit;
  * <p>It runs the packaged jar on a few representative command lines, each in its own JVM with
  * {@code -XX:DumpLoadedClassList}, and merges the lists in first-seen order without repeats (the
  * JDK 17 dump aborts on a repeated line). The command lines read the shipped example config and
- * small record files and never touch the operator's home (each child gets an empty {@code HOME});
- * the only server spawned is the repository's Node.js fixture, for one {@code measure}, and only
- * when {@code node} is on the PATH. A static archive, unlike the dynamic one, can hold picocli's
- * Java 5 class files.
+ * small record files and never touch the operator's home: each child gets a {@code HOME} of its
+ * own, empty or holding the few client files or the Kiro Crew data home a line is about. The only
+ * server spawned is the repository's Node.js fixture, for the {@code measure} lines, and only when
+ * {@code node} is on the PATH. A static archive, unlike the dynamic one, can hold picocli's Java 5
+ * class files.
  */
 public final class ClassListTraining {
   private ClassListTraining() {}
@@ -67,6 +68,7 @@ public final class ClassListTraining {
                     "assess", "--all", "--json", "--config", fleet, "--records-dir", recordsDir),
                 List.of("assess", "--all", "--config", fleet, "--records-dir", recordsDir),
                 List.of("assess", "--all", "--config", fleet, "--records-dir", empty),
+                List.of("assess", "notes", "--config", fleet, "--records-dir", recordsDir),
                 List.of("cost", "--config", fleet, "--records-dir", recordsDir),
                 List.of("cost", "--json", "--config", fleet, "--records-dir", recordsDir),
                 List.of("config", "--config", fleet),
@@ -90,6 +92,20 @@ public final class ClassListTraining {
     Path clients = clientsHome(work.resolve("clients-home"));
     List<List<String>> withClients =
         List.of(List.of("assess", "--all", "--records-dir", empty), List.of("config", "--json"));
+    // A host where the Kiro Crew gateway is installed (~/.kiro/crew holds its config.json, the
+    // servers are in ~/.kiro/settings/mcp.json): the profile is chosen by looking into that data
+    // home, and the gateway's settings are read, paths an empty home never takes.
+    Path gatewayHost = kiroCrewHome(work.resolve("kirocrew-home"), examples.resolve("fleet.json"));
+    List<List<String>> onGatewayHost =
+        new ArrayList<>(
+            List.of(
+                List.of("assess", "--all", "--records-dir", recordsDir),
+                List.of("assess", "notes", "--records-dir", recordsDir),
+                List.of("config")));
+    if (NodeFixture.available()) {
+      String measured = work.resolve("measured-on-gateway-host").toString();
+      onGatewayHost.add(List.of("measure", "notes", "--records-dir", measured));
+    }
     Set<String> lines = new LinkedHashSet<>();
     int n = 0;
     List<Map.Entry<Path, List<String>>> runs = new ArrayList<>();
@@ -98,6 +114,9 @@ public final class ClassListTraining {
     }
     for (List<String> commandLine : withClients) {
       runs.add(Map.entry(clients, commandLine));
+    }
+    for (List<String> commandLine : onGatewayHost) {
+      runs.add(Map.entry(gatewayHost, commandLine));
     }
     for (Map.Entry<Path, List<String>> r : runs) {
       List<String> commandLine = r.getValue();
@@ -132,6 +151,21 @@ public final class ClassListTraining {
         home.resolve(".config/goose/config.yaml"),
         "extensions:\n  notes:\n    enabled: true\n    type: stdio\n    name: notes\n"
             + "    cmd: node\n    args: [notes.mjs]\n    envs: {MODE: train}\n");
+    return home;
+  }
+
+  /**
+   * A home with a Kiro Crew data home (its config.json, with gateway settings) and the example
+   * fleet as the Kiro user's servers.
+   */
+  private static Path kiroCrewHome(Path home, Path fleet) throws IOException {
+    write(home.resolve(".kiro/settings/mcp.json"), Files.readString(fleet, StandardCharsets.UTF_8));
+    write(
+        home.resolve(".kiro/crew/config.json"),
+        "{\"agent\": {\"model\": \"train\"},\n"
+            + " \"mcp_gateway\": {\"enabled\": true, \"socket_path\": \"\","
+            + " \"stub_servers\": [\"notes\"], \"stub_overrides\": {\"calendar\": true},"
+            + " \"pool_identity_env\": [\"OAUTH_CLIENT_ID\"]}}\n");
     return home;
   }
 

@@ -94,6 +94,7 @@ final class LauncherIT {
       strings = {
         "--version",
         "assess --all --config examples/fleet.json",
+        "assess notes --config examples/fleet.json",
         "cost --config examples/fleet.json"
       })
   void theArchiveHoldsEveryClassOfATypicalRun(String commandLine, @TempDir Path dir)
@@ -113,6 +114,51 @@ final class LauncherIT {
             "",
             args.toArray(new String[0]));
     assertThat(r.exitCode()).as(r.stderr()).isZero();
+    List<String> ours =
+        Files.readAllLines(log).stream()
+            .filter(l -> l.contains(" picocli.") || l.contains(" dev.kcshare."))
+            .toList();
+    assertThat(ours).anyMatch(l -> l.contains(" dev.kcshare.cli.Main "));
+    assertThat(ours).allMatch(l -> l.contains("source: shared objects file"));
+  }
+
+  /**
+   * The same on a host where the Kiro Crew gateway is installed, its servers in {@code
+   * ~/.kiro/settings/mcp.json}: choosing the profile looks into {@code ~/.kiro/crew} there and the
+   * gateway's settings are read, paths an empty home never takes, and a plain {@code measure
+   * SERVER} begins its pre-flight before picocli is involved.
+   */
+  @ParameterizedTest(name = "kcshare {0}")
+  @ValueSource(strings = {"assess --all", "assess notes", "config", "measure notes"})
+  void theArchiveHoldsEveryClassOfARunOnAKiroCrewHost(String commandLine, @TempDir Path dir)
+      throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path crew = Files.createDirectories(home.resolve(".kiro/crew"));
+    Files.writeString(
+        crew.resolve("config.json"),
+        "{\"mcp_gateway\": {\"enabled\": true, \"stub_overrides\": {\"notes\": false}}}\n");
+    Path settings = Files.createDirectories(home.resolve(".kiro/settings"));
+    Files.copy(Kcshare.repo().resolve("examples/fleet.json"), settings.resolve("mcp.json"));
+    Map<String, String> env =
+        Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", dir.resolve("cache").toString());
+    assertThat(Kcshare.run(Kcshare.repo(), env, "", "--version").exitCode()).isZero();
+    Path log = dir.resolve("classes.log");
+    List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
+    if (!args.get(0).equals("config")) {
+      args.addAll(List.of("--records-dir", dir.resolve("records").toString()));
+    }
+    Map<String, String> onHost = new HashMap<>(env);
+    onHost.put("HOME", home.toString());
+    Kcshare.Result r =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(onHost, "-Xlog:class+load=info:file=" + log),
+            "",
+            args.toArray(new String[0]));
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    if (args.get(0).equals("config")) {
+      assertThat(r.stdout()).contains("Profile: kirocrew");
+    }
     List<String> ours =
         Files.readAllLines(log).stream()
             .filter(l -> l.contains(" picocli.") || l.contains(" dev.kcshare."))
