@@ -90,6 +90,11 @@ def main():
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args()
     args = a.args[1:] if a.args[:1] == ["--"] else a.args
+    if args[:1] == ["measure"] and not any(x.startswith("--records-dir") for x in args):
+        # Without it every run writes into the host's real records directory, which the gateway
+        # shares (~/.kiro/crew/mcp-gateway by default).
+        sys.exit("phases.py: give measure a --records-dir DIR of its own: otherwise each run "
+                 "writes into this host's real records directory")
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(a.cache) if a.cache else Path(tmp) / "cache"
         log = Path(tmp) / "classes.log"
