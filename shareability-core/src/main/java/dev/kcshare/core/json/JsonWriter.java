@@ -6,6 +6,7 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -36,6 +37,16 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JsonWriter {
   private final int indent;
+
+  /**
+   * Object members in code-point order of their keys. A constant, linked once when the class is
+   * initialised: two pre-flight threads writing canonical text at the same moment would otherwise
+   * each link the call site, and one of them spin a lambda class the start-up archive already
+   * holds.
+   */
+  private static final Comparator<Map.Entry<?, ?>> BY_KEY =
+      (a, b) -> CodePoints.compare(String.valueOf(a.getKey()), String.valueOf(b.getKey()));
+
   private final boolean sortKeys;
 
   private JsonWriter(int indent, boolean sortKeys) {
@@ -119,7 +130,7 @@ public final class JsonWriter {
       return map.entrySet().iterator();
     }
     List<Map.Entry<?, ?>> list = new ArrayList<>(map.entrySet());
-    list.sort((a, b) -> CodePoints.compare(String.valueOf(a.getKey()), String.valueOf(b.getKey())));
+    list.sort(BY_KEY);
     return list.iterator();
   }
 
