@@ -99,27 +99,11 @@ final class LauncherIT {
       })
   void theArchiveHoldsEveryClassOfATypicalRun(String commandLine, @TempDir Path dir)
       throws Exception {
-    Map<String, String> env = Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", dir.toString());
-    assertThat(Kcshare.run(Kcshare.repo(), env, "", "--version").exitCode()).isZero();
-    Path log = dir.resolve("classes.log");
     List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
-    args.addAll(List.of("--records-dir", dir.resolve("records").toString()));
-    if (args.get(0).equals("--version")) {
-      args = List.of("--version");
+    if (!args.get(0).equals("--version")) {
+      args.addAll(List.of("--records-dir", dir.resolve("records").toString()));
     }
-    Kcshare.Result r =
-        Kcshare.run(
-            Kcshare.repo(),
-            withOpts(env, "-Xlog:class+load=info:file=" + log),
-            "",
-            args.toArray(new String[0]));
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
-    List<String> ours =
-        Files.readAllLines(log).stream()
-            .filter(l -> l.contains(" picocli.") || l.contains(" dev.kcshare."))
-            .toList();
-    assertThat(ours).anyMatch(l -> l.contains(" dev.kcshare.cli.Main "));
-    assertThat(ours).allMatch(l -> l.contains("source: shared objects file"));
+    assertEveryClassFromTheArchive(dir, Map.of(), args);
   }
 
   /**
@@ -139,32 +123,42 @@ final class LauncherIT {
         "{\"mcp_gateway\": {\"enabled\": true, \"stub_overrides\": {\"notes\": false}}}\n");
     Path settings = Files.createDirectories(home.resolve(".kiro/settings"));
     Files.copy(Kcshare.repo().resolve("examples/fleet.json"), settings.resolve("mcp.json"));
-    Map<String, String> env =
-        Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", dir.resolve("cache").toString());
-    assertThat(Kcshare.run(Kcshare.repo(), env, "", "--version").exitCode()).isZero();
-    Path log = dir.resolve("classes.log");
     List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
     if (!args.get(0).equals("config")) {
       args.addAll(List.of("--records-dir", dir.resolve("records").toString()));
     }
-    Map<String, String> onHost = new HashMap<>(env);
-    onHost.put("HOME", home.toString());
-    Kcshare.Result r =
-        Kcshare.run(
-            Kcshare.repo(),
-            withOpts(onHost, "-Xlog:class+load=info:file=" + log),
-            "",
-            args.toArray(new String[0]));
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    Kcshare.Result r = assertEveryClassFromTheArchive(dir, Map.of("HOME", home.toString()), args);
     if (args.get(0).equals("config")) {
       assertThat(r.stdout()).contains("Profile: kirocrew");
     }
+  }
+
+  /**
+   * Runs {@code args} (with {@code env}) once the archive exists, and requires it to succeed with
+   * every picocli and kcshare class it loads coming from the archive.
+   */
+  private static Kcshare.Result assertEveryClassFromTheArchive(
+      Path dir, Map<String, String> env, List<String> args) throws Exception {
+    Map<String, String> cds =
+        Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", dir.resolve("cache").toString());
+    assertThat(Kcshare.run(Kcshare.repo(), cds, "", "--version").exitCode()).isZero();
+    Path log = dir.resolve("classes.log");
+    Map<String, String> run = new HashMap<>(cds);
+    run.putAll(env);
+    Kcshare.Result r =
+        Kcshare.run(
+            Kcshare.repo(),
+            withOpts(run, "-Xlog:class+load=info:file=" + log),
+            "",
+            args.toArray(new String[0]));
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
     List<String> ours =
         Files.readAllLines(log).stream()
             .filter(l -> l.contains(" picocli.") || l.contains(" dev.kcshare."))
             .toList();
     assertThat(ours).anyMatch(l -> l.contains(" dev.kcshare.cli.Main "));
     assertThat(ours).allMatch(l -> l.contains("source: shared objects file"));
+    return r;
   }
 
   @Test
