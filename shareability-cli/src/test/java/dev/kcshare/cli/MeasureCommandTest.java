@@ -7,7 +7,7 @@ import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AttemptStore;
-import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.HeldCacheLock;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -322,21 +321,8 @@ final class MeasureCommandTest {
   void noWaitExitsZeroWhileAnotherPassRuns() throws Exception {
     fleet().fixture("a", "stable");
     fleet.write();
-    CountDownLatch held = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-                held.countDown();
-                release.await();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
-    holder.start();
+    HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
     try {
-      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
       CliRun json = measure("--all", "--no-wait", "--json");
       assertThat(json.exitCode()).isZero();
       assertThat(json.stdout().strip()).isEqualTo("[]");
@@ -346,8 +332,7 @@ final class MeasureCommandTest {
       assertThat(human.stdout()).isEmpty();
       assertThat(human.stderr()).contains("another measure pass is running");
     } finally {
-      release.countDown();
-      holder.join(10_000);
+      lock.close();
     }
     fleet.assertSpawns(Map.of("a", 0));
   }
@@ -616,28 +601,14 @@ final class MeasureCommandTest {
   void quietPrintsNothingButErrorsEvenWhenAnotherPassRuns() throws Exception {
     fleet().fixture("a", "exit-early");
     fleet.write();
-    CountDownLatch held = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-                held.countDown();
-                release.await();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
-    holder.start();
+    HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
     try {
-      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
       CliRun quiet = measure(env("KCSHARE_STDERR_TTY", "1"), "--all", "--no-wait", "-q");
       assertThat(quiet.exitCode()).isZero();
       assertThat(quiet.stdout()).isEmpty();
       assertThat(quiet.stderr()).isEmpty();
     } finally {
-      release.countDown();
-      holder.join(10_000);
+      lock.close();
     }
     CliRun failing = measure(env("KCSHARE_STDERR_TTY", "1"), "-q", "--all");
     assertThat(failing.exitCode()).isZero();
@@ -648,20 +619,7 @@ final class MeasureCommandTest {
   void waitingForAnotherPassOnATerminalSaysForWhichProcess() throws Exception {
     fleet().fixture("a", "stable");
     fleet.write();
-    CountDownLatch held = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-                held.countDown();
-                release.await();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
-    holder.start();
-    assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+    HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
     StringWriter err = new StringWriter();
     CliRun[] run = new CliRun[1];
     Thread waiter =
@@ -691,8 +649,7 @@ final class MeasureCommandTest {
           .contains("to finish its pass on these records...");
       fleet.assertSpawns(Map.of("a", 0));
     } finally {
-      release.countDown();
-      holder.join(10_000);
+      lock.close();
       waiter.join(30_000);
     }
     assertThat(run[0].exitCode()).isZero();

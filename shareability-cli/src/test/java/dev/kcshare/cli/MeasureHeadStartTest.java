@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.HeldCacheLock;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -135,23 +135,10 @@ final class MeasureHeadStartTest {
   void anotherPassHoldingTheLockMeansNoEarlySpawn() throws Exception {
     fleet = new FixtureFleet(dir).fixture("a", "stable");
     fleet.write();
-    CountDownLatch held = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-                held.countDown();
-                release.await();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
-    holder.start();
+    HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
     CliRun[] waited = new CliRun[1];
     Thread waiter = null;
     try {
-      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(MeasureHeadStart.begin(context(), measure("a"))).isNull();
       CliRun busy =
           CliRun.run(
@@ -180,8 +167,7 @@ final class MeasureHeadStartTest {
       Thread.sleep(500);
       fleet.assertSpawns(Map.of("a", 0));
     } finally {
-      release.countDown();
-      holder.join(10_000);
+      lock.close();
       if (waiter != null) {
         waiter.join(30_000);
       }

@@ -13,6 +13,7 @@ import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
@@ -283,31 +284,15 @@ final class ShareabilityTest {
     }
 
     // Another pass holds the lock (another thread here; another process is the same lock).
-    CountDownLatch held = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    AtomicReference<Throwable> holderFailure = new AtomicReference<>();
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(cacheFile, null)) {
-                held.countDown();
-                release.await();
-              } catch (Throwable e) {
-                holderFailure.set(e);
-                held.countDown();
-              }
-            });
-    holder.start();
-    held.await();
+    HeldCacheLock lock = HeldCacheLock.hold(cacheFile);
     PassResult yielded;
     try {
       // The holder lets go only after the pass returned: a pass that waited would never return.
       yielded = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> kc.budgetedPass(servers));
     } finally {
-      release.countDown();
-      holder.join();
+      lock.close();
     }
-    assertThat(holderFailure.get()).isNull();
+    assertThat(lock.failure()).isNull();
     assertThat(yielded.outcome()).isEqualTo(PassResult.Outcome.YIELDED);
     assertThat(yielded.fresh()).isEmpty();
     assertThat(yielded.stored()).containsOnlyKeys("stale");

@@ -15,6 +15,7 @@ import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.prober.TestProbers;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.HeldCacheLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -329,21 +330,8 @@ final class EvaluationRunnerTest {
       s.flush();
     }
     List<ConfiguredServer> servers = fleet.servers();
-    CountDownLatch held = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-                held.countDown();
-                release.await();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
-    holder.start();
+    HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
     try {
-      assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
       List<PassProgress> reports = new ArrayList<>();
       PassResult r =
           runner()
@@ -366,8 +354,7 @@ final class EvaluationRunnerTest {
       assertThat(busy.stored()).isEmpty();
       assertThat(reports).isEmpty();
     } finally {
-      release.countDown();
-      holder.join(10_000);
+      lock.close();
     }
     fleet.assertSpawns(Map.of("a", 0, "b", 0, "c", 0));
   }

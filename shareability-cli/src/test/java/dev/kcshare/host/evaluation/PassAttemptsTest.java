@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.records.AttemptStore;
-import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LockHolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -374,20 +373,7 @@ final class PassAttemptsTest {
     prober.answer("a", FakePreflights::measured);
     fleet.write();
     Files.createDirectories(fleet.records());
-    CountDownLatch release = new CountDownLatch(1);
-    CountDownLatch held = new CountDownLatch(1);
-    Thread holder =
-        new Thread(
-            () -> {
-              try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-                held.countDown();
-                release.await();
-              } catch (Exception e) {
-                throw new AssertionError(e);
-              }
-            });
-    holder.start();
-    assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+    HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
     List<LockHolder> told = Collections.synchronizedList(new ArrayList<>());
     AtomicReference<PassResult> result = new AtomicReference<>();
     Thread passThread =
@@ -416,9 +402,8 @@ final class PassAttemptsTest {
       Thread.sleep(5);
     }
     assertThat(told).extracting(LockHolder::pid).containsExactly(ProcessHandle.current().pid());
-    release.countDown();
+    lock.close();
     passThread.join(10_000);
-    holder.join(10_000);
     assertThat(result.get().outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(told).hasSize(1);
 
