@@ -97,23 +97,8 @@ final class BackgroundPassTest {
             .workingDirectory(dir)
             .probeTimeout(Duration.ofSeconds(120)) // the silent server would hold the pass
             .build();
-    List<ConfiguredServer> servers =
-        kc.servers(
-            List.of(
-                f.server("quick", "stable"),
-                // never answers, and outlives stdin EOF and SIGTERM: teardown takes its graces
-                f.server("slow", "silent", "--ignore-eof", "1", "--ignore-sigterm", "1")));
-    CountDownLatch quickDone = new CountDownLatch(1);
-
-    BackgroundPass pass =
-        kc.startUncappedPass(
-            servers,
-            p -> {
-              if (p.done() == 1) {
-                quickDone.countDown();
-              }
-            });
-    quickDone.await();
+    List<ConfiguredServer> servers = quickAndSlow(kc, f);
+    BackgroundPass pass = runningUntilQuickIsDone(kc, servers);
     assertThat(pass.progress().running()).isTrue();
     assertThat(pass.cancel()).isTrue();
 
@@ -136,21 +121,8 @@ final class BackgroundPassTest {
             .workingDirectory(dir)
             .probeTimeout(Duration.ofSeconds(120))
             .build();
-    List<ConfiguredServer> servers =
-        kc.servers(
-            List.of(
-                f.server("quick", "stable"),
-                f.server("slow", "silent", "--ignore-eof", "1", "--ignore-sigterm", "1")));
-    CountDownLatch quickDone = new CountDownLatch(1);
-    BackgroundPass pass =
-        kc.startUncappedPass(
-            servers,
-            p -> {
-              if (p.done() == 1) {
-                quickDone.countDown();
-              }
-            });
-    quickDone.await();
+    List<ConfiguredServer> servers = quickAndSlow(kc, f);
+    BackgroundPass pass = runningUntilQuickIsDone(kc, servers);
     LedgerWriter ledger = kc.openLedger(Duration.ofHours(1));
     ledger.record("quick", dev.kcshare.core.records.HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
 
@@ -168,5 +140,32 @@ final class BackgroundPassTest {
         .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(kc::openLedger).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> kc.budgetedPass(servers)).isInstanceOf(IllegalStateException.class);
+  }
+
+  /**
+   * A quick server and a slow one that never answers and outlives stdin EOF and SIGTERM (its
+   * teardown takes its graces).
+   */
+  private static List<ConfiguredServer> quickAndSlow(Shareability kc, EmbedFixtures f) {
+    return kc.servers(
+        List.of(
+            f.server("quick", "stable"),
+            f.server("slow", "silent", "--ignore-eof", "1", "--ignore-sigterm", "1")));
+  }
+
+  /** An uncapped pass over {@code servers}, returned once the first of them is done. */
+  private static BackgroundPass runningUntilQuickIsDone(
+      Shareability kc, List<ConfiguredServer> servers) throws InterruptedException {
+    CountDownLatch quickDone = new CountDownLatch(1);
+    BackgroundPass pass =
+        kc.startUncappedPass(
+            servers,
+            p -> {
+              if (p.done() == 1) {
+                quickDone.countDown();
+              }
+            });
+    quickDone.await();
+    return pass;
   }
 }
