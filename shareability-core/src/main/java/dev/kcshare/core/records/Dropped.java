@@ -26,14 +26,7 @@ public record Dropped(String where, String why) {
    * document and the result {@code empty} builds from the notes so far.
    */
   static <T> T tolerantly(Function<List<Dropped>, T> decode, Function<List<Dropped>, T> empty) {
-    List<Dropped> notes = new ArrayList<>();
-    try {
-      return decode.apply(notes);
-    } catch (RuntimeException e) {
-      notes.add(
-          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
-      return empty.apply(notes);
-    }
+    return tolerantly(decode, empty, new ArrayList<>());
   }
 
   /**
