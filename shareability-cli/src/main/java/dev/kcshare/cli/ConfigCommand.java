@@ -76,17 +76,21 @@ final class ConfigCommand implements Callable<Integer> {
       ctx.out().flush();
       return Main.EXIT_OK;
     }
+    List<String> errors = host.errors();
+    if (!errors.isEmpty()) {
+      // Exit code 2 prints nothing on stdout: each named file's problem goes to stderr alone.
+      for (String e : errors) {
+        ctx.err().println("kcshare: " + Escaper.esc(e, Escaper.LONG_LIMIT));
+      }
+      return Main.EXIT_USAGE;
+    }
     if (json) {
       Output.json(ctx, host.toJson());
     } else {
       printHuman(ctx.out(), host);
       ctx.out().flush();
     }
-    List<String> errors = host.errors();
-    for (String e : errors) {
-      ctx.err().println("kcshare: " + Escaper.esc(e, Escaper.LONG_LIMIT));
-    }
-    return errors.isEmpty() ? Main.EXIT_OK : Main.EXIT_USAGE;
+    return Main.EXIT_OK;
   }
 
   private static void printHuman(PrintWriter out, HostConfig host) {

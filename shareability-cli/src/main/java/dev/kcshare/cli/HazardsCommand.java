@@ -6,10 +6,10 @@ import dev.kcshare.core.records.LedgerUnion;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
-import dev.kcshare.host.config.ConfigRequest;
-import dev.kcshare.host.config.HostConfigLoader;
+import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -149,12 +148,21 @@ final class HazardsCommand implements Runnable {
 
     @Mixin RecordsOptions records = new RecordsOptions();
 
+    @Mixin ConfigOptions config = new ConfigOptions();
+
     @Parameters(
         arity = "1",
         paramLabel = "SERVER",
         description = "The configured server name.",
         completionCandidates = ServerNames.class)
     String server;
+
+    @Option(
+        names = "--force",
+        description =
+            "Clear a name that is neither configured nor in the ledger (a server no longer"
+                + " configured whose hazards a running gateway may still hold).")
+    boolean force;
 
     Clear(CliContext ctx) {
       this.ctx = ctx;
@@ -166,36 +174,53 @@ final class HazardsCommand implements Runnable {
         throw new BadInputException("SERVER must not be empty");
       }
       RecordsDirectory dir = records.resolve(ctx);
+      RecordFile.Loaded<LedgerLoad> ledger = RecordFile.readLedger(dir.ledgerFile());
+      // A ledger that could not be read cannot say the name is unknown: the clear itself then
+      // reports what it finds (a newer version's file is left unchanged, and so on).
+      boolean readable =
+          ledger.state() == RecordFile.State.MISSING
+              || (ledger.state() == RecordFile.State.PARSED && !ledger.value().isNotUnderstood());
+      List<String> recorded = new ArrayList<>(ledger.value().servers().keySet());
+      HostConfig host = config.load(ctx);
+      host.requireValid();
+      boolean configured = host.names().contains(server);
+      if (readable && !configured && !recorded.contains(server) && !force) {
+        // A typo must not stamp a clear and leave the real server's hazards in place.
+        List<String> candidates = new ArrayList<>(recorded);
+        candidates.addAll(host.names());
+        throw new BadInputException(unknown(server, candidates));
+      }
       // A command that writes the records also ends what a killed pass left running there.
       SpawnRegistry.reapOrphans(dir.path());
       boolean had = LedgerStore.clearInFile(dir.ledgerFile(), server, ctx.host().epochSeconds());
       if (had) {
         ctx.err().println("Cleared the observed hazards of " + Escaper.quoted(server, 120) + ".");
       } else {
-        String hint = closestName(dir);
         ctx.err()
             .println(
                 "No hazards were recorded for "
                     + Escaper.quoted(server, 120)
-                    + (hint == null ? "" : " (did you mean " + Escaper.quoted(hint, 120) + "?)")
                     + "; the clear is stamped anyway.");
       }
       return Main.EXIT_OK;
     }
 
     /**
-     * The name the operator most likely meant: among the servers with recorded hazards first, then
-     * the configured servers (read leniently: this is only a hint).
+     * The message for a name that is neither configured nor recorded: the closest other name from
+     * the ledger and the configuration, never the name itself.
      */
-    private @Nullable String closestName(RecordsDirectory dir) {
-      List<String> candidates =
-          new ArrayList<>(LedgerStore.read(dir.ledgerFile()).servers().keySet());
-      try {
-        candidates.addAll(HostConfigLoader.load(ctx.host(), ConfigRequest.discovery()).names());
-      } catch (RuntimeException e) {
-        // no configured names to offer
+    static String unknown(String name, List<String> candidates) {
+      List<String> others = new ArrayList<>();
+      for (String c : candidates) {
+        if (!c.equals(name) && !others.contains(c)) {
+          others.add(c);
+        }
       }
-      return ClosestName.closest(server, candidates);
+      String hint = ClosestName.closest(name, others);
+      return "unknown server "
+          + Escaper.quoted(name, Escaper.SHORT_LIMIT)
+          + (hint == null ? "" : ": did you mean " + Escaper.quoted(hint, Escaper.SHORT_LIMIT) + "?")
+          + " (not configured and no hazards recorded; --force clears it anyway)";
     }
   }
 }

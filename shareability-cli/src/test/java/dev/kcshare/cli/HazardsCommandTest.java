@@ -126,7 +126,7 @@ final class HazardsCommandTest {
         .contains("big: unroutable_server_request (18446744073709551614 times");
 
     // The file kcshare writes carries the same union (a clear of another name rewrites it).
-    assertThat(run("hazards", "clear", "other", "--records-dir", records.toString()).exitCode())
+    assertThat(run("hazards", "clear", "other", "--force", "--records-dir", records.toString()).exitCode())
         .isZero();
     Map<?, ?> file = (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
     Map<?, ?> servers = (Map<?, ?>) file.get("servers");
@@ -223,11 +223,21 @@ final class HazardsCommandTest {
   }
 
   @Test
-  void clearOfAnUnknownOrHostileNameIsStampedAndEscaped() throws Exception {
+  void clearOfAnUnknownNameIsRefusedUnlessForcedAndEscaped() throws Exception {
     Path records = dir.resolve("records");
-    CliRun r = run("hazards", "clear", HOSTILE_NAME, "--records-dir", records.toString());
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
-    assertThat(r.stderr())
+    CliRun refused = run("hazards", "clear", HOSTILE_NAME, "--records-dir", records.toString());
+    assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(2);
+    assertThat(refused.stdout()).isEmpty();
+    assertThat(refused.stderr())
+        .isEqualTo(
+            "kcshare: unknown server \"evil\\x1b[31m\\nfake line\\x00\\u202e\""
+                + " (not configured and no hazards recorded; --force clears it anyway)\n");
+    assertThat(records).doesNotExist();
+
+    CliRun forced =
+        run("hazards", "clear", HOSTILE_NAME, "--force", "--records-dir", records.toString());
+    assertThat(forced.exitCode()).as(forced.stderr()).isZero();
+    assertThat(forced.stderr())
         .isEqualTo(
             "No hazards were recorded for \"evil\\x1b[31m\\nfake line\\x00\\u202e\";"
                 + " the clear is stamped anyway.\n");
@@ -252,7 +262,7 @@ final class HazardsCommandTest {
     Path existing = Files.createDirectories(dir.resolve("existing"));
     Files.setPosixFilePermissions(existing, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path records = existing.resolve("a/b/records");
-    CliRun r = run("hazards", "clear", "srv", "--records-dir", records.toString());
+    CliRun r = run("hazards", "clear", "srv", "--force", "--records-dir", records.toString());
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(mode(records.resolve("observed-hazards.json"))).isEqualTo("rw-------");
     assertThat(mode(records.resolve("observed-hazards.json.lock"))).isEqualTo("rw-------");

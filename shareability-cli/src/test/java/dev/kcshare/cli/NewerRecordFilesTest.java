@@ -38,7 +38,7 @@ final class NewerRecordFilesTest {
     Files.writeString(ledger, NEWER_LEDGER, StandardCharsets.UTF_8);
     byte[] before = Files.readAllBytes(ledger);
 
-    CliRun clear = run("hazards", "clear", "a", "--records-dir", records().toString());
+    CliRun clear = run("hazards", "clear", "a", "--force", "--records-dir", records().toString());
     assertThat(clear.exitCode()).isEqualTo(1);
     assertThat(clear.stdout()).isEmpty();
     assertThat(clear.stderr())
@@ -67,7 +67,7 @@ final class NewerRecordFilesTest {
           "{\"schema\": 1, \"servers\": [\"a\"]}"
         }) {
       Files.writeString(ledger, content, StandardCharsets.UTF_8);
-      CliRun clear = run("hazards", "clear", "a", "--records-dir", records().toString());
+      CliRun clear = run("hazards", "clear", "a", "--force", "--records-dir", records().toString());
       assertThat(clear.exitCode()).as(content).isEqualTo(1);
       assertThat(clear.stderr())
           .as(content)

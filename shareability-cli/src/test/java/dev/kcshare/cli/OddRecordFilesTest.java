@@ -123,7 +123,7 @@ final class OddRecordFilesTest {
     Path records = Files.createDirectories(dir.resolve("records"));
     Path ledger = records.resolve("observed-hazards.json");
     make(kind, ledger);
-    CliRun clear = run("hazards", "clear", "s", "--records-dir", records.toString());
+    CliRun clear = run("hazards", "clear", "s", "--force", "--records-dir", records.toString());
     switch (kind) {
       case "too large" -> {
         // Its records could not be read, so they could not be kept: left as it is.

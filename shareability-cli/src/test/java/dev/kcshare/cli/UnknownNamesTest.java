@@ -75,18 +75,44 @@ final class UnknownNamesTest {
   }
 
   @Test
-  void hazardsClearOfANameWithNothingRecordedSaysSoWithTheClosestName() throws Exception {
+  void hazardsClearOfANameNobodyKnowsExitsTwoWithTheClosestNameAndStampsNothing()
+      throws Exception {
     OperatorFixture f = OperatorFixture.mixed(root);
     f.hazard("good", "unroutable_server_request");
+    byte[] before = Files.readAllBytes(f.records.resolve("observed-hazards.json"));
     CliRun r = f.run("hazards", "clear", "godo");
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
+    assertThat(r.stdout()).isEmpty();
     assertThat(r.stderr())
         .isEqualTo(
-            "No hazards were recorded for \"godo\" (did you mean \"good\"?); the clear is stamped"
-                + " anyway.\n");
+            "kcshare: unknown server \"godo\": did you mean \"good\"? (not configured and no"
+                + " hazards recorded; --force clears it anyway)\n");
+    assertThat(Files.readAllBytes(f.records.resolve("observed-hazards.json"))).isEqualTo(before);
+  }
+
+  @Test
+  void hazardsClearOfAConfiguredNameWithNothingRecordedIsStampedWithoutAHint() throws Exception {
+    OperatorFixture f = OperatorFixture.mixed(root);
+    f.hazard("good", "unroutable_server_request");
+    // "cursor-only" is configured; the old hint proposed the typed name itself.
+    CliRun r = f.run("hazards", "clear", "cursor-only");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stderr())
+        .isEqualTo("No hazards were recorded for \"cursor-only\"; the clear is stamped anyway.\n");
     Map<String, Object> ledger =
         object(OperatorFixture.parse(Files.readString(f.records.resolve("observed-hazards.json"))));
-    assertThat(object(ledger.get("cleared"))).containsKey("godo");
+    assertThat(object(ledger.get("cleared"))).containsKey("cursor-only");
     assertThat(object(ledger.get("servers"))).containsKey("good");
+  }
+
+  @Test
+  void hazardsClearForceClearsANameNoLongerConfigured() throws Exception {
+    OperatorFixture f = OperatorFixture.mixed(root);
+    f.hazard("good", "unroutable_server_request");
+    CliRun r = f.run("hazards", "clear", "retired", "--force");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    Map<String, Object> ledger =
+        object(OperatorFixture.parse(Files.readString(f.records.resolve("observed-hazards.json"))));
+    assertThat(object(ledger.get("cleared"))).containsKey("retired");
   }
 }
