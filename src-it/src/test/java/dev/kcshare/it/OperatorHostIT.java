@@ -154,13 +154,14 @@ final class OperatorHostIT {
     }
     assertThat(Files.readString(config)).isEqualTo(before);
 
-    // hazards clear of a name with nothing recorded.
+    // hazards clear of a name nobody knows: refused with the closest name, nothing stamped.
     Kcshare.Result clear = kcshare("hazards", "clear", "godo");
-    assertThat(clear.exitCode()).isZero();
+    assertThat(clear.exitCode()).isEqualTo(2);
+    assertThat(clear.stdout()).isEmpty();
     assertThat(clear.stderr())
         .isEqualTo(
-            "No hazards were recorded for \"godo\" (did you mean \"good\"?); the clear is stamped"
-                + " anyway.\n");
+            "kcshare: unknown server \"godo\": did you mean \"good\"? (not configured and no"
+                + " hazards recorded; --force clears it anyway)\n");
 
     // identity: any argument value, and a configured server's definitions.
     Map<String, Object> id =

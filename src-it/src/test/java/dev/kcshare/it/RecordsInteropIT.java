@@ -229,7 +229,7 @@ final class RecordsInteropIT {
     assertThat(canon(view, "early", "lastSeen")).isEqualTo("-1.5");
 
     // kcshare rewrites the file (a clear of another name): Python reads the same exact union.
-    kcshare("hazards", "clear", "other", "--records-dir", "records");
+    kcshare("hazards", "clear", "other", "--force", "--records-dir", "records");
     Py read = python("", "read_records.py", records.resolve("observed-hazards.json").toString());
     assertThat(read.exitCode()).as(read.stderr()).isZero();
     assertThat(canon(read.stdout(), "servers", "big", "count")).isEqualTo(exact);
