@@ -219,7 +219,9 @@ final class HazardsCommand implements Runnable {
       String hint = ClosestName.closest(name, others);
       return "unknown server "
           + Escaper.quoted(name, Escaper.SHORT_LIMIT)
-          + (hint == null ? "" : ": did you mean " + Escaper.quoted(hint, Escaper.SHORT_LIMIT) + "?")
+          + (hint == null
+              ? ""
+              : ": did you mean " + Escaper.quoted(hint, Escaper.SHORT_LIMIT) + "?")
           + " (not configured and no hazards recorded; --force clears it anyway)";
     }
   }

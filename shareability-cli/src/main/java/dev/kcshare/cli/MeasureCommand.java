@@ -41,7 +41,8 @@ import picocli.CommandLine.Parameters;
           + " pre-flight failed twice in a row under the same identity is skipped for 1 h, then"
           + " 2 h, 4 h ... up to 24 h; --retry-failed tries such servers now. A server that timed"
           + " out while others were measured is tried once more at the end, alone, with twice the"
-          + " timeout. Named servers are measured now, whatever the cache holds. Disabled servers"
+          + " timeout. Named servers are measured now, whatever the cache holds, and their"
+          + " failure does not lengthen that wait. Disabled servers"
           + " and servers without a command are never spawned. A server whose definitions"
           + " conflict (see kcshare config) is not measured: named, it is an error (exit 2);"
           + " --all skips it.",
@@ -250,11 +251,12 @@ final class MeasureCommand implements Callable<Integer> {
       }
     }
     PassProgress p = result.progress();
-    if (chatty) {
-      for (String line :
-          MeasureLines.summary(p.measured(), p.total(), p.done(), result.skipped())) {
-        ctx.err().println(line);
-      }
+    if (!quiet) {
+      // Every pass ends with one line, on a terminal or not, so a cron log shows that it ran.
+      ctx.err()
+          .println(
+              MeasureLines.summary(
+                  p.measured(), p.total(), p.done(), progress.retried(), result.skipped()));
     }
     ctx.err().flush();
     return Main.EXIT_OK;

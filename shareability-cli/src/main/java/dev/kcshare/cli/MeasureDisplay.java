@@ -73,6 +73,7 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
   private long waitingSince;
   private boolean statusShown;
   private boolean printedResults;
+  private int retried;
   private boolean closed;
 
   MeasureDisplay(
@@ -134,8 +135,14 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
     redraw();
   }
 
+  /** How many servers were tried again alone after timing out. */
+  synchronized int retried() {
+    return retried;
+  }
+
   @Override
   public synchronized void onRetrying(String server, Duration timeout) {
+    retried++;
     if (mode == Mode.OFF || closed) {
       return;
     }

@@ -109,18 +109,25 @@ final class MeasureLines {
     return String.join(" ", out);
   }
 
-  /** The closing lines: what was measured, and what was skipped for failing repeatedly. */
-  static List<String> summary(int measured, int total, int done, Map<String, Double> skipped) {
-    List<String> lines = new ArrayList<>();
-    if (measured > 0) {
-      lines.add(
-          "Measured "
-              + measured
-              + " of "
-              + total
-              + " server(s)"
-              + (done > measured ? "; " + (done - measured) + " could not run (not stored)" : "")
-              + ".");
+  /**
+   * The one line that ends every pass, so that a cron log shows a pass ran even when it measured
+   * nothing: how many were measured of those due, could not run, were retried alone after timing
+   * out, and were skipped because their pre-flight kept failing; {@code Nothing due} when no server
+   * was.
+   */
+  static String summary(
+      int measured, int total, int done, int retried, Map<String, Double> skipped) {
+    StringBuilder line = new StringBuilder();
+    if (total == 0) {
+      line.append("Nothing due");
+    } else {
+      line.append("Measured ").append(measured).append(" of ").append(total).append(" server(s)");
+      if (done > measured) {
+        line.append("; ").append(done - measured).append(" could not run (not stored)");
+      }
+    }
+    if (retried > 0) {
+      line.append("; ").append(retried).append(" retried alone after timing out");
     }
     if (!skipped.isEmpty()) {
       List<String> names = new ArrayList<>();
@@ -131,13 +138,12 @@ final class MeasureLines {
           names.size() <= 5
               ? String.join(", ", names)
               : String.join(", ", names.subList(0, 5)) + " and " + (names.size() - 5) + " more";
-      lines.add(
-          "Skipped "
-              + skipped.size()
-              + " server(s) whose pre-flight kept failing ("
-              + shown
-              + "); --retry-failed tries them now.");
+      line.append(". Skipped ")
+          .append(skipped.size())
+          .append(" server(s) whose pre-flight kept failing (")
+          .append(shown)
+          .append("); --retry-failed tries them now");
     }
-    return lines;
+    return line.append('.').toString();
   }
 }

@@ -73,12 +73,14 @@ final class EnvironmentErrorsTest {
     assertThat(Files.readString(file)).isEqualTo("not a directory\n");
 
     // The same directory from the environment is not a usage error: exit 1, same line.
-    CliRun fromEnv = run(Map.of("KCSHARE_RECORDS_DIR", file.toString()), "hazards", "clear", "s", "--force");
+    CliRun fromEnv =
+        run(Map.of("KCSHARE_RECORDS_DIR", file.toString()), "hazards", "clear", "s", "--force");
     assertThat(fromEnv.exitCode()).isEqualTo(1);
     assertThat(fromEnv.stderr()).isEqualTo(given.stderr());
 
     // -vv: the same line, then the causes in words; still no class name, no stack trace.
-    CliRun verbose = run("-vv", "hazards", "clear", "s", "--force", "--records-dir", file.toString());
+    CliRun verbose =
+        run("-vv", "hazards", "clear", "s", "--force", "--records-dir", file.toString());
     assertThat(verbose.exitCode()).isEqualTo(2);
     assertThat(verbose.stderr()).startsWith(given.stderr());
     assertThat(verbose.stderr()).contains("  because: " + file + ": not a directory");
@@ -95,7 +97,8 @@ final class EnvironmentErrorsTest {
             throw new FileSystemException(tmp.toString(), null, "No space left on device");
           }
         });
-    CliRun r = run("-vv", "hazards", "clear", "kept", "--force", "--records-dir", records.toString());
+    CliRun r =
+        run("-vv", "hazards", "clear", "kept", "--force", "--records-dir", records.toString());
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.stderr())
         .startsWith("kcshare: cannot write " + ledger + ": no space left on device\n");
@@ -118,7 +121,13 @@ final class EnvironmentErrorsTest {
             throw new AccessDeniedException(tmp.toString());
           }
         });
-    CliRun r = run(Map.of("KCSHARE_RECORDS_DIR", records.toString()), "hazards", "clear", "kept", "--force");
+    CliRun r =
+        run(
+            Map.of("KCSHARE_RECORDS_DIR", records.toString()),
+            "hazards",
+            "clear",
+            "kept",
+            "--force");
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.stderr()).isEqualTo("kcshare: cannot write " + ledger + ": permission denied\n");
     assertThat(Files.readString(ledger)).isEqualTo(LEDGER);

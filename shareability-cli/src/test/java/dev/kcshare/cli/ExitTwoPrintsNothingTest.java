@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The README's rule for exit code 2: bad usage or bad input prints a message on stderr and nothing
- * on stdout, whatever the command and whether or not {@code --json} was asked for. Every
- * subcommand has at least one case here, so a new command cannot skip the rule.
+ * on stdout, whatever the command and whether or not {@code --json} was asked for. Every subcommand
+ * has at least one case here, so a new command cannot skip the rule.
  */
 final class ExitTwoPrintsNothingTest {
   @TempDir Path root;

@@ -126,7 +126,9 @@ final class HazardsCommandTest {
         .contains("big: unroutable_server_request (18446744073709551614 times");
 
     // The file kcshare writes carries the same union (a clear of another name rewrites it).
-    assertThat(run("hazards", "clear", "other", "--force", "--records-dir", records.toString()).exitCode())
+    assertThat(
+            run("hazards", "clear", "other", "--force", "--records-dir", records.toString())
+                .exitCode())
         .isZero();
     Map<?, ?> file = (Map<?, ?>) json(Files.readString(records.resolve("observed-hazards.json")));
     Map<?, ?> servers = (Map<?, ?>) file.get("servers");

@@ -177,7 +177,8 @@ final class MeasureCommandTest {
     MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L, 250_000_000L));
     CliRun first = measure(clock, env(), "--all", "--json");
     assertThat(first.exitCode()).as(first.stderr()).isZero();
-    assertThat(first.stderr()).isEmpty();
+    assertThat(first.stderr())
+        .isEqualTo("Measured 2 of 3 server(s); 1 could not run (not stored).\n");
     List<Map<String, Object>> results = results(first);
     assertThat(names(results)).containsExactly("clean", "divergent", "broken");
     assertThat(result(results, "clean"))
@@ -392,7 +393,7 @@ final class MeasureCommandTest {
   // ------------------------------------------------------------------ progress and chattiness
 
   @Test
-  void progressLineAndSummaryOnlyOnATerminalAndNeverWithJson() throws Exception {
+  void progressLineOnlyOnATerminalAndNeverWithJsonAndTheSummaryAlways() throws Exception {
     fleet().fixture("a", "stable").fixture("b", "stable");
     CliRun tty = measure(env("KCSHARE_STDERR_TTY", "1"), "--all");
     assertThat(tty.exitCode()).isZero();
@@ -412,7 +413,9 @@ final class MeasureCommandTest {
     CliRun quiet = measure(env("KCSHARE_STDERR_TTY", "0"), "--all");
     assertThat(quiet.exitCode()).isZero();
     assertThat(quiet.stdout()).isEmpty();
-    assertThat(quiet.stderr()).as("cron-quiet").isEmpty();
+    assertThat(quiet.stderr())
+        .as("off a terminal: the summary alone")
+        .isEqualTo("Measured 2 of 2 server(s).\n");
 
     fleet.fixture("a", "stable", "--delay-ms", "3").fixture("b", "exit-early");
     CliRun verbose = measure(env(), "-v", "--all");
@@ -452,15 +455,23 @@ final class MeasureCommandTest {
   }
 
   @Test
-  void summaryIsWithheldWhenNothingWasMeasured() throws Exception {
+  void aPassThatMeasuredNothingStillEndsWithItsSummary() throws Exception {
     fleet().fixture("a", "exit-early").fixture("b", "exit-early");
     CliRun r = measure(env("KCSHARE_STDERR_TTY", "1"), "--all");
     assertThat(r.exitCode()).isZero();
     assertThat(r.stderr())
         .contains("measuring: 2/2 done, 0 measured")
         .contains("a: could not run: no response")
-        .doesNotContain("Measured");
+        .endsWith("Measured 0 of 2 server(s); 2 could not run (not stored).\n");
     assertThat(fleet.cacheFile()).doesNotExist();
+
+    // Off a terminal, as from cron: one line says the pass ran and what it found.
+    fleet.fixture("a", "stable").fixture("b", "stable");
+    assertThat(measure(env(), "--all").stderr()).isEqualTo("Measured 2 of 2 server(s).\n");
+    CliRun again = measure(env(), "--all", "--json");
+    assertThat(again.stderr()).isEqualTo("Nothing due.\n");
+    assertThat(results(again)).isEmpty();
+    assertThat(measure(env(), "-q", "--all").stderr()).isEmpty();
   }
 
   @Test
@@ -568,8 +579,8 @@ final class MeasureCommandTest {
     assertThat(skipped.exitCode()).isZero();
     assertThat(skipped.stderr())
         .contains(
-            "Skipped 1 server(s) whose pre-flight kept failing (needs-env); --retry-failed tries"
-                + " them now.")
+            "Nothing due. Skipped 1 server(s) whose pre-flight kept failing (needs-env);"
+                + " --retry-failed tries them now.\n")
         .doesNotContain("Measured");
     fleet.assertSpawns(Map.of("needs-env", 4));
 
@@ -578,17 +589,23 @@ final class MeasureCommandTest {
     assertThat(attempts().get("needs-env").failures()).isEqualTo(3);
     fleet.assertSpawns(Map.of("needs-env", 6));
 
-    assertThat(names(results(measure(clock, env(), "needs-env", "--json"))))
-        .containsExactly("needs-env");
-    assertThat(attempts().get("needs-env").failures()).isEqualTo(4);
-    fleet.assertSpawns(Map.of("needs-env", 8));
+    // Named measures while the operator debugs it do not lengthen the backoff.
+    AttemptRecord beforeManual = attempts().get("needs-env");
+    for (int i = 0; i < 3; i++) {
+      clock.advance(Duration.ofMinutes(1));
+      assertThat(names(results(measure(clock, env(), "needs-env", "--json"))))
+          .containsExactly("needs-env");
+    }
+    assertThat(attempts().get("needs-env")).isEqualTo(beforeManual);
+    fleet.assertSpawns(Map.of("needs-env", 12));
 
-    clock.advance(Duration.ofHours(3)); // 4 failures: 4 h
+    clock.advance(Duration.ofMinutes(57)); // 3 failures: 2 h after the last counted one
     assertThat(results(measure(clock, env(), "--all", "--json"))).isEmpty();
     clock.advance(Duration.ofHours(1));
     assertThat(names(results(measure(clock, env(), "--all", "--json"))))
         .containsExactly("needs-env");
-    fleet.assertSpawns(Map.of("needs-env", 10, "ok", 2));
+    assertThat(attempts().get("needs-env").failures()).isEqualTo(4);
+    fleet.assertSpawns(Map.of("needs-env", 14, "ok", 2));
 
     // The operator sets the variable (in kcshare's environment: the identity stays): a named
     // measure tries at once, succeeds, and the failures are forgotten.
@@ -719,7 +736,7 @@ final class MeasureCommandTest {
             "slow: timed out while other servers were measured; trying it again alone with a 10 s"
                 + " timeout")
         .contains("slow: handshake reproducible, stored")
-        .contains("Measured 2 of 2 server(s).")
+        .contains("Measured 2 of 2 server(s); 1 retried alone after timing out.")
         .doesNotContain("could not run");
     fleet.assertSpawns(Map.of("slow", 4, "quick", 2));
     assertThat(fleet.storedCache().serverNames()).containsExactly("quick", "slow");

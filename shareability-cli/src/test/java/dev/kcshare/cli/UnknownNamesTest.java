@@ -75,8 +75,7 @@ final class UnknownNamesTest {
   }
 
   @Test
-  void hazardsClearOfANameNobodyKnowsExitsTwoWithTheClosestNameAndStampsNothing()
-      throws Exception {
+  void hazardsClearOfANameNobodyKnowsExitsTwoWithTheClosestNameAndStampsNothing() throws Exception {
     OperatorFixture f = OperatorFixture.mixed(root);
     f.hazard("good", "unroutable_server_request");
     byte[] before = Files.readAllBytes(f.records.resolve("observed-hazards.json"));

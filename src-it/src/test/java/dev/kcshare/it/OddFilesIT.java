@@ -76,6 +76,10 @@ final class OddFilesIT {
     assertThat(assess.exitCode()).as(assess.stderr()).isZero();
     assertThat(assess.stderr()).contains("shareability-verdicts.json\" as empty: " + why);
     assertThat(assess.stderr()).doesNotContain("Exception", "OutOfMemory");
+    // One voice: every warning reads like kcshare's own lines, with no timestamp or class name.
+    for (Kcshare.Result r : new Kcshare.Result[] {list, assess}) {
+      assertThat(r.stderr().lines()).isNotEmpty().allMatch(l -> l.startsWith("kcshare: warning: "));
+    }
 
     Kcshare.Result shown = timed("records", "--records-dir", records.toString());
     assertThat(shown.exitCode()).as(shown.stderr()).isZero();

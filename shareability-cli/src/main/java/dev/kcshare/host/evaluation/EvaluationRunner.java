@@ -447,7 +447,7 @@ public final class EvaluationRunner {
       due = new ArrayList<>(byName.keySet());
     }
 
-    Tally tally = new Tally(cache, attempts, due.size(), listener);
+    Tally tally = new Tally(cache, attempts, options.mode() != Mode.FORCED, due.size(), listener);
     int poolSize = Math.max(1, Math.min(workers, due.size()));
     // Servers measured side by side compete for the host: a timeout there may be the host's.
     boolean busy = poolSize > 1 && due.size() > 1;
@@ -522,15 +522,25 @@ public final class EvaluationRunner {
   private final class Tally {
     final VerdictCache cache;
     final FailedAttempts attempts;
+
+    /** Whether a failure counts toward the backoff: not in a pass of servers named explicitly. */
+    final boolean failuresCount;
+
     final int total;
     final PassProgress.Listener listener;
     final List<ServerResult> fresh = new ArrayList<>();
     int done;
     int measured;
 
-    Tally(VerdictCache cache, FailedAttempts attempts, int total, PassProgress.Listener listener) {
+    Tally(
+        VerdictCache cache,
+        FailedAttempts attempts,
+        boolean failuresCount,
+        int total,
+        PassProgress.Listener listener) {
       this.cache = cache;
       this.attempts = attempts;
+      this.failuresCount = failuresCount;
       this.total = total;
       this.listener = listener;
     }
@@ -569,14 +579,14 @@ public final class EvaluationRunner {
       } else if (m.identity() != null) {
         ProbeOutcome o = m.outcome();
         try {
+          double at = clock.getAsDouble();
+          String detail = m.result().detail();
+          String exit = o == null ? null : o.lastExitStatus();
+          String tail = o == null ? "" : o.lastStderrTail();
           last =
-              attempts.recordFailure(
-                  m.name(),
-                  m.identity(),
-                  clock.getAsDouble(),
-                  m.result().detail(),
-                  o == null ? null : o.lastExitStatus(),
-                  o == null ? "" : o.lastStderrTail());
+              failuresCount
+                  ? attempts.recordFailure(m.name(), m.identity(), at, detail, exit, tail)
+                  : attempts.recordUncountedFailure(m.name(), m.identity(), at, detail, exit, tail);
         } catch (RuntimeException e) { // a broken clock must not end the pass
           log().debug("not remembering the failed pre-flight", e);
         }

@@ -82,6 +82,31 @@ public final class FailedAttempts {
     return record;
   }
 
+  /**
+   * Remembers a failure of a pre-flight the operator asked for by name ({@code kcshare measure
+   * NAME}), which does not count toward the backoff: trying a server again while fixing it must not
+   * make {@code measure --all} wait longer for it. A failure already remembered under the same
+   * identity is kept as it is (its count and time still decide when a pass of due servers tries
+   * again); otherwise this one is remembered as the first.
+   *
+   * @return the attempt now remembered for the server
+   */
+  public synchronized AttemptRecord recordUncountedFailure(
+      String name,
+      String identity,
+      double at,
+      String detail,
+      @Nullable String exitStatus,
+      String stderrTail) {
+    Objects.requireNonNull(name, "name");
+    AttemptRecord previous = servers.get(name);
+    if (previous != null && previous.identity().equals(identity)) {
+      return previous;
+    }
+    servers.remove(name);
+    return recordFailure(name, identity, at, detail, exitStatus, stderrTail);
+  }
+
   /** Forgets a server's failures: its pre-flight ran. */
   public synchronized void recordSuccess(String name) {
     if (servers.remove(name) != null) {

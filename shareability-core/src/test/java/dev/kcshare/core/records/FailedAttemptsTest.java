@@ -29,6 +29,25 @@ final class FailedAttemptsTest {
   }
 
   @Test
+  void aFailureAskedForByNameKeepsTheCountedOneOrStartsAtOne() {
+    FailedAttempts attempts = FailedAttempts.empty();
+    AttemptRecord first = attempts.recordUncountedFailure("s", A, 10, "timeout", null, "t1");
+    assertThat(first).isEqualTo(new AttemptRecord(10, A, "timeout", null, "t1", 1));
+    attempts.recordFailure("s", A, 20, "timeout", null, "t2");
+    AttemptRecord counted = attempts.get("s");
+    assertThat(counted.failures()).isEqualTo(2);
+    for (int i = 0; i < 5; i++) {
+      assertThat(attempts.recordUncountedFailure("s", A, 30 + i, "no response", "exit 1", "t3"))
+          .isEqualTo(counted);
+    }
+    assertThat(attempts.get("s")).isEqualTo(counted);
+    // Under a new identity the old count says nothing: this failure is the first.
+    assertThat(attempts.recordUncountedFailure("s", B, 40, "timeout", null, "").failures())
+        .isEqualTo(1);
+    assertThat(attempts.get("s").identity()).isEqualTo(B);
+  }
+
+  @Test
   void aSuccessForgetsTheServer() {
     FailedAttempts attempts =
         FailedAttempts.of(
