@@ -284,11 +284,15 @@ final class DistributionIT {
     assertThat(list.stdout()).contains("-rwxr-xr-x root/root").contains("./usr/bin/kcshare");
 
     Result fields =
-        run(Map.of(), List.of("dpkg-deb", "-f", deb().toString(), "Package", "Version", "Depends"));
+        run(
+            Map.of(),
+            List.of(
+                "dpkg-deb", "-f", deb().toString(), "Package", "Version", "Depends", "Recommends"));
     assertThat(fields.stdout())
         .contains("Package: kcshare")
         .contains("Version: " + version().replace('-', '~') + "-1")
-        .contains("Depends: default-jre-headless (>= 2:1.17) | java17-runtime-headless");
+        .contains("Depends: default-jre-headless (>= 2:1.17) | java17-runtime-headless")
+        .contains("Recommends: bash-completion");
 
     Path root = Files.createDirectories(work.resolve("deb-root"));
     Result x = run(Map.of(), List.of("dpkg-deb", "-x", deb().toString(), root.toString()));

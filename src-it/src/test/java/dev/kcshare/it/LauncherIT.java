@@ -84,6 +84,27 @@ final class LauncherIT {
     assertThat(using.stderr()).isEqualTo(plain.stderr());
   }
 
+  @Test
+  void aNewBuildsArchiveReplacesTheOlderBuildsOfTheSameJarOnly(@TempDir Path cache)
+      throws Exception {
+    Map<String, String> env = Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", cache.toString());
+    String[] args = {"--version"};
+    assertThat(Kcshare.run(Kcshare.repo(), env, "", args).exitCode()).isZero();
+    Path dir = cache.resolve("kcshare");
+    List<String> made = filesIn(dir);
+    assertThat(made).hasSize(1);
+    String current = made.get(0);
+    // kcshare-<jar size>-<jar time>-<java size>-<java time>-<jar path checksum>.jsa
+    String path = current.substring(current.lastIndexOf('-') + 1);
+    Files.writeString(dir.resolve("kcshare-1-2-3-4-" + path), "an older build's archive");
+    Files.writeString(dir.resolve("kcshare-5-6-7-8-" + path + ".failed"), "");
+    Files.writeString(dir.resolve("kcshare-1-2-3-4-12345.jsa"), "another install's archive");
+    Files.delete(dir.resolve(current)); // as if the jar had just been upgraded
+
+    assertThat(Kcshare.run(Kcshare.repo(), env, "", args).exitCode()).isZero();
+    assertThat(filesIn(dir)).containsExactlyInAnyOrder(current, "kcshare-1-2-3-4-12345.jsa");
+  }
+
   /**
    * Every picocli and kcshare class that the shipped command lines load comes from the archive,
    * lambdas included: a class left out (a Java 5 class linked while dumping, a lambda spun at run
