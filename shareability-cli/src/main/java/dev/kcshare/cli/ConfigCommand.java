@@ -130,7 +130,11 @@ final class ConfigCommand implements Callable<Integer> {
         out.printf("  sharing:              %s%n", g.sharingOn() ? "on" : "off");
         String socket = g.socketPath();
         out.printf("  socket_path:          %s%n", socket == null ? "(none)" : esc(socket));
-        out.printf("  roster:               %s (from %s)%n", names(g.roster()), g.rosterSource());
+        out.printf(
+            "  roster:               %s%n",
+            g.rosterSource().equals("none")
+                ? "(none: neither stub_servers nor poolable_servers is set)"
+                : names(g.roster()) + " (from " + g.rosterSource() + ")");
         List<String> overrides = new ArrayList<>();
         for (Map.Entry<String, Boolean> e : g.stubOverrides().entrySet()) {
           overrides.add(esc(e.getKey()) + "=" + e.getValue());

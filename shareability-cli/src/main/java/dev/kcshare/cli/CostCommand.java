@@ -11,10 +11,12 @@ import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -117,7 +119,13 @@ final class CostCommand implements Callable<Integer> {
     if (json) {
       Output.json(ctx, toJson(report, byName));
     } else {
-      print(report, disabled);
+      Set<String> conflicting = new HashSet<>();
+      for (ConfiguredServer s : servers) {
+        if (s.conflict() != null) {
+          conflicting.add(s.name());
+        }
+      }
+      print(report, disabled, conflicting);
     }
     return Main.EXIT_OK;
   }
@@ -176,7 +184,7 @@ final class CostCommand implements Callable<Integer> {
 
   // ------------------------------------------------------------------ text
 
-  private void print(CostReport report, int disabled) {
+  private void print(CostReport report, int disabled, Set<String> conflicting) {
     PrintWriter out = ctx.out();
     List<CostReport.ServerCost> servers = report.servers();
     out.printf(
@@ -210,6 +218,42 @@ final class CostCommand implements Callable<Integer> {
     CostReport.Totals t = report.totals();
     int n = report.sessions();
     out.printf("%nAt %d session(s), each stdio server running once per session:%n", n);
+    int conflictingMissing = 0;
+    for (CostReport.ServerCost s : servers) {
+      if (s.local() && !s.measured() && conflicting.contains(s.name())) {
+        conflictingMissing++;
+      }
+    }
+    String measureThem = measureThem(conflictingMissing);
+    if (t.measured() == 0) {
+      // No figure to multiply: "5 x 0 B = 0 B" would read as a measured zero.
+      out.printf(
+          "  today: not known yet: no server's cost has been measured%s%n",
+          t.missing() == 0 ? "" : " (" + measureThem + ")");
+    } else {
+      printTotals(out, t, n, measureThem);
+    }
+
+    List<CostReport.ServerCost> largest = report.largestUnshareable(LARGEST);
+    if (!largest.isEmpty()) {
+      out.printf("%nLargest servers that cannot be shared, and what would change that:%n");
+      for (CostReport.ServerCost s : largest) {
+        out.printf(
+            "  %s (%s, %s): %s%n",
+            name(s),
+            SessionCostText.memory(s.memoryBytes()),
+            s.verdict().strength().json(),
+            change(s, conflicting.contains(s.name())));
+      }
+    }
+    out.printf(
+        "%nMemory is PSS where the kernel reports it, else RSS; figures are per session, the"
+            + " larger of the pre-flight's two start-ups (docs/verdicts.md).%n");
+    out.flush();
+  }
+
+  /** Today's totals, what sharing gives back, and what is left out (something was measured). */
+  private static void printTotals(PrintWriter out, CostReport.Totals t, int n, String measureThem) {
     out.printf(
         "  today: %d x %s = %s in %d processes%n",
         n,
@@ -233,30 +277,27 @@ final class CostCommand implements Callable<Integer> {
     }
     if (t.missing() > 0) {
       out.printf(
-          "  not counted: %d server(s) of unknown cost%s (`kcshare measure NAME` measures one"
-              + " now)%n",
+          "  not counted: %d server(s) of unknown cost%s (%s)%n",
           t.missing(),
           t.sharedMissing() == 0
               ? ""
-              : ", " + t.sharedMissing() + " of them recommended for sharing");
+              : ", " + t.sharedMissing() + " of them recommended for sharing",
+          measureThem);
     }
+  }
 
-    List<CostReport.ServerCost> largest = report.largestUnshareable(LARGEST);
-    if (!largest.isEmpty()) {
-      out.printf("%nLargest servers that cannot be shared, and what would change that:%n");
-      for (CostReport.ServerCost s : largest) {
-        out.printf(
-            "  %s (%s, %s): %s%n",
-            name(s),
-            SessionCostText.memory(s.memoryBytes()),
-            s.verdict().strength().json(),
-            change(s));
-      }
-    }
-    out.printf(
-        "%nMemory is PSS where the kernel reports it, else RSS; figures are per session, the"
-            + " larger of the pre-flight's two start-ups (docs/verdicts.md).%n");
-    out.flush();
+  /**
+   * How the servers of unknown cost get measured; {@code kcshare measure} refuses a server whose
+   * definitions conflict, so those are named as needing to agree first.
+   */
+  private static String measureThem(int conflicting) {
+    return "`kcshare measure --all` measures them"
+        + (conflicting == 0
+            ? ""
+            : "; "
+                + conflicting
+                + " of them have definitions that conflict, which must agree before it can measure"
+                + " them (see kcshare config)");
   }
 
   private static String name(CostReport.ServerCost s) {
@@ -267,8 +308,11 @@ final class CostCommand implements Callable<Integer> {
     return ByteUnits.binary(b);
   }
 
-  /** What would make the server shareable, in a sentence. */
-  static String change(CostReport.ServerCost s) {
+  /**
+   * What would make the server shareable, in a sentence; for a server whose definitions conflict
+   * (which {@code kcshare measure} refuses), making them agree comes first.
+   */
+  static String change(CostReport.ServerCost s, boolean conflicting) {
     String name = name(s);
     String detail = Escaper.esc(s.blockerDetail(), Escaper.LONG_LIMIT);
     Optional<ShareBlocker> blocker = s.blocker();
@@ -286,7 +330,15 @@ final class CostCommand implements Callable<Integer> {
       case SESSION_BOUND_BY_CONSTRUCTION ->
           "the host profile says it binds itself to one session; a server release that reads the"
               + " caller of every request would change that";
-      case NOT_PROBED -> "never measured: run `kcshare measure " + name + "` first";
+      case NOT_PROBED ->
+          conflicting
+              ? "never measured, and its definitions conflict: make them agree (see `kcshare"
+                  + " assess "
+                  + name
+                  + "`), then run `kcshare measure "
+                  + name
+                  + "`"
+              : "never measured: run `kcshare measure " + name + "` first";
       case PREFLIGHT_NOT_RUN ->
           "it declares the caller-identity extension, not yet tested: run `kcshare measure "
               + name

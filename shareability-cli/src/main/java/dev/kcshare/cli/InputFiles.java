@@ -3,6 +3,7 @@ package dev.kcshare.cli;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -38,9 +39,13 @@ final class InputFiles {
   static @Nullable Object readJson(CliContext ctx, String source) {
     byte[] bytes = readBytes(ctx, source);
     try {
-      return READER.parse(bytes);
+      // Through the validating scanner, which words every problem itself (with line and column):
+      // a parser library's own message never reaches the operator.
+      return READER.parse(new ByteArrayInputStream(bytes));
     } catch (JsonSyntaxException e) {
       throw new BadInputException(displayName(source) + ": not valid JSON: " + e.describe());
+    } catch (IOException e) {
+      throw new IllegalStateException("reading bytes already in memory", e);
     }
   }
 

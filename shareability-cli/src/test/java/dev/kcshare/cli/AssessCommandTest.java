@@ -94,6 +94,18 @@ final class AssessCommandTest {
   }
 
   @Test
+  void notJsonIsWordedByKcshareWithLineAndColumn() throws Exception {
+    write("e.json", "{\"servers\": [\n{\"name\": \"a\nb\"}]}");
+    CliRun r = CliRun.run(dir, "assess", "--evidence", "e.json");
+    assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);
+    assertThat(r.stderr())
+        .isEqualTo(
+            "kcshare: e.json: not valid JSON: unescaped control character in a string (line 2,"
+                + " column 12)\n")
+        .doesNotContain("CTRL-CHAR");
+  }
+
+  @Test
   void missingFileExitsTwo() {
     CliRun r = CliRun.run(dir, "assess", "--evidence", "nope.json");
     assertThat(r.exitCode()).isEqualTo(Main.EXIT_USAGE);

@@ -225,7 +225,7 @@ final class CostCommandTest {
                 + " processes\n")
         .contains("  with that sharing: 815 MiB in 31 processes\n")
         .contains(
-            "  not counted: 1 server(s) of unknown cost (`kcshare measure NAME` measures one now)\n")
+            "  not counted: 1 server(s) of unknown cost (`kcshare measure --all` measures them)\n")
         .contains("Largest servers that cannot be shared, and what would change that:\n")
         .contains("  notes (84 MiB, measured): a third-party server: only its authors declaring")
         .contains(
@@ -265,9 +265,23 @@ final class CostCommandTest {
     CliRun text =
         CliRun.run(dir, "", env(), "cost", "--config", "cfg.json", "--records-dir", "empty");
     assertThat(text.stdout())
-        .contains("  sharing: no measured server's verdict recommends it, so nothing comes back\n")
         .contains(
-            "  not counted: 5 server(s) of unknown cost (`kcshare measure NAME` measures one now)\n")
+            "  today: not known yet: no server's cost has been measured (`kcshare measure --all`"
+                + " measures them)\n")
+        .doesNotContain(" x 0 B")
+        .doesNotContain("  sharing:")
         .doesNotContain("Largest servers");
+  }
+
+  @Test
+  void serversWhoseDefinitionsConflictAreNotSentToMeasure() {
+    OperatorFixture f = OperatorFixture.mixed(dir.resolve("mixed"));
+    CliRun r = f.run("cost");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(r.stdout())
+        .contains(
+            "  today: not known yet: no server's cost has been measured (`kcshare measure --all`"
+                + " measures them; 1 of them have definitions that conflict, which must agree"
+                + " before it can measure them (see kcshare config))\n");
   }
 }

@@ -143,8 +143,11 @@ final class FailedPreflightsIT {
     assertThat(last.get("at")).isEqualTo(entry.get("at"));
     assertThat(json.get("ok")).doesNotContainKey("lastAttempt");
 
-    // A second failure under the same identity: measure --all then skips it, and says so.
+    // A named measure while debugging does not count; a second failure of measure --all does,
+    // and the next measure --all skips it, and says so.
     assertThat(kcshare("measure", "needs-env").exitCode()).isZero();
+    assertThat(Json.object(attempts().get("needs-env"))).containsEntry("failures", 1L);
+    assertThat(kcshare("measure", "--all").exitCode()).isZero();
     assertThat(Json.object(attempts().get("needs-env"))).containsEntry("failures", 2L);
     int spawned = spawns("needs-env");
     Kcshare.Result skipped = kcshare("-v", "measure", "--all");

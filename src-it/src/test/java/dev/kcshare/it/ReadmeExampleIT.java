@@ -46,8 +46,7 @@ final class ReadmeExampleIT {
             "--records-dir",
             records);
     assertThat(assess.exitCode()).as(assess.stderr()).isZero();
-    assertThat(normalized(assess.stdout().lines().toList()))
-        .isEqualTo(normalized(readmeExample()));
+    assertThat(normalized(assess.stdout().lines().toList())).isEqualTo(normalized(readmeExample()));
   }
 
   /** The lines of the README's block that follows "The example fleet gives:". */

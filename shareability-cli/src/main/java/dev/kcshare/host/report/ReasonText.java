@@ -39,7 +39,8 @@ public final class ReasonText {
       case ROTATING_SECRET_ENV ->
           "a declared env variable looks like a rotating secret; sharing is withheld";
       case DEGRADES_WHEN_SHARED ->
-          "a capability (detail) degrades when several sessions share one process";
+          "a capability named in the detail works per process, not per session: shared, one"
+              + " session's setting (for logging, the level it sets) applies to every session";
       case HANDSHAKE_NOT_REPRODUCIBLE -> "two callers received different handshakes";
     };
   }

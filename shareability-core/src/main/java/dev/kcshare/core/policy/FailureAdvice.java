@@ -32,9 +32,15 @@ public record FailureAdvice(Kind kind, String subject) {
     /** The server's stderr asks for an environment variable (the subject, when it names one). */
     SET_VARIABLE,
     /**
-     * The server exited (or stopped talking) before it answered, for no reason kcshare can tell.
+     * The server exited (or stopped talking) before it answered, for no reason kcshare can tell;
+     * its stderr, shown with the failure, may say why.
      */
     READ_STDERR,
+    /**
+     * As {@link #READ_STDERR}, but the server wrote nothing on stderr: only running its command by
+     * hand can show why.
+     */
+    RUN_BY_HAND,
     /** Anything else: the pre-flight itself shows more. */
     RUN_PREFLIGHT
   }
@@ -132,7 +138,7 @@ public record FailureAdvice(Kind kind, String subject) {
       return new FailureAdvice(Kind.INSTALL_COMMAND, command);
     }
     if (detail.startsWith("no response") || detail.contains(": no response")) {
-      return new FailureAdvice(Kind.READ_STDERR, "");
+      return new FailureAdvice(stderrTail.isBlank() ? Kind.RUN_BY_HAND : Kind.READ_STDERR, "");
     }
     return new FailureAdvice(Kind.RUN_PREFLIGHT, "");
   }
@@ -177,6 +183,9 @@ public record FailureAdvice(Kind kind, String subject) {
       case READ_STDERR ->
           "it stopped before answering; its stderr above usually says why, or run its command by"
               + " hand with the same environment";
+      case RUN_BY_HAND ->
+          "it stopped before answering and wrote nothing on stderr; run its command by hand with"
+              + " the same environment to see why";
       case RUN_PREFLIGHT ->
           "run `kcshare preflight " + name + "` to see what each identity received";
     };

@@ -84,9 +84,18 @@ final class FailureAdviceTest {
   void anUnexplainedExitPointsAtTheStderrAndAnythingElseAtThePreflight() {
     assertThat(noResponse("Segmentation fault").kind()).isEqualTo(Kind.READ_STDERR);
     assertThat(
-            FailureAdvice.of("tools/list: no response after a successful initialize", null, "")
+            FailureAdvice.of(
+                    "tools/list: no response after a successful initialize", null, "x: crashed")
                 .kind())
         .isEqualTo(Kind.READ_STDERR);
+    // Nothing on stderr: the advice does not point at a stderr that was never shown.
+    FailureAdvice silent =
+        FailureAdvice.of("no response (process exited with status 1)", "exit 1", "");
+    assertThat(silent.kind()).isEqualTo(Kind.RUN_BY_HAND);
+    assertThat(silent.text("s"))
+        .doesNotContain("stderr above")
+        .contains("wrote nothing on stderr")
+        .contains("run its command by hand");
     assertThat(FailureAdvice.of("tools/list: too many pages", null, "").kind())
         .isEqualTo(Kind.RUN_PREFLIGHT);
     assertThat(FailureAdvice.of("probe_error", null, "").text("p"))
