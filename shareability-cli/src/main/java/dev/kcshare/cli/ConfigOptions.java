@@ -1,14 +1,19 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.policy.SkippedFileWarnings;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.config.ConfigFile;
 import dev.kcshare.host.config.ConfigRequest;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -44,6 +49,10 @@ public final class ConfigOptions {
           "Host profile: default or kirocrew. Default: kirocrew when KIROCREW_HOME is set or"
               + " ~/.kiro/crew exists, else default.")
   private @Nullable String profile;
+
+  /** The command this mixin belongs to (null when built outside picocli). */
+  @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+  private CommandLine.Model.@Nullable CommandSpec mixee;
 
   /** Skipped files already warned about: a command that loads twice warns once. */
   private final Set<String> warned = new HashSet<>();
@@ -84,17 +93,48 @@ public final class ConfigOptions {
     return warned(ctx, host);
   }
 
+  /**
+   * Warns about each skipped file: on every run, but on a quiet one ({@code -q}) once per state of
+   * the file, remembered in {@link SkippedFilesMemory} ({@link SkippedFileWarnings}).
+   */
   private HostConfig warned(CliContext ctx, HostConfig host) {
-    for (String skipped : host.skipped()) {
-      if (warned.add(skipped)) {
+    List<SkippedFileWarnings.Skipped> skipped = new ArrayList<>();
+    for (ConfigFile f : host.files()) {
+      if (f.status() == ConfigFile.Status.SKIPPED) {
+        List<String> lines = new ArrayList<>();
+        for (String problem : f.problems()) {
+          lines.add(f.describe(problem));
+        }
+        skipped.add(
+            new SkippedFileWarnings.Skipped(
+                f.path().toString(), SkippedFilesMemory.stamp(f.path(), f.problems()), lines));
+      }
+    }
+    Path memory = SkippedFilesMemory.location(ctx.env());
+    Map<String, String> previous = SkippedFilesMemory.read(memory);
+    SkippedFileWarnings decided = SkippedFileWarnings.decide(previous, skipped, quiet());
+    for (String line : decided.shown()) {
+      if (warned.add(line)) {
         ctx.err()
             .println(
                 "kcshare: warning: "
-                    + Escaper.esc(skipped, Escaper.LONG_LIMIT)
+                    + Escaper.esc(line, Escaper.LONG_LIMIT)
                     + " (file skipped; its servers are left out)");
       }
     }
     ctx.err().flush();
+    if (decided.changes(previous)) {
+      SkippedFilesMemory.write(memory, decided.remembered());
+    }
     return host;
+  }
+
+  /** Whether the command line asked for quiet ({@code -q}); false outside picocli. */
+  private boolean quiet() {
+    if (mixee == null) {
+      return false;
+    }
+    CommandLine.ParseResult parsed = mixee.root().commandLine().getParseResult();
+    return parsed != null && KcshareCommand.verbosityOf(parsed) < 0;
   }
 }
