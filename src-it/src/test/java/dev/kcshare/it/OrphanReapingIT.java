@@ -20,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * docs/design.md#process-registry: {@code kcshare measure} is SIGKILLed while its servers — which
  * ignore stdin EOF and SIGTERM, one with a grandchild — are mid-exchange; they keep running as
  * orphans. The next kcshare pass on the same records directory ends all of them, grandchild
- * included, before it does its own work.
+ * included, before it does its own work. A daemon a server double-forked into a session of its own
+ * ends with the pass, or with the next one when the pass was killed (its pass token). A registry
+ * entry naming a process kcshare cannot prove is its own ends nothing and is dropped.
  */
 final class OrphanReapingIT {
   @TempDir Path dir;
@@ -163,6 +165,193 @@ final class OrphanReapingIT {
           ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         }
       }
+    }
+  }
+
+  /** Every running process whose command line carries this test's tag (its fixtures). */
+  private List<Long> tagged() throws IOException {
+    List<Long> out = new ArrayList<>();
+    try (var entries = Files.newDirectoryStream(Path.of("/proc"))) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (name.chars().allMatch(Character::isDigit) && ours(Long.parseLong(name))) {
+          out.add(Long.parseLong(name));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Waits up to 20 s for processes with the tag to be gone; what still runs then. */
+  private List<Long> taggedAfterSettling() throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!tagged().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    return tagged();
+  }
+
+  private void endTagged() throws IOException {
+    for (long pid : tagged()) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private Process startMeasure(Path config, Path records) throws IOException {
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Kcshare.launcher().toString(),
+                "measure",
+                "--all",
+                "--config",
+                config.toString(),
+                "--records-dir",
+                records.toString(),
+                "--timeout",
+                "60")
+            .directory(dir.toFile())
+            .redirectInput(new File("/dev/null"))
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(dir.resolve("killed.stderr").toFile());
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment().put("KCSHARE_CDS", "0");
+    return pb.start();
+  }
+
+  @Test
+  void aDaemonAServerDoubleForkedEndsWithThePass() throws Exception {
+    ItProcesses.assumeNode();
+    Files.createDirectories(pids());
+    Path config = config("forks", "stable", "--daemon", "1");
+    try {
+      Kcshare.Result r =
+          Kcshare.run(
+              dir,
+              Map.of(),
+              "",
+              "measure",
+              "--all",
+              "--config",
+              config.toString(),
+              "--records-dir",
+              dir.resolve("records").toString());
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      // Two servers, each with its daemon, were started; none of the four may outlive the pass.
+      assertThat(recorded()).hasSize(4);
+      assertThat(taggedAfterSettling()).as("processes left running after the pass").isEmpty();
+    } finally {
+      endTagged();
+    }
+  }
+
+  @Test
+  void aDaemonOfAPreflightEndsWithIt() throws Exception {
+    ItProcesses.assumeNode();
+    Files.createDirectories(pids());
+    Path config = config("forks", "stable", "--daemon", "1");
+    try {
+      Kcshare.Result r =
+          Kcshare.run(dir, Map.of(), "", "preflight", "forks", "--config", config.toString());
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      assertThat(recorded()).hasSize(4);
+      assertThat(taggedAfterSettling()).as("processes left running after the pre-flight").isEmpty();
+    } finally {
+      endTagged();
+    }
+  }
+
+  @Test
+  void aDaemonOfAKilledPassEndsWithTheNextPass() throws Exception {
+    ItProcesses.assumeNode();
+    Files.createDirectories(pids());
+    Path hang =
+        config("hang", "silent", "--ignore-eof", "1", "--ignore-sigterm", "1", "--daemon", "1");
+    Path quick = config("quick", "stable");
+    Path records = dir.resolve("records");
+    Process kcshare = startMeasure(hang, records);
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (recorded().size() < 4 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(recorded()).as("two servers and two daemons started").hasSize(4);
+      assertThat(kcshare.toHandle().destroyForcibly()).isTrue();
+      assertThat(kcshare.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(tagged()).as("the killed pass's servers and daemons still run").hasSize(4);
+
+      Kcshare.Result next =
+          Kcshare.run(
+              dir,
+              Map.of(),
+              "",
+              "measure",
+              "--all",
+              "--config",
+              quick.toString(),
+              "--records-dir",
+              records.toString());
+      assertThat(next.exitCode()).as(next.stderr()).isZero();
+      assertThat(taggedAfterSettling()).as("processes left running after the next pass").isEmpty();
+    } finally {
+      kcshare.destroyForcibly();
+      endTagged();
+    }
+  }
+
+  @Test
+  void aForgedEntryEndsNothingAndIsDropped() throws Exception {
+    Path setsid = Path.of("/usr/bin/setsid");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(setsid), "no setsid");
+    Path records = Files.createDirectories(dir.resolve("records"));
+    // An unrelated process, leading a session and group of its own: this test's to clean up.
+    Process victim =
+        new ProcessBuilder(setsid.toString(), "sleep", "300")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(victim.pid()), "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long start = Long.parseLong(fields[19]);
+      long uid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      long self = ProcessHandle.current().pid();
+      // Its owner: this JVM's pid with another start time, i.e. a kcshare run that is gone. One
+      // entry in the old form (no uid, no token), one with a token the victim does not carry.
+      String entry =
+          "{\"pid\": %d, \"startTime\": %d, \"group\": true, \"ownerPid\": %d,"
+              + " \"ownerStartTime\": 1, %s}";
+      Files.writeString(
+          records.resolve("kcshare-processes.json"),
+          "{\"processes\": ["
+              + String.format(entry, victim.pid(), start, self, "\"owner\": \"x\"")
+              + ", "
+              + String.format(
+                  entry,
+                  victim.pid(),
+                  start,
+                  self,
+                  "\"uid\": " + uid + ", \"token\": \"00112233445566778899aabbccddeeff\"")
+              + "]}",
+          StandardCharsets.UTF_8);
+
+      Kcshare.Result r =
+          Kcshare.run(
+              dir, Map.of(), "", "hazards", "clear", "x", "--records-dir", records.toString());
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      // kcshare waits for what it signals to be gone before it exits: a signalled victim would be
+      // dead (a zombie at most) by now.
+      String state = Files.readString(Path.of("/proc", Long.toString(victim.pid()), "stat"));
+      assertThat(state.substring(state.lastIndexOf(')') + 2))
+          .as("the victim runs")
+          .doesNotStartWith("Z");
+      assertThat(records.resolve("kcshare-processes.json")).doesNotExist();
+      assertThat(r.stderr().lines().filter(l -> l.contains("kcshare-processes.json")))
+          .as(r.stderr())
+          .hasSize(1)
+          .allMatch(l -> l.contains("WARN") && l.contains("2 entries"));
+    } finally {
+      victim.destroyForcibly();
+      victim.waitFor(10, TimeUnit.SECONDS);
     }
   }
 }

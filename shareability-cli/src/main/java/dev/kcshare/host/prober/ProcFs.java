@@ -1,6 +1,7 @@
 package dev.kcshare.host.prober;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,14 +12,36 @@ import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What Linux's {@code /proc/PID/stat} says about processes: parent, process group, state and start
- * time (clock ticks since boot, which never repeats for a recycled pid while the host is up). Where
- * there is no {@code /proc}, every answer is "unknown" (empty or null).
+ * What Linux's {@code /proc} says about processes: from {@code /proc/PID/stat} the parent, process
+ * group, state and start time (clock ticks since boot, which never repeats for a recycled pid while
+ * the host is up); from {@code /proc/PID/status} the real and effective user; from {@code
+ * /proc/PID/environ} whether an environment entry is present. Where there is no {@code /proc},
+ * every answer is "unknown" (empty or null). {@link #at} reads another tree laid out the same way,
+ * for tests.
  */
 final class ProcFs {
-  private static final Path PROC = Path.of("/proc");
+  /** The most of {@code /proc/PID/environ} that is read; a larger environment counts as unread. */
+  static final int ENVIRON_LIMIT = 8 * 1024 * 1024;
 
-  private ProcFs() {}
+  private static final ProcFs SYSTEM = new ProcFs(Path.of("/proc"));
+
+  private final Path root;
+
+  private ProcFs(Path root) {
+    this.root = root;
+  }
+
+  /** This host's {@code /proc}. */
+  static ProcFs system() {
+    return SYSTEM;
+  }
+
+  /**
+   * A tree laid out like {@code /proc} ({@code root/PID/stat}, {@code status}, {@code environ}).
+   */
+  static ProcFs at(Path root) {
+    return new ProcFs(root);
+  }
 
   /**
    * One process.
@@ -36,52 +59,136 @@ final class ProcFs {
     }
   }
 
+  /**
+   * The user ids of a process, from the {@code Uid:} line of {@code /proc/PID/status}.
+   *
+   * @param real the real user id
+   * @param effective the effective user id
+   */
+  record Uids(long real, long effective) {}
+
+  /** What {@link #environHas} found. */
+  enum Presence {
+    PRESENT,
+    ABSENT,
+    UNREADABLE
+  }
+
   /** Whether this host has a {@code /proc} kcshare can read. */
-  static boolean available() {
-    return Files.isReadable(PROC.resolve("self").resolve("stat"));
+  boolean available() {
+    return Files.isReadable(root.resolve("self").resolve("stat"));
+  }
+
+  private Path dir(long pid) {
+    return root.resolve(Long.toString(pid));
   }
 
   /** The stat of {@code pid}, or null when it does not exist (or cannot be read). */
-  static @Nullable Stat stat(long pid) {
+  @Nullable Stat stat(long pid) {
     try {
       return parse(
           pid,
-          new String(
-              Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("stat")),
-              StandardCharsets.ISO_8859_1));
+          new String(Files.readAllBytes(dir(pid).resolve("stat")), StandardCharsets.ISO_8859_1));
     } catch (IOException | RuntimeException e) {
       return null;
     }
   }
 
   /** The start time of {@code pid}, when it runs. */
-  static OptionalLong startTime(long pid) {
+  OptionalLong startTime(long pid) {
     Stat s = stat(pid);
     return s == null ? OptionalLong.empty() : OptionalLong.of(s.startTime());
   }
 
-  /** Every process of process group {@code group} (one pass over {@code /proc}). */
-  static List<Stat> group(long group) {
-    List<Stat> out = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC)) {
+  /** The real and effective user of {@code pid}, or null when its status cannot be read. */
+  @Nullable Uids uids(long pid) {
+    String status;
+    try {
+      status =
+          new String(Files.readAllBytes(dir(pid).resolve("status")), StandardCharsets.ISO_8859_1);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    for (String line : status.split("\n", -1)) {
+      if (line.startsWith("Uid:")) {
+        String[] f = line.substring(4).trim().split("\\s+");
+        try {
+          return f.length < 2 ? null : new Uids(Long.parseLong(f[0]), Long.parseLong(f[1]));
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether the environment of {@code pid} holds exactly the entry {@code entry} ({@code
+   * NAME=value}, compared byte for byte with each NUL-separated entry of {@code
+   * /proc/PID/environ}). Unreadable when the file cannot be read (another user's process, a process
+   * that is gone) or is larger than {@link #ENVIRON_LIMIT}.
+   */
+  Presence environHas(long pid, String entry) {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(dir(pid).resolve("environ"))) {
+      bytes = in.readNBytes(ENVIRON_LIMIT + 1);
+    } catch (IOException | RuntimeException e) {
+      return Presence.UNREADABLE;
+    }
+    if (bytes.length > ENVIRON_LIMIT) {
+      return Presence.UNREADABLE;
+    }
+    byte[] wanted = entry.getBytes(StandardCharsets.UTF_8);
+    int start = 0;
+    for (int i = 0; i <= bytes.length; i++) {
+      if (i == bytes.length || bytes[i] == 0) {
+        if (i - start == wanted.length && regionEquals(bytes, start, wanted)) {
+          return Presence.PRESENT;
+        }
+        start = i + 1;
+      }
+    }
+    return Presence.ABSENT;
+  }
+
+  private static boolean regionEquals(byte[] bytes, int from, byte[] wanted) {
+    for (int j = 0; j < wanted.length; j++) {
+      if (bytes[from + j] != wanted[j]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every process id listed (one pass over the directory); empty without {@code /proc}. */
+  List<Long> pids() {
+    List<Long> out = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
       for (Path entry : entries) {
         String name = entry.getFileName().toString();
         if (name.isEmpty() || !Character.isDigit(name.charAt(0))) {
           continue;
         }
-        long pid;
         try {
-          pid = Long.parseLong(name);
+          out.add(Long.parseLong(name));
         } catch (NumberFormatException e) {
-          continue;
-        }
-        Stat s = stat(pid);
-        if (s != null && s.group() == group) {
-          out.add(s);
+          // not a process
         }
       }
     } catch (IOException | RuntimeException e) {
       // no /proc: nobody is found
+    }
+    return out;
+  }
+
+  /** Every process of process group {@code group} (one pass over {@code /proc}). */
+  List<Stat> group(long group) {
+    List<Stat> out = new ArrayList<>();
+    for (long pid : pids()) {
+      Stat s = stat(pid);
+      if (s != null && s.group() == group) {
+        out.add(s);
+      }
     }
     return out;
   }

@@ -53,7 +53,7 @@ final class ProcessTree {
       return;
     }
     long self = ProcessHandle.current().pid();
-    for (ProcFs.Stat member : ProcFs.group(process.pid())) {
+    for (ProcFs.Stat member : ProcFs.system().group(process.pid())) {
       if (member.pid() != process.pid() && member.pid() != self && member.isRunning()) {
         Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
         if (handle.isPresent()) {

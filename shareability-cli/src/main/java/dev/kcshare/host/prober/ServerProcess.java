@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  * leftovers can be found by group after kcshare itself was killed. The command line the server
  * sees, and its execution identity (computed from the configured command), are unchanged. Without
  * {@code setsid} the server shares kcshare's group and only its tree is tracked.
+ *
+ * <p>Its environment is the launch's plus {@code KCSHARE_PASS_TOKEN}, the token of the pass the
+ * {@link SpawnWatcher} stands for ({@link PassToken}).
  */
 final class ServerProcess {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -72,6 +75,9 @@ final class ServerProcess {
     builder.directory(launch.directory().toFile());
     builder.environment().clear();
     builder.environment().putAll(launch.environment());
+    // The pass's token, over any inherited or declared value: how kcshare later proves the process
+    // (and whatever inherits its environment) is its own. Not in the launch, so never shown.
+    builder.environment().put(PassToken.VARIABLE, watcher.passToken());
     installShutdownHook();
     Process process = builder.start();
     try {

@@ -161,8 +161,10 @@ public final class StdioProber {
   }
 
   /**
-   * This prober, telling {@code watcher} about every process it spawns (a pass records them in its
-   * records directory); shares the process permits and threads of this one.
+   * This prober, spawning for the pass {@code watcher} stands for (its token; a pass records its
+   * processes in its records directory); shares the process permits and threads of this one.
+   * Without one, each {@link #probe} and {@link #probeOnce} is a pass of its own (its token, and a
+   * sweep of what still carries it when the pre-flight ends).
    */
   public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
     return new StdioProber(
@@ -226,6 +228,11 @@ public final class StdioProber {
   public ProbeOutcome probe(ServerDefinition server, boolean keepCaptures)
       throws InterruptedException {
     Objects.requireNonNull(server, "server");
+    if (spawnWatcher == SpawnWatcher.NONE) {
+      try (StandalonePass pass = new StandalonePass()) {
+        return withSpawnWatcher(pass).probe(server, keepCaptures);
+      }
+    }
     List<ProbeAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
     Map<String, Map<String, @Nullable Object>> captures = new LinkedHashMap<>();
     AtomicReference<@Nullable LaunchSummary> launched = new AtomicReference<>();
@@ -258,6 +265,11 @@ public final class StdioProber {
    */
   public Optional<Answer> probeOnce(ServerDefinition server) throws InterruptedException {
     Objects.requireNonNull(server, "server");
+    if (spawnWatcher == SpawnWatcher.NONE) {
+      try (StandalonePass pass = new StandalonePass()) {
+        return withSpawnWatcher(pass).probeOnce(server);
+      }
+    }
     try {
       Object launch = launch(server);
       if (!(launch instanceof Launch l)) {

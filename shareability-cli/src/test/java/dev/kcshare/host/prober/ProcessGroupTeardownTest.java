@@ -53,7 +53,7 @@ final class ProcessGroupTeardownTest {
   }
 
   private static boolean running(long pid) {
-    ProcFs.Stat s = ProcFs.stat(pid);
+    ProcFs.Stat s = ProcFs.system().stat(pid);
     return s != null && s.isRunning();
   }
 }

@@ -1,0 +1,35 @@
+package dev.kcshare.host.prober;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A pre-flight run outside any pass (no {@link SpawnRegistry}: {@code kcshare preflight}): a pass
+ * of its own, with a token of its own that its servers carry, and when it closes every process of
+ * the effective user still carrying the token is ended, as at the end of a recorded pass. Nothing
+ * is recorded.
+ */
+final class StandalonePass implements SpawnWatcher, AutoCloseable {
+  private final String token = PassToken.generate();
+  private volatile boolean handedOut;
+
+  @Override
+  public String passToken() {
+    handedOut = true;
+    return token;
+  }
+
+  @Override
+  public void spawned(ProcessHandle process, boolean ownGroup) {}
+
+  @Override
+  public void ended(ProcessHandle process) {}
+
+  @Override
+  public void close() {
+    OwnProcesses own = handedOut ? OwnProcesses.system() : null;
+    if (own != null) {
+      own.end(List.of(), Set.of(token));
+    }
+  }
+}
