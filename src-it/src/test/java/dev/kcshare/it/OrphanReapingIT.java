@@ -336,7 +336,8 @@ final class OrphanReapingIT {
 
       Kcshare.Result r =
           Kcshare.run(
-              dir, Map.of(), "", "hazards", "clear", "x", "--records-dir", records.toString());
+              dir, Map.of(), "", "hazards", "clear", "x", "--force", "--records-dir",
+              records.toString());
       assertThat(r.exitCode()).as(r.stderr()).isZero();
       // kcshare waits for what it signals to be gone before it exits: a signalled victim would be
       // dead (a zombie at most) by now.
@@ -348,7 +349,7 @@ final class OrphanReapingIT {
       assertThat(r.stderr().lines().filter(l -> l.contains("kcshare-processes.json")))
           .as(r.stderr())
           .hasSize(1)
-          .allMatch(l -> l.contains("WARN") && l.contains("2 entries"));
+          .allMatch(l -> l.startsWith("kcshare: warning: ") && l.contains("2 entries"));
     } finally {
       victim.destroyForcibly();
       victim.waitFor(10, TimeUnit.SECONDS);
