@@ -6,6 +6,7 @@ import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AtomicFiles;
 import dev.kcshare.host.records.FileLock;
+import dev.kcshare.host.records.RecordsTrust;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -257,7 +258,8 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
    * Ends every process a kcshare run that no longer runs left behind on this records directory: for
    * each such entry still alive (same pid AND start time), its whole process group if it led one,
    * else the process alone — SIGTERM, a short grace, then SIGKILL for survivors. Entries of a live
-   * kcshare run are kept; ended and vanished ones are removed from the file. Never throws.
+   * kcshare run are kept; ended and vanished ones are removed from the file. Nothing is read or
+   * ended when others may write the directory ({@link RecordsTrust}). Never throws.
    *
    * @param recordsDir the records directory
    * @return how many processes were signalled
@@ -268,6 +270,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
       return 0;
     }
     try {
+      RecordsTrust.requireWritable(recordsDir); // an entry others could forge is never acted on
       FileLock lock = FileLock.tryAcquire(file, LOCK_WAIT);
       if (lock == null) {
         return 0;
