@@ -350,6 +350,57 @@ final class RecordsTrustIT {
   }
 
   @Test
+  void aProcessRegistryInSuchADirectoryIsNeverActedOn() throws Exception {
+    assumeRoot();
+    Path records = records("records", NOBODY, NOBODY, "1777");
+    // A process of nobody's, and an entry claiming a dead kcshare run left it behind: what anyone
+    // who can write the directory could plant to have kcshare end a process of their choice.
+    Process victim =
+        new ProcessBuilder(
+                "/usr/bin/setpriv",
+                "--reuid=" + NOBODY,
+                "--regid=" + NOBODY,
+                "--clear-groups",
+                "--",
+                "/bin/sh",
+                "-c",
+                "echo ready; exec sleep 300")
+            .start();
+    try {
+      // Once it says ready it runs as nobody; its start time, read below, survives the exec.
+      assertThat(
+              new java.io.BufferedReader(
+                      new java.io.InputStreamReader(
+                          victim.getInputStream(), StandardCharsets.UTF_8))
+                  .readLine())
+          .isEqualTo("ready");
+      String stat = Files.readString(Path.of("/proc", Long.toString(victim.pid()), "stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      long startTime = Long.parseLong(fields[19]);
+      Files.writeString(
+          records.resolve("kcshare-processes.json"),
+          "{\"processes\": [{\"pid\": "
+              + victim.pid()
+              + ", \"startTime\": "
+              + startTime
+              + ", \"group\": false, \"ownerPid\": 2147483000, \"ownerStartTime\": 1,"
+              + " \"owner\": \"forged\"}]}\n");
+
+      Kcshare.Result r = run(true, "hazards", "clear", "x", "--records-dir", records.toString());
+
+      assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
+      // Read from /proc, not Process.isAlive(): a process just killed stays "alive" until reaped.
+      String after = Files.readString(Path.of("/proc", Long.toString(victim.pid()), "stat"));
+      assertThat(after.substring(after.lastIndexOf(')') + 2))
+          .as("the planted entry's process still runs")
+          .doesNotStartWith("Z");
+    } finally {
+      victim.destroyForcibly();
+      victim.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void aMissingDirectoryIsCreatedPrivateAndWritten() throws Exception {
     assumeRoot();
     Path parent = records("parent", NOBODY, NOBODY, "0755");
