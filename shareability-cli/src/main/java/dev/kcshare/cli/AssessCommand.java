@@ -182,7 +182,7 @@ final class AssessCommand implements Callable<Integer> {
     // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
     HostConfig host = config.load(ctx).requireValid().requireGatewaySettings();
     List<ConfiguredServer> servers = all ? host.servers() : host.require(names);
-    RecordsDirectory dir = records.resolve(ctx);
+    RecordsDirectory dir = records.resolveForReading(ctx);
     List<ServerVerdict> rows =
         VerdictReport.load(dir, servers).verdicts(servers, host.hostProfile(), host.identityKeys());
     AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());

@@ -105,7 +105,7 @@ final class CostCommand implements Callable<Integer> {
       }
     }
     List<ServerVerdict> rows =
-        VerdictReport.load(records.resolve(ctx))
+        VerdictReport.load(records.resolveForReading(ctx))
             .verdicts(servers, host.hostProfile(), host.identityKeys());
     Map<String, ServerVerdict> byName = new LinkedHashMap<>();
     Map<String, SessionCost> costs = new LinkedHashMap<>();

@@ -17,8 +17,10 @@ import picocli.CommandLine;
  * {@code kcshare} prints: one plain line naming the path and the reason in words, the chain of
  * causes for {@code -vv}, and whether the path is one the user gave on the command line ({@code
  * --records-dir}, {@code --capture}, {@code --metrics}), which makes it a usage error (exit 2). A
- * record file kcshare leaves unchanged (written by a newer version, not understood, unreadable) is
- * not the path's fault: exit 1.
+ * path kcshare refuses because of how the host is set up (a records directory others can write, a
+ * lock file that is a symbolic link) is the operator's to fix: exit 2 as well. A record file
+ * kcshare leaves unchanged (written by a newer version, not understood, unreadable) is not the
+ * path's fault: exit 1.
  */
 final class EnvironmentErrors {
   /** The options whose value is a path the user chose for kcshare to write. */
@@ -31,9 +33,11 @@ final class EnvironmentErrors {
    *
    * @param message the line after {@code kcshare: }
    * @param causes the causes in words, outermost first (for {@code -vv})
-   * @param userGivenPath whether the path lies in a path given with one of {@link #PATH_OPTIONS}
+   * @param usageError whether it is the operator's to fix (exit 2): the path lies in a path given
+   *     with one of {@link #PATH_OPTIONS}, or kcshare refused the path ({@link
+   *     FileProblem#isRefused()})
    */
-  record Report(String message, List<String> causes, boolean userGivenPath) {}
+  record Report(String message, List<String> causes, boolean usageError) {}
 
   /** The report for {@code failure}, or null when it is not the environment's (kcshare's own). */
   static @Nullable Report of(
@@ -77,9 +81,10 @@ final class EnvironmentErrors {
     return new Report(
         Escaper.esc(message, Escaper.LONG_LIMIT),
         escaped,
-        path != null
-            && (problem == null || !problem.isLeftUnchanged())
-            && isUnderUserPath(path, ctx, parseResult));
+        (problem != null && problem.isRefused())
+            || (path != null
+                && (problem == null || !problem.isLeftUnchanged())
+                && isUnderUserPath(path, ctx, parseResult)));
   }
 
   private static boolean isUnderUserPath(

@@ -65,7 +65,7 @@ final class HazardsCommand implements Runnable {
 
     @Override
     public Integer call() {
-      RecordsDirectory dir = records.resolve(ctx);
+      RecordsDirectory dir = records.resolveForReading(ctx);
       LedgerLoad load = LedgerStore.read(dir.ledgerFile());
       if (json) {
         Output.json(ctx, toJson(load));

@@ -183,7 +183,7 @@ public final class Main {
             commandLine.getErr().println("  because: " + cause);
           }
         }
-        return env.userGivenPath() ? EXIT_USAGE : EXIT_FAILURE;
+        return env.usageError() ? EXIT_USAGE : EXIT_FAILURE;
       }
       // Looked up here, not in a static field: a run that logs nothing never starts logback.
       Logger log = LoggerFactory.getLogger(Main.class);

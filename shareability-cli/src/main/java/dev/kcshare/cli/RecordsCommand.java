@@ -48,7 +48,7 @@ final class RecordsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RecordsDirectory dir = records.resolve(ctx);
+    RecordsDirectory dir = records.resolveForReading(ctx);
     // A missing or unusable file has nothing to decode: its state and problem say why it is empty.
     RecordFile.Loaded<LedgerLoad> ledgerRead = RecordFile.readLedger(dir.ledgerFile());
     LedgerLoad ledger = ledgerRead.value();

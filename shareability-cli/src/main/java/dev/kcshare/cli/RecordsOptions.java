@@ -1,7 +1,9 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.records.RecordsTrust;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
@@ -20,6 +22,25 @@ final class RecordsOptions {
   RecordsDirectory resolve(CliContext ctx) {
     RecordsDirectory dir = resolveLexically(ctx);
     return new RecordsDirectory(withoutDotSegments(ctx.cwd().resolve(dir.path())), dir.rule());
+  }
+
+  /**
+   * {@link #resolve} for a command that only reads the records: when kcshare would refuse to write
+   * the directory (docs/formats.md#who-may-write-the-records-directory), it says so in one warning
+   * and reads it all the same.
+   */
+  RecordsDirectory resolveForReading(CliContext ctx) {
+    RecordsDirectory dir = resolve(ctx);
+    String refusal = RecordsTrust.readWarning(dir.path());
+    if (refusal != null) {
+      ctx.err()
+          .println(
+              "kcshare: warning: "
+                  + Escaper.esc(refusal, Escaper.LONG_LIMIT)
+                  + " (read anyway; nothing is written there until then)");
+      ctx.err().flush();
+    }
+    return dir;
   }
 
   /**

@@ -116,7 +116,7 @@ final class SeedCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     HostConfig host = config.load(ctx).requireValid();
-    RecordsDirectory dir = records.resolve(ctx);
+    RecordsDirectory dir = mode.apply ? records.resolve(ctx) : records.resolveForReading(ctx);
     Path file = GatewayWrites.configFile(ctx, host);
     Outcome outcome = mode.apply ? apply(file, dir) : plan(host, file, dir);
     if (json) {

@@ -108,7 +108,7 @@ final class StubCommand implements Callable<Integer> {
         }
       }
       if (resolveEligibility) {
-        RecordsDirectory dir = records.resolve(ctx);
+        RecordsDirectory dir = records.resolveForReading(ctx);
         VerdictReport report = VerdictReport.load(dir);
         Map<String, ServerFacts> servers = new HashMap<>();
         for (ConfiguredServer s : locked.servers()) {

@@ -15,18 +15,25 @@ public final class FileProblem extends IOException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path path;
-  private final boolean leftUnchanged;
+  private final Kind kind;
+
+  /** Which kind of problem: an operation that failed, or one kcshare declined. */
+  private enum Kind {
+    FAILED,
+    LEFT_UNCHANGED,
+    REFUSED
+  }
 
   private FileProblem(Path path, String message, Throwable cause) {
     super(message, cause);
     this.path = path;
-    this.leftUnchanged = false;
+    this.kind = Kind.FAILED;
   }
 
-  private FileProblem(Path path, String message) {
+  private FileProblem(Path path, String message, Kind kind) {
     super(message);
     this.path = path;
-    this.leftUnchanged = true;
+    this.kind = kind;
   }
 
   /**
@@ -62,7 +69,22 @@ public final class FileProblem extends IOException {
    * @return the problem
    */
   public static FileProblem leftUnchanged(Path path, String why) {
-    return new FileProblem(path, path + " " + why + "; left unchanged");
+    return new FileProblem(path, path + " " + why + "; left unchanged", Kind.LEFT_UNCHANGED);
+  }
+
+  /**
+   * A path kcshare will not write through because of how the host is set up, and so writes nothing:
+   * a records directory others can write, a lock file that is a symbolic link, a capture directory
+   * that is one. The operator's to fix, like bad input.
+   *
+   * @param path the path concerned
+   * @param message the whole line: what is wrong and how to fix it
+   * @return the problem
+   */
+  public static FileProblem refused(Path path, String message) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(message, "message");
+    return new FileProblem(path, message, Kind.REFUSED);
   }
 
   /** The file concerned. */
@@ -75,7 +97,15 @@ public final class FileProblem extends IOException {
    * as opposed to a path it could not use at all.
    */
   public boolean isLeftUnchanged() {
-    return leftUnchanged;
+    return kind == Kind.LEFT_UNCHANGED;
+  }
+
+  /**
+   * Whether kcshare refused the path because of how the host is set up ({@link #refused}): the
+   * operator's to fix, reported like bad input.
+   */
+  public boolean isRefused() {
+    return kind == Kind.REFUSED;
   }
 
   private static boolean isSameOrTemporary(Path path, String other) {

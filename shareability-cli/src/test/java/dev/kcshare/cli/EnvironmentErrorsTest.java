@@ -158,7 +158,8 @@ final class EnvironmentErrorsTest {
   void aRealFullTmpfs() throws Exception {
     Path mount = Files.createDirectories(dir.resolve("tiny"));
     Assumptions.assumeTrue(
-        exec("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mount.toString()) == 0,
+        // mode=0700: a tmpfs is 1777 by default, a directory kcshare refuses to write.
+        exec("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mount.toString()) == 0,
         "cannot mount a tmpfs here");
     try {
       Path ledger = Files.writeString(mount.resolve("observed-hazards.json"), LEDGER);

@@ -309,6 +309,47 @@ final class ShareabilityTest {
   }
 
   @Test
+  void aRecordsDirectoryOthersCanWriteIsNeverWrittenAndEveryWriteSaysWhy(@TempDir Path dir)
+      throws Exception {
+    Path records = Files.createDirectories(dir.resolve("records"));
+    Files.setPosixFilePermissions(records, PosixFilePermissions.fromString("rwxrwxrwx"));
+    try (Shareability kc = Shareability.builder(records).clock(at(10.0)).build()) {
+      List<ConfiguredServer> servers =
+          kc.servers(
+              List.of(ServerDefinition.stdio("gone", dir.resolve("none").toString(), List.of())));
+      String refusal = "records directory " + records + " is writable by others (owner ";
+
+      // A pass, and a clear: the environment problem the API reports, naming the fix.
+      for (org.assertj.core.api.ThrowableAssert.ThrowingCallable write :
+          List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+              () -> kc.budgetedPass(servers), () -> kc.clearHazards("gone"))) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(write)
+            .isInstanceOfSatisfying(
+                dev.kcshare.host.FileProblem.class,
+                p -> {
+                  assertThat(p.isRefused()).isTrue();
+                  assertThat(p.getMessage())
+                      .startsWith(refusal)
+                      .endsWith(", mode 0777): run chmod go-w " + records);
+                });
+      }
+      // A flush keeps the evidence in memory and reports false, as for any unwritable directory.
+      LedgerWriter ledger = kc.openLedger();
+      ledger.record("gone", UNROUTABLE, "");
+      assertThat(ledger.flush()).isFalse();
+      assertThat(ledger.codesForName("gone")).contains(UNROUTABLE);
+      try (var written = Files.list(records)) {
+        assertThat(written).as("nothing is written in the directory").isEmpty();
+      }
+
+      // Once only its owner can write it, the same writer's next flush succeeds.
+      Files.setPosixFilePermissions(records, PosixFilePermissions.fromString("rwx------"));
+      assertThat(ledger.flush()).isTrue();
+      assertThat(LedgerStore.read(kc.ledgerFile()).servers()).containsKey("gone");
+    }
+  }
+
+  @Test
   void aSymlinkedRecordsDirectoryIsTheSameLockAndBusyIsNeverAnException(@TempDir Path dir)
       throws Exception {
     Path real = Files.createDirectories(dir.resolve("records"));

@@ -5,6 +5,7 @@ import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.records.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * identity's raw answers in the capture format, so {@code kcshare preflight compare} re-decides the
  * measurement offline (docs/design.md#capture-format). Captures hold a server's raw answers, so
  * they are private like the record files whatever the umask: directories kcshare creates are 0700,
- * files 0600, each written atomically.
+ * files 0600, each written atomically (a link in a file's place is replaced, never followed). A
+ * capture directory, or a server's directory in it, that is a symbolic link is refused.
  */
 public final class CaptureFiles {
   private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]{1,100}");
@@ -56,12 +58,32 @@ public final class CaptureFiles {
    */
   public static Path prepare(Path captureRoot, String serverName) throws FileProblem {
     Path dir = directoryFor(captureRoot, serverName);
+    refuseLink(captureRoot, "--capture directory ");
+    refuseLink(dir, "capture directory ");
     try {
       AtomicFiles.createDirectories(dir);
     } catch (IOException e) {
       throw FileProblem.of("write", captureRoot, e);
     }
+    // Checked again once created: a link put there meanwhile is refused all the same.
+    refuseLink(captureRoot, "--capture directory ");
+    refuseLink(dir, "capture directory ");
     return dir;
+  }
+
+  /**
+   * Refuses a capture directory that is a symbolic link (docs/formats.md#links): captures are
+   * written into the directory named, never into wherever a link points.
+   */
+  private static void refuseLink(Path dir, String what) throws FileProblem {
+    if (Files.isSymbolicLink(dir)) {
+      throw FileProblem.refused(
+          dir,
+          what
+              + dir
+              + " is a symbolic link; kcshare does not write captures through one: give the"
+              + " real directory");
+    }
   }
 
   /**

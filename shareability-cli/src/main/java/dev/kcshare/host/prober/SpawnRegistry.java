@@ -6,6 +6,7 @@ import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AtomicFiles;
 import dev.kcshare.host.records.FileLock;
+import dev.kcshare.host.records.RecordsTrust;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -345,7 +346,8 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
    * then SIGKILL for survivors. An entry that cannot be proven (a mismatch, an unreadable
    * environment, an entry without a token or user) ends nothing: one warning names them all, and
    * they leave the file. Entries of a live kcshare run are kept, as are top-level members kcshare
-   * does not know. Never throws.
+   * does not know. Nothing is read or ended when others may write the directory ({@link
+   * RecordsTrust}). Never throws.
    *
    * @param recordsDir the records directory
    * @return how many processes were signalled
@@ -360,6 +362,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
       return 0;
     }
     try {
+      RecordsTrust.requireWritable(recordsDir); // an entry others could forge is never acted on
       FileLock lock = FileLock.tryAcquire(file, LOCK_WAIT);
       if (lock == null) {
         return 0;

@@ -9,6 +9,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -108,11 +109,12 @@ public final class AtomicFiles {
       throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     createDirectories(dir);
-    Path tmp = createTemporary(dir, target.getFileName().toString());
+    Temporary temporary = createTemporary(dir, target.getFileName().toString());
+    Path tmp = temporary.path();
     @Nullable FileTime started = modifiedTime(tmp);
     boolean moved = false;
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      try (FileChannel ch = temporary.channel()) {
         ByteBuffer buf = ByteBuffer.wrap(content);
         while (buf.hasRemaining()) {
           ch.write(buf);
@@ -143,22 +145,29 @@ public final class AtomicFiles {
     }
   }
 
+  /** A temporary file just created, and the channel it was created through. */
+  private record Temporary(Path path, FileChannel channel) {}
+
   /**
-   * Creates the temporary file for {@code target} in {@code dir}, exclusively (an existing name, or
-   * a symbolic link, is never opened) and 0600 from creation: {@code .TARGET.N.tmp}, N an unsigned
+   * Creates and opens the temporary file for {@code target} in {@code dir} in one step, exclusively
+   * ({@code CREATE_NEW}: an existing name, or a symbolic link, is never opened, and the file
+   * written is the one created) and 0600 from creation: {@code .TARGET.N.tmp}, N an unsigned
    * decimal random number, the names {@link Files#createTempFile} gives. The number comes from
    * {@link ThreadLocalRandom}: a name needs to be unlikely to be taken, not unpredictable, since a
    * taken one is simply never used; {@code createTempFile}'s {@code SecureRandom} cost some 25 ms
    * of class loading and seeding on the path of every pass's write.
    */
-  private static Path createTemporary(Path dir, String targetName) throws IOException {
+  private static Temporary createTemporary(Path dir, String targetName) throws IOException {
+    Set<OpenOption> options = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
     for (int attempt = 1; ; attempt++) {
       String n = Long.toUnsignedString(ThreadLocalRandom.current().nextLong());
       Path tmp = dir.resolve("." + targetName + "." + n + TMP_SUFFIX);
       try {
-        return POSIX
-            ? Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE_MODE))
-            : Files.createFile(tmp);
+        FileChannel channel =
+            POSIX
+                ? FileChannel.open(tmp, options, PosixFilePermissions.asFileAttribute(FILE_MODE))
+                : FileChannel.open(tmp, options);
+        return new Temporary(tmp, channel);
       } catch (FileAlreadyExistsException e) {
         if (attempt >= 100) {
           throw e;
@@ -274,6 +283,18 @@ public final class AtomicFiles {
     } catch (java.nio.file.FileAlreadyExistsException e) {
       // another process created it first: fine
     }
+  }
+
+  /**
+   * Opens {@code file} for writing without following a symbolic link and without truncating it,
+   * creating it 0600 if it is missing (used for lock files).
+   */
+  static FileChannel openPrivate(Path file) throws IOException {
+    Set<OpenOption> options =
+        Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, LinkOption.NOFOLLOW_LINKS);
+    return POSIX
+        ? FileChannel.open(file, options, PosixFilePermissions.asFileAttribute(FILE_MODE))
+        : FileChannel.open(file, options);
   }
 
   private static void syncDirectory(Path dir) {

@@ -58,7 +58,8 @@ public final class CacheStore {
    * @param file the cache file
    * @return the session; close it to release the lock
    * @throws FileProblem if the lock file cannot be created or locked, or the cache file must be
-   *     left as it is (not understood, or unreadable); nothing was changed
+   *     left as it is (not understood, or unreadable), or others may write the records directory
+   *     ({@link RecordsTrust}); nothing was changed
    * @throws IOException if the lock cannot be taken
    * @throws InterruptedException if interrupted while waiting
    * @throws NullPointerException if {@code file} is null
@@ -93,6 +94,7 @@ public final class CacheStore {
     }
     FileLock lock;
     try {
+      RecordsTrust.requireWritable(file.toAbsolutePath().getParent());
       lock = FileLock.tryAcquire(file, wait, onWait);
     } catch (IOException e) {
       throw FileProblem.of("write", file, e);

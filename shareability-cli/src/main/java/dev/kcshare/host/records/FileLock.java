@@ -1,12 +1,13 @@
 package dev.kcshare.host.records;
 
+import dev.kcshare.host.FileProblem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +24,11 @@ import org.jspecify.annotations.Nullable;
  * process holds a lock, the lock file holds its pid ({@link LockHolder}), so a waiter can say whom
  * it waits for.
  *
+ * <p>A lock file is never opened through a symbolic link (docs/formats.md#links): one that is a
+ * link, or is not a regular file, is refused ({@link FileProblem#isRefused()}) before anything is
+ * opened, and the open itself does not follow links. It is never opened truncating; the pid is
+ * written only once the lock is held, and not at all into a lock file with a second name.
+ *
  * <p>The in-process mutex is keyed by the lock file itself (its device and inode, else its real
  * path), never by the path's text: the same records directory reached through a symbolic link, a
  * relative path or a bind mount is one lock. It is a semaphore, not an owned lock, so {@link
@@ -37,6 +43,7 @@ public final class FileLock implements AutoCloseable {
   private final Mutex mutex;
   private final FileChannel channel;
   private final java.nio.channels.FileLock osLock;
+  private final boolean holderRecorded;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /** The in-process half: a permit, and which thread took it (for the self-deadlock check). */
@@ -46,11 +53,16 @@ public final class FileLock implements AutoCloseable {
   }
 
   private FileLock(
-      Path recordFile, Mutex mutex, FileChannel channel, java.nio.channels.FileLock osLock) {
+      Path recordFile,
+      Mutex mutex,
+      FileChannel channel,
+      java.nio.channels.FileLock osLock,
+      boolean holderRecorded) {
     this.recordFile = recordFile;
     this.mutex = mutex;
     this.channel = channel;
     this.osLock = osLock;
+    this.holderRecorded = holderRecorded;
   }
 
   /** The record file this lock guards. */
@@ -98,7 +110,8 @@ public final class FileLock implements AutoCloseable {
     Path lockFile = lockFileFor(recordFile).toAbsolutePath().normalize();
     long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
     AtomicFiles.createPrivateFile(lockFile);
-    Mutex mutex = MUTEXES.computeIfAbsent(keyOf(lockFile), k -> new Mutex());
+    BasicFileAttributes attrs = requireLockFile(lockFile);
+    Mutex mutex = MUTEXES.computeIfAbsent(keyOf(lockFile, attrs), k -> new Mutex());
     if (mutex.holder == Thread.currentThread()) {
       // The OS lock is per JVM, not per thread: taking it again would throw; waiting would never
       // end. A timed attempt finds the lock taken, as it is.
@@ -127,7 +140,8 @@ public final class FileLock implements AutoCloseable {
     boolean ok = false;
     FileChannel channel = null;
     try {
-      channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+      channel = open(lockFile);
+      boolean holderRecorded = hasOneName(lockFile);
       while (true) {
         java.nio.channels.FileLock os;
         try {
@@ -136,9 +150,11 @@ public final class FileLock implements AutoCloseable {
           os = null; // held in this JVM outside this class: busy like any other holder
         }
         if (os != null) {
-          recordHolder(channel);
+          if (holderRecorded) {
+            recordHolder(channel);
+          }
           ok = true;
-          return new FileLock(recordFile, mutex, channel, os);
+          return new FileLock(recordFile, mutex, channel, os, holderRecorded);
         }
         if (System.nanoTime() >= deadline) {
           return null;
@@ -161,11 +177,69 @@ public final class FileLock implements AutoCloseable {
   }
 
   /**
+   * The lock file's own attributes, never its link target's.
+   *
+   * @throws FileProblem when it is a symbolic link or not a regular file: nothing is opened, locked
+   *     or written through it
+   */
+  private static BasicFileAttributes requireLockFile(Path lockFile) throws IOException {
+    BasicFileAttributes attrs =
+        Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (attrs.isSymbolicLink()) {
+      throw linkRefused(lockFile);
+    }
+    if (!attrs.isRegularFile()) {
+      throw FileProblem.refused(
+          lockFile,
+          "lock file "
+              + lockFile
+              + " is not a regular file; kcshare does not lock through it: remove it");
+    }
+    return attrs;
+  }
+
+  private static FileProblem linkRefused(Path lockFile) {
+    return FileProblem.refused(
+        lockFile,
+        "lock file "
+            + lockFile
+            + " is a symbolic link; kcshare never locks or writes through one: remove it");
+  }
+
+  /**
+   * Opens the lock file for writing without following a symbolic link and without truncating it
+   * (creating it 0600 if it went missing since it was created).
+   */
+  private static FileChannel open(Path lockFile) throws IOException {
+    try {
+      return AtomicFiles.openPrivate(lockFile);
+    } catch (IOException e) {
+      if (Files.isSymbolicLink(lockFile)) {
+        throw linkRefused(lockFile); // put in place since it was examined
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Whether the lock file has one name only. A lock file with more (a hard link) is locked, but the
+   * holder's pid is not written into it: the write would reach the other name too.
+   */
+  private static boolean hasOneName(Path lockFile) {
+    try {
+      Object links = Files.getAttribute(lockFile, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+      return links instanceof Number n && n.intValue() == 1;
+    } catch (IOException | RuntimeException e) {
+      return true; // no link count on this file system: no hard links to worry about either
+    }
+  }
+
+  /**
    * What identifies a lock file across the paths that reach it: its file key (device and inode)
    * where the file system has one, else its real path.
    */
-  private static Object keyOf(Path lockFile) throws IOException {
-    Object key = Files.readAttributes(lockFile, BasicFileAttributes.class).fileKey();
+  private static Object keyOf(Path lockFile, BasicFileAttributes attrs) throws IOException {
+    Object key = attrs.fileKey();
     return key != null ? key : lockFile.toRealPath();
   }
 
@@ -187,10 +261,12 @@ public final class FileLock implements AutoCloseable {
     }
     try {
       try {
-        try {
-          channel.truncate(0);
-        } catch (IOException e) {
-          // best effort, as when it was written
+        if (holderRecorded) {
+          try {
+            channel.truncate(0);
+          } catch (IOException e) {
+            // best effort, as when it was written
+          }
         }
         osLock.release();
       } finally {

@@ -208,6 +208,7 @@ public final class LedgerStore {
       }
       FileLock lock;
       try {
+        RecordsTrust.requireWritable(directoryOf(file));
         lock = FileLock.tryAcquire(file, LOCK_WAIT);
       } catch (IOException e) {
         warnOnce(
@@ -272,6 +273,10 @@ public final class LedgerStore {
     }
   }
 
+  private static Path directoryOf(Path file) {
+    return file.toAbsolutePath().getParent();
+  }
+
   private static void release(FileLock lock) {
     try {
       lock.close();
@@ -294,7 +299,8 @@ public final class LedgerStore {
    * @param now epoch seconds for the marker
    * @return true if the file held observations for {@code name}
    * @throws FileProblem if the file cannot be locked or written, or must be left as it is (written
-   *     by a newer version, not understood, or unreadable): the file is then unchanged
+   *     by a newer version, not understood, or unreadable), or others may write the records
+   *     directory ({@link RecordsTrust}): the file is then unchanged
    * @throws IOException if the file cannot be locked or written
    * @throws InterruptedException if interrupted while waiting for the lock
    * @throws NullPointerException if {@code file} or {@code name} is null
@@ -309,6 +315,7 @@ public final class LedgerStore {
     }
     FileLock lock;
     try {
+      RecordsTrust.requireWritable(directoryOf(file));
       lock = FileLock.acquire(file);
     } catch (IOException e) {
       throw FileProblem.of("write", file, e);

@@ -103,6 +103,44 @@ final class FileLockTest {
   }
 
   @Test
+  void aLockFileThatIsASymbolicLinkIsRefusedAndItsTargetKeepsItsBytes() throws Exception {
+    Path victim = Files.writeString(dir.resolve("victim"), "precious\n");
+    Path record = dir.resolve("observed-hazards.json");
+    Path lockFile = Files.createSymbolicLink(FileLock.lockFileFor(record), victim);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> FileLock.acquire(record))
+        .isInstanceOfSatisfying(
+            dev.kcshare.host.FileProblem.class,
+            p -> {
+              assertThat(p.isRefused()).isTrue();
+              assertThat(p.getMessage())
+                  .isEqualTo(
+                      "lock file "
+                          + lockFile
+                          + " is a symbolic link; kcshare never locks or writes through one:"
+                          + " remove it");
+            });
+    assertThat(Files.readString(victim)).isEqualTo("precious\n");
+    // Nothing was left held: once the link is gone, the lock is free.
+    Files.delete(lockFile);
+    try (FileLock lock = FileLock.tryAcquire(record, Duration.ZERO)) {
+      assertThat(lock).isNotNull();
+    }
+  }
+
+  @Test
+  void aLockFileWithASecondNameIsLockedButNothingIsWrittenIntoIt() throws Exception {
+    Path other = Files.writeString(dir.resolve("other-name"), "kept\n");
+    Path record = dir.resolve("observed-hazards.json");
+    Files.createLink(FileLock.lockFileFor(record), other);
+    try (FileLock lock = FileLock.acquire(record)) {
+      assertThat(lock).isNotNull();
+      assertThat(Files.readString(other)).isEqualTo("kept\n");
+    }
+    assertThat(Files.readString(other)).isEqualTo("kept\n");
+  }
+
+  @Test
   void theSameDirectoryThroughASymlinkIsTheSameLockAndBusyNotAnError() throws Exception {
     Path real = Files.createDirectories(dir.resolve("records"));
     Path link = Files.createSymbolicLink(dir.resolve("link"), real);

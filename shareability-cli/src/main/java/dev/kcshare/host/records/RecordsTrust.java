@@ -1,0 +1,166 @@
+package dev.kcshare.host.records;
+
+import dev.kcshare.core.records.DirectoryTrust;
+import dev.kcshare.host.FileProblem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.GroupPrincipal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one check run before kcshare writes anything in a records directory
+ * (docs/formats.md#who-may-write-the-records-directory): every lock, record file, attempts file and
+ * process registry there. It gathers the facts {@link DirectoryTrust} decides on: the directory as
+ * resolved (symbolic links followed to the real directory, which is what is checked), its owner,
+ * group and mode, the members of its group from {@code /etc/group} and {@code /etc/passwd}, and the
+ * effective user id from the {@code Uid:} line of {@code /proc/self/status} (where there is no
+ * {@code /proc}, the owner's name is compared with the JVM's {@code user.name}, the real user).
+ *
+ * <p>On a file system without Unix attributes nothing is checked.
+ */
+public final class RecordsTrust {
+  private static final Path PROC_STATUS = Path.of("/proc/self/status");
+  private static final Path GROUP_FILE = Path.of("/etc/group");
+  private static final Path PASSWD_FILE = Path.of("/etc/passwd");
+  private static final long MAX_DATABASE_BYTES = 16L * 1024 * 1024;
+
+  private static volatile @Nullable OptionalLong effectiveUid;
+
+  private RecordsTrust() {}
+
+  /**
+   * Refuses to go on unless kcshare may write in {@code dir}; a missing directory is created first
+   * (0700, with every missing parent), so the check is made on the directory that will be written.
+   *
+   * @param dir the records directory
+   * @throws FileProblem when others may write it ({@link FileProblem#isRefused()}): one line naming
+   *     the directory, its owner and mode, and the fix
+   * @throws IOException when it cannot be created or examined
+   */
+  public static void requireWritable(Path dir) throws IOException {
+    AtomicFiles.createDirectories(dir);
+    String refusal = refusal(dir);
+    if (refusal != null) {
+      throw FileProblem.refused(dir, refusal);
+    }
+  }
+
+  /**
+   * Why {@code dir} would not be written, for a command that only reads it (and warns), or null
+   * when it would be, or when it does not exist or cannot be examined (a read says why).
+   *
+   * @param dir the records directory
+   * @return the line, or null
+   */
+  public static @Nullable String readWarning(Path dir) {
+    try {
+      return refusal(dir);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static @Nullable String refusal(Path dir) throws IOException {
+    Path real;
+    try {
+      real = dir.toRealPath();
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    if (!real.getFileSystem().supportedFileAttributeViews().contains("unix")) {
+      return null;
+    }
+    long uid = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
+    long gid = ((Number) Files.getAttribute(real, "unix:gid")).longValue();
+    int mode = ((Number) Files.getAttribute(real, "unix:mode")).intValue();
+    String owner = Files.getOwner(real).getName();
+    String group = ((GroupPrincipal) Files.getAttribute(real, "posix:group")).getName();
+    Set<String> members = (mode & 0020) != 0 ? groupMembers(gid) : Set.of();
+    OptionalLong self = effectiveUid();
+    long euid;
+    if (self.isPresent()) {
+      euid = self.getAsLong();
+    } else {
+      euid = owner.equals(System.getProperty("user.name")) ? uid : -1;
+    }
+    return DirectoryTrust.refusal(
+        dir.toString(), euid, new DirectoryTrust.Facts(uid, owner, group, mode, members));
+  }
+
+  /**
+   * Every user in group {@code gid}: its listed members ({@code /etc/group}) and the users whose
+   * primary group it is ({@code /etc/passwd}); null when the group is not in {@code /etc/group} (a
+   * directory service's group is not known to be private).
+   */
+  private static @Nullable Set<String> groupMembers(long gid) {
+    List<String> groups = lines(GROUP_FILE);
+    Set<String> members = null;
+    for (String line : groups) {
+      String[] f = line.split(":", -1);
+      if (f.length >= 4 && f[2].equals(Long.toString(gid))) {
+        members = new TreeSet<>();
+        for (String m : f[3].split(",")) {
+          if (!m.isBlank()) {
+            members.add(m.strip());
+          }
+        }
+        break;
+      }
+    }
+    if (members == null) {
+      return null;
+    }
+    for (String line : lines(PASSWD_FILE)) {
+      String[] f = line.split(":", -1);
+      if (f.length >= 4 && f[3].equals(Long.toString(gid))) {
+        members.add(f[0]);
+      }
+    }
+    return members;
+  }
+
+  private static List<String> lines(Path file) {
+    try {
+      if (!Files.isRegularFile(file) || Files.size(file) > MAX_DATABASE_BYTES) {
+        return List.of();
+      }
+      return Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      return new ArrayList<>();
+    }
+  }
+
+  /** The effective user id, from {@code /proc/self/status}; empty where it cannot be read. */
+  static OptionalLong effectiveUid() {
+    OptionalLong known = effectiveUid;
+    if (known == null) {
+      known = readEffectiveUid();
+      effectiveUid = known;
+    }
+    return known;
+  }
+
+  private static OptionalLong readEffectiveUid() {
+    for (String line : lines(PROC_STATUS)) {
+      if (line.startsWith("Uid:")) {
+        String[] f = line.substring(4).strip().split("\\s+");
+        if (f.length >= 2) {
+          try {
+            return OptionalLong.of(Long.parseLong(f[1]));
+          } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+          }
+        }
+      }
+    }
+    return OptionalLong.empty();
+  }
+}
