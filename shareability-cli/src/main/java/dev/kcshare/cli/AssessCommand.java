@@ -116,8 +116,8 @@ final class AssessCommand implements Callable<Integer> {
   /** Each assessed server's measured session cost, by name (for the metrics). */
   private final Map<String, SessionCost> costs = new LinkedHashMap<>();
 
-  /** The consecutive failures of each assessed server whose last pre-flight could not run. */
-  private final List<Integer> failures = new ArrayList<>();
+  /** What the host's files say beyond the verdicts (for the metrics). */
+  private Metrics.Local local = Metrics.Local.NONE;
 
   AssessCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -145,7 +145,7 @@ final class AssessCommand implements Callable<Integer> {
     // The metrics first: a file that cannot be written is exit 2 with nothing on stdout.
     if (metrics != null) {
       try {
-        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs, failures));
+        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs, local));
       } catch (IOException e) {
         // A path the user gave: a usage error, in plain words.
         throw new BadInputException(
@@ -192,6 +192,7 @@ final class AssessCommand implements Callable<Integer> {
     AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
+    List<Integer> failures = new ArrayList<>();
     for (ServerVerdict row : rows) {
       verdicts.add(row.verdict());
       row.sessionCost().ifPresent(c -> costs.put(row.server().name(), c));
@@ -200,6 +201,11 @@ final class AssessCommand implements Callable<Integer> {
         failures.add(last.failures());
       }
     }
+    local =
+        new Metrics.Local(
+            failures,
+            host.gateway().sharingOn(),
+            new java.util.HashSet<>(host.gateway().effectiveStubSet()));
     Runnable print;
     if (json) {
       print =

@@ -76,7 +76,27 @@ public final class Metrics {
    * @param costs each measured server's session cost, by name (names are only used to match)
    */
   public static String openMetrics(List<Verdict> verdicts, Map<String, SessionCost> costs) {
-    return openMetrics(verdicts, costs, List.of());
+    return openMetrics(verdicts, costs, Local.NONE);
+  }
+
+  /**
+   * What the host's own files say beyond the verdicts: the attempts file and the gateway's
+   * settings. Names are only used to match verdicts; none reaches the file.
+   *
+   * @param failures for each assessed server whose latest pre-flight could not run, its number of
+   *     consecutive failed pre-flights (the attempts file's {@code failures})
+   * @param sharingOn the gateway's sharing switch ({@code mcp_gateway.enabled}) is on
+   * @param stubSet the gateway's effective stub set
+   */
+  public record Local(List<Integer> failures, boolean sharingOn, Set<String> stubSet) {
+    /** Nothing known: no failure, sharing off (an evidence file has no host). */
+    public static final Local NONE = new Local(List.of(), false, Set.of());
+
+    /** Copies the collections. */
+    public Local {
+      failures = List.copyOf(failures);
+      stubSet = Set.copyOf(stubSet);
+    }
   }
 
   /**
@@ -86,11 +106,11 @@ public final class Metrics {
    *
    * @param verdicts one verdict per assessed server
    * @param costs each measured server's session cost, by name (names are only used to match)
-   * @param failures for each assessed server whose latest pre-flight could not run, its number of
-   *     consecutive failed pre-flights (the attempts file's {@code failures}); servers, not names
+   * @param local what the host's own files say beyond the verdicts
    */
   public static String openMetrics(
-      List<Verdict> verdicts, Map<String, SessionCost> costs, List<Integer> failures) {
+      List<Verdict> verdicts, Map<String, SessionCost> costs, Local local) {
+    List<Integer> failures = local.failures();
     Map<Strength, Integer> byStrength = new EnumMap<>(Strength.class);
     Map<ReasonCode, Integer> byCode = new EnumMap<>(ReasonCode.class);
     Map<String, Integer> byHazard = new LinkedHashMap<>();
@@ -105,7 +125,9 @@ public final class Metrics {
     }
     int stub = 0;
     int share = 0;
+    int shared = 0;
     for (Verdict v : verdicts) {
+      shared += local.sharingOn() && local.stubSet().contains(v.name()) ? 1 : 0;
       byStrength.merge(v.strength(), 1, Integer::sum);
       EnumSet<ReasonCode> codes = EnumSet.noneOf(ReasonCode.class);
       Set<String> hazards = new HashSet<>();
@@ -162,6 +184,17 @@ public final class Metrics {
         "kcshare_servers_recommend_share",
         "Assessed servers whose verdict recommends sharing one backend across sessions.");
     sample(b, "kcshare_servers_recommend_share", "", share);
+    family(
+        b,
+        "kcshare_gateway_sharing_enabled",
+        "1 when the gateway's sharing switch (mcp_gateway.enabled) is on, else 0.");
+    sample(b, "kcshare_gateway_sharing_enabled", "", local.sharingOn() ? 1 : 0);
+    family(
+        b,
+        "kcshare_servers_shared",
+        "Assessed servers the gateway shares now: sharing is on and the server is in its"
+            + " effective stub set.");
+    sample(b, "kcshare_servers_shared", "", shared);
     int maxFailures = 0;
     for (int f : failures) {
       maxFailures = Math.max(maxFailures, f);

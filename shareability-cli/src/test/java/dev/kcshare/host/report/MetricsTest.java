@@ -105,12 +105,14 @@ final class MetricsTest {
         .containsEntry("kcshare_servers_recommend_share", 0L)
         .containsEntry("kcshare_servers_could_not_run", 0L)
         .containsEntry("kcshare_preflight_consecutive_failures_max", 0L)
+        .containsEntry("kcshare_gateway_sharing_enabled", 0L)
+        .containsEntry("kcshare_servers_shared", 0L)
         .hasSize(
             4 * Strength.values().length
                 + ReasonCode.values().length
                 + HazardCodes.ALL.size()
                 + 6 * CostReport.REFERENCE_SESSIONS.size()
-                + 5);
+                + 7);
     for (String h : HazardCodes.ALL) {
       assertThat(s).containsEntry("kcshare_servers_by_hazard{code=" + h + "}", 0L);
     }
@@ -307,10 +309,35 @@ final class MetricsTest {
 
   @Test
   void failingPreflightsAreCountedWithTheLongestRun() {
-    Map<String, Long> s = parse(Metrics.openMetrics(List.of(), Map.of(), List.of(1, 4, 2)));
+    Map<String, Long> s =
+        parse(
+            Metrics.openMetrics(
+                List.of(), Map.of(), new Metrics.Local(List.of(1, 4, 2), false, Set.of())));
     assertThat(s)
         .containsEntry("kcshare_servers_could_not_run", 3L)
         .containsEntry("kcshare_preflight_consecutive_failures_max", 4L);
+  }
+
+  @Test
+  void sharedServersAreTheStubbedOnesOnlyWhileSharingIsOn() {
+    List<Verdict> verdicts = new ArrayList<>();
+    for (String n : List.of("a", "b", "c")) {
+      verdicts.add(
+          new Verdict(
+              n, Strength.DECLARED, true, true, List.of(Reason.of(ReasonCode.PREFLIGHT_PASSED))));
+    }
+    Set<String> stubbed = Set.of("a", "c", "not-assessed");
+    Map<String, Long> on =
+        parse(Metrics.openMetrics(verdicts, Map.of(), new Metrics.Local(List.of(), true, stubbed)));
+    assertThat(on)
+        .containsEntry("kcshare_gateway_sharing_enabled", 1L)
+        .containsEntry("kcshare_servers_shared", 2L);
+    Map<String, Long> off =
+        parse(
+            Metrics.openMetrics(verdicts, Map.of(), new Metrics.Local(List.of(), false, stubbed)));
+    assertThat(off)
+        .containsEntry("kcshare_gateway_sharing_enabled", 0L)
+        .containsEntry("kcshare_servers_shared", 0L);
   }
 
   @Test
