@@ -52,7 +52,7 @@ final class FleetMetricsIT {
     all.addAll(List.of("--config", "cfg.json", "--records-dir", "records"));
     Kcshare.Result r = Kcshare.run(dir, Map.of(), "", all.toArray(String[]::new));
     assertThat(r.exitCode()).as("kcshare %s: %s", all, r.stderr()).isZero();
-    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderr()).as("-q: errors only").isEmpty();
     return r;
   }
 
@@ -80,7 +80,10 @@ final class FleetMetricsIT {
         dir.resolve("cfg.json"), Json.write(Map.of("mcpServers", servers)), StandardCharsets.UTF_8);
     Path textfile = Files.createDirectories(dir.resolve("textfile_collector"));
 
-    kcshare("measure", "--all", "-q", "--metrics", "textfile_collector/kcshare-pass.prom");
+    assertThat(
+            kcshare("measure", "--all", "-q", "--metrics", "textfile_collector/kcshare-pass.prom")
+                .stdout())
+        .isEmpty();
     kcshare("assess", "--all", "-q", "--metrics", "textfile_collector/kcshare.prom");
     String pass = Files.readString(textfile.resolve("kcshare-pass.prom"));
     String state = Files.readString(textfile.resolve("kcshare.prom"));
@@ -144,7 +147,7 @@ final class FleetMetricsIT {
   }
 
   /** Skips when promtool is missing, except under CI=true, where it fails (.ci/run installs it). */
-  private static void requirePromtool() {
+  private static void requirePromtool() throws InterruptedException {
     boolean present;
     try {
       Process p =
