@@ -101,9 +101,10 @@ final class AssessCommand implements Callable<Integer> {
       names = "--metrics",
       paramLabel = "FILE",
       description =
-          "Also write a Prometheus textfile with counts by strength and reason code, and"
-              + " session-cost sums by strength (never a server name or detail), for"
-              + " node_exporter's textfile collector.")
+          "Also write a Prometheus textfile with counts by strength, reason and hazard code,"
+              + " session-cost sums by strength, what sharing would give back at a few session"
+              + " counts, and the pre-flights that keep failing (never a server name or detail),"
+              + " for node_exporter's textfile collector (docs/fleet.md).")
   @Nullable String metrics;
 
   @Mixin ConfigOptions config = new ConfigOptions();
@@ -114,6 +115,9 @@ final class AssessCommand implements Callable<Integer> {
 
   /** Each assessed server's measured session cost, by name (for the metrics). */
   private final Map<String, SessionCost> costs = new LinkedHashMap<>();
+
+  /** What the host's files say beyond the verdicts (for the metrics). */
+  private Metrics.Local local = Metrics.Local.NONE;
 
   AssessCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -141,7 +145,7 @@ final class AssessCommand implements Callable<Integer> {
     // The metrics first: a file that cannot be written is exit 2 with nothing on stdout.
     if (metrics != null) {
       try {
-        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs));
+        Metrics.write(ctx.resolve(metrics), Metrics.openMetrics(verdicts, costs, local));
       } catch (IOException e) {
         // A path the user gave: a usage error, in plain words.
         throw new BadInputException(
@@ -188,10 +192,20 @@ final class AssessCommand implements Callable<Integer> {
     AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
+    List<Integer> failures = new ArrayList<>();
     for (ServerVerdict row : rows) {
       verdicts.add(row.verdict());
       row.sessionCost().ifPresent(c -> costs.put(row.server().name(), c));
+      AttemptRecord last = AttemptText.of(attempts, row);
+      if (last != null) {
+        failures.add(last.failures());
+      }
     }
+    local =
+        new Metrics.Local(
+            failures,
+            host.gateway().sharingOn(),
+            new java.util.HashSet<>(host.gateway().effectiveStubSet()));
     Runnable print;
     if (json) {
       print =

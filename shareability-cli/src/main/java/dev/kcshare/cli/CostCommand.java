@@ -53,11 +53,8 @@ import picocli.CommandLine.Option;
       ""
     })
 final class CostCommand implements Callable<Integer> {
-  /**
-   * Five sessions: the count behind the fan-out figures operators report (five concurrent sessions,
-   * each starting every configured server).
-   */
-  static final int DEFAULT_SESSIONS = 5;
+  /** {@link CostReport#DEFAULT_SESSIONS}: the metrics price the same count. */
+  static final int DEFAULT_SESSIONS = CostReport.DEFAULT_SESSIONS;
 
   /** How many of the largest servers that cannot be shared the text lists. */
   static final int LARGEST = 5;

@@ -1,7 +1,9 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.Selection;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.EvaluationRunner;
@@ -12,13 +14,16 @@ import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProcessPermits;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.Metrics;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -97,6 +102,16 @@ final class MeasureCommand implements Callable<Integer> {
               + " reasons, detail, era, reportedVersion, stored}, plus stderrTail and exitStatus"
               + " for a server that could not run.")
   boolean json;
+
+  @Option(
+      names = "--metrics",
+      paramLabel = "FILE",
+      description =
+          "After a completed pass, write a Prometheus textfile about it for node_exporter's"
+              + " textfile collector: when it completed, how long it took, and how many servers"
+              + " were due, measured, could not run or were skipped for backoff (counts only,"
+              + " never a server name; docs/fleet.md). The directory must exist.")
+  @Nullable String metrics;
 
   @Mixin ConfigOptions config = new ConfigOptions();
 
@@ -180,6 +195,10 @@ final class MeasureCommand implements Callable<Integer> {
     List<ConfiguredServer> conflicting = conflicting(servers);
     servers.removeAll(conflicting);
     RecordsDirectory dir = early != null ? early.dir() : records.resolve(ctx);
+    if (metrics != null) {
+      // Before the pass, so that a mistyped path does not cost a whole pass.
+      checkMetrics(() -> Metrics.checkDirectory(ctx.resolve(metrics)));
+    }
 
     EvaluationRunner runner =
         early != null ? early.runner() : runner(ctx, prober(ctx, timeoutSeconds, jobs), jobs);
@@ -204,6 +223,7 @@ final class MeasureCommand implements Callable<Integer> {
     }
 
     PassResult result;
+    double startedAt = ctx.host().epochSeconds();
     PassHook hook = early != null ? early.hook() : PassHook.install();
     try {
       try {
@@ -234,6 +254,19 @@ final class MeasureCommand implements Callable<Integer> {
       }
       return Main.EXIT_OK;
     }
+    PassProgress p = result.progress();
+    if (metrics != null) {
+      double completedAt = ctx.host().epochSeconds();
+      Metrics.Pass pass =
+          new Metrics.Pass(
+              completedAt,
+              completedAt - startedAt,
+              p.total(),
+              p.measured(),
+              p.done() - p.measured(),
+              result.skipped().size());
+      checkMetrics(() -> Metrics.write(ctx.resolve(metrics), Metrics.passMetrics(pass)));
+    }
     List<ServerResult> fresh = inConfigOrder(result.fresh(), servers);
     if (json) {
       List<Object> out = new ArrayList<>();
@@ -250,7 +283,6 @@ final class MeasureCommand implements Callable<Integer> {
         }
       }
     }
-    PassProgress p = result.progress();
     if (!quiet) {
       // Every pass ends with one line, on a terminal or not, so a cron log shows that it ran.
       ctx.err()
@@ -262,6 +294,24 @@ final class MeasureCommand implements Callable<Integer> {
     return Main.EXIT_OK;
   }
 
+  /** A metrics file operation. */
+  @FunctionalInterface
+  private interface MetricsFileStep {
+    void run() throws IOException;
+  }
+
+  /** Runs it; a path that cannot be written is the user's: exit 2, in plain words. */
+  private void checkMetrics(MetricsFileStep step) {
+    try {
+      step.run();
+    } catch (IOException e) {
+      Path file = ctx.resolve(Objects.requireNonNull(metrics));
+      throw new BadInputException(
+          Escaper.esc(FileProblem.of("write metrics to", file, e).getMessage(), Escaper.LONG_LIMIT),
+          e);
+    }
+  }
+
   private RuntimeException usage(String message) {
     if (spec == null) { // a MeasureLine is never one of these
       return new IllegalStateException(message);
@@ -271,10 +321,10 @@ final class MeasureCommand implements Callable<Integer> {
 
   /**
    * This command line as a {@link MeasureLine} (one server, neither {@code --all} nor {@code
-   * --retry-failed}), or null.
+   * --retry-failed}, no {@code --metrics}), or null.
    */
   @Nullable MeasureLine asLine() {
-    if (all || retryFailed || names.size() != 1) {
+    if (all || retryFailed || metrics != null || names.size() != 1) {
       return null;
     }
     return new MeasureLine(

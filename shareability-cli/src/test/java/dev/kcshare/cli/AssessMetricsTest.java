@@ -2,8 +2,12 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.records.CacheRow;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,6 +46,38 @@ final class AssessMetricsTest {
         .doesNotContain("secret-inventory-name")
         .doesNotContain("other")
         .doesNotContain("OAUTH_X");
+  }
+
+  @Test
+  void hostMetricsCountHazardsAndTheServersTheGatewaySharesWithoutNamingThem() throws Exception {
+    OperatorFixture f = OperatorFixture.create(dir);
+    Map<String, CacheRow> rows = new LinkedHashMap<>();
+    rows.put("p", f.declared("p"));
+    rows.put("q", f.measured("q"));
+    rows.put("h", f.measured("h"));
+    f.cache(rows, List.of());
+    f.hazard("h", "unroutable_server_request");
+    Path prom = dir.resolve("kcshare.prom");
+    // The fixture's gateway stubs p with sharing off: nothing is shared.
+    CliRun off = f.run("assess", "--all", "--metrics", prom.toString());
+    assertThat(off.exitCode()).as(off.stderr()).isZero();
+    assertThat(Files.readString(prom))
+        .contains("kcshare_servers_by_hazard{code=\"unroutable_server_request\"} 1\n")
+        .contains("kcshare_servers_by_hazard{code=\"unattributable_notification\"} 0\n")
+        .contains("kcshare_gateway_sharing_enabled 0\n")
+        .contains("kcshare_servers_shared 0\n")
+        .doesNotContain("secret-oauth-value")
+        .doesNotContain("OAUTH_TOKEN")
+        .doesNotContain("-mcp");
+    f.writeConfig(
+        "{\"mcp_gateway\": {\"enabled\": true, \"stub_servers\": [\"p\", \"h\"],"
+            + " \"stub_overrides\": {\"h\": false, \"q\": true}}}\n");
+    CliRun on = f.run("assess", "--all", "--metrics", prom.toString());
+    assertThat(on.exitCode()).as(on.stderr()).isZero();
+    assertThat(Files.readString(prom))
+        .as("p and q are in the effective stub set, h is overridden out")
+        .contains("kcshare_gateway_sharing_enabled 1\n")
+        .contains("kcshare_servers_shared 2\n");
   }
 
   @Test

@@ -538,6 +538,12 @@ public final class ManPages {
                 "kcshare.jar and kcshare.classlist, which the kcshare script finds relative to"
                     + " itself (the Debian package, the tarball)."))
         .append('\n');
+    f.append(".TP\n").append(italic("/usr/share/kcshare/, PREFIX/share/kcshare/")).append('\n');
+    f.append(
+            text(
+                "kcshare.rules.yml and kcshare-dashboard.json: Prometheus rules and a Grafana"
+                    + " dashboard for the metrics of many hosts (docs/fleet.md)."))
+        .append('\n');
     t.append(".SH FILES\n").append(f);
   }
 
@@ -726,6 +732,11 @@ public final class ManPages {
             new String[] {
               "measure --all --no-wait -q",
               "The same from cron: give up at once if another pass runs; errors only."
+            },
+            new String[] {
+              "measure --all --no-wait -q --metrics"
+                  + " /var/lib/node_exporter/textfile_collector/kcshare-pass.prom",
+              "The same, and a textfile about the pass for node_exporter (docs/fleet.md)."
             },
             new String[] {"measure notes search", "Measure two servers now, due or not."}));
     m.put(

@@ -615,6 +615,60 @@ final class MeasureCommandTest {
   }
 
   @Test
+  void metricsDescribeEachCompletedPassOnTheCommandsClockWithoutAName() throws Exception {
+    MutableClock clock = new MutableClock(Instant.ofEpochSecond(1_800_000_000L));
+    fleet().fixture("needs-env-secret-name", "needs-env").fixture("ok-inventory-name", "stable");
+    Files.createDirectories(dir.resolve("textfile"));
+    CliRun first = measure(clock, env(), "--all", "--metrics", "textfile/kcshare-pass.prom");
+    assertThat(first.exitCode()).as(first.stderr()).isZero();
+    Path prom = dir.resolve("textfile/kcshare-pass.prom");
+    // The clock stands still: the whole pass took no time on it.
+    assertThat(Files.readString(prom))
+        .contains("kcshare_last_pass_timestamp_seconds 1800000000.000\n")
+        .contains("kcshare_last_pass_duration_seconds 0.000\n")
+        .contains("kcshare_last_pass_servers_due 2\n")
+        .contains("kcshare_last_pass_servers_measured 1\n")
+        .contains("kcshare_last_pass_servers_could_not_run 1\n")
+        .contains("kcshare_last_pass_servers_skipped_for_backoff 0\n")
+        .doesNotContain("needs-env")
+        .doesNotContain("inventory")
+        .doesNotContain("kcshare_servers");
+
+    clock.advance(Duration.ofMinutes(10));
+    measure(clock, env(), "--all");
+    clock.advance(Duration.ofMinutes(59));
+    CliRun skipped = measure(clock, env(), "--all", "--metrics", "textfile/kcshare-pass.prom");
+    assertThat(skipped.exitCode()).as(skipped.stderr()).isZero();
+    assertThat(Files.readString(prom))
+        .contains("kcshare_last_pass_timestamp_seconds 1800004140.000\n")
+        .contains("kcshare_last_pass_servers_measured 0\n")
+        .contains("kcshare_last_pass_servers_could_not_run 0\n")
+        .contains("kcshare_last_pass_servers_skipped_for_backoff 1\n");
+    fleet.assertSpawns(Map.of("needs-env-secret-name", 4, "ok-inventory-name", 2));
+  }
+
+  @Test
+  void aMetricsFileThatCannotBeWrittenFailsBeforeThePassSpawnsAnything() throws Exception {
+    fleet().fixture("a", "stable");
+    for (String[] args :
+        List.of(
+            new String[] {"--all", "--metrics", "no/such/dir/kcshare-pass.prom"},
+            new String[] {"a", "--json", "--metrics", "no/such/dir/kcshare-pass.prom"})) {
+      CliRun r = measure(args);
+      assertThat(r.exitCode()).as(r.stderr()).isEqualTo(Main.EXIT_USAGE);
+      assertThat(r.stdout()).isEmpty();
+      assertThat(r.stderr())
+          .isEqualTo(
+              "kcshare: cannot write metrics to "
+                  + dir.resolve("no/such/dir/kcshare-pass.prom")
+                  + ": "
+                  + dir.resolve("no/such/dir")
+                  + ": no such directory\n");
+    }
+    fleet.assertSpawns(Map.of("a", 0));
+  }
+
+  @Test
   void quietPrintsNothingButErrorsEvenWhenAnotherPassRuns() throws Exception {
     fleet().fixture("a", "exit-early");
     fleet.write();

@@ -3,7 +3,9 @@ package dev.kcshare.host.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.core.cost.CostReport;
 import dev.kcshare.core.cost.SessionCost;
+import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
@@ -44,8 +46,15 @@ final class MetricsTest {
 
   /** A sample keyed by {@code name} or {@code name{label="value"}}. */
   private static Map<String, Long> parse(String text) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    parseRaw(text).forEach((k, v) -> out.put(k, Long.parseLong(v)));
+    return out;
+  }
+
+  /** As {@link #parse}, each value as written. */
+  private static Map<String, String> parseRaw(String text) {
     assertThat(text).endsWith("\n").doesNotContain("\r");
-    Map<String, Long> samples = new LinkedHashMap<>();
+    Map<String, String> samples = new LinkedHashMap<>();
     Map<String, String> types = new HashMap<>();
     Set<String> helped = new HashSet<>();
     Set<String> closed = new HashSet<>();
@@ -75,7 +84,7 @@ final class MetricsTest {
       assertThat(name).as("family samples are contiguous").isEqualTo(current);
       assertThat(closed).doesNotContain(name);
       String key = m.group(2) == null ? name : name + "{" + m.group(2) + "=" + m.group(3) + "}";
-      assertThat(samples.put(key, Long.parseLong(m.group(4)))).as("duplicate " + key).isNull();
+      assertThat(samples.put(key, m.group(4))).as("duplicate " + key).isNull();
     }
     assertThat(helped).isEqualTo(types.keySet());
     return samples;
@@ -94,7 +103,31 @@ final class MetricsTest {
         .containsEntry("kcshare_servers", 0L)
         .containsEntry("kcshare_servers_recommend_stub", 0L)
         .containsEntry("kcshare_servers_recommend_share", 0L)
-        .hasSize(4 * Strength.values().length + ReasonCode.values().length + 3);
+        .containsEntry("kcshare_servers_could_not_run", 0L)
+        .containsEntry("kcshare_preflight_consecutive_failures_max", 0L)
+        .containsEntry("kcshare_gateway_sharing_enabled", 0L)
+        .containsEntry("kcshare_servers_shared", 0L)
+        .hasSize(
+            4 * Strength.values().length
+                + ReasonCode.values().length
+                + HazardCodes.ALL.size()
+                + 6 * CostReport.REFERENCE_SESSIONS.size()
+                + 7);
+    for (String h : HazardCodes.ALL) {
+      assertThat(s).containsEntry("kcshare_servers_by_hazard{code=" + h + "}", 0L);
+    }
+    for (int n : CostReport.REFERENCE_SESSIONS) {
+      for (String f :
+          List.of(
+              "fanout_memory_bytes",
+              "fanout_processes",
+              "sharing_given_back_memory_bytes",
+              "sharing_given_back_processes",
+              "fanout_with_sharing_memory_bytes",
+              "fanout_with_sharing_processes")) {
+        assertThat(s).containsEntry("kcshare_" + f + "{sessions=" + n + "}", 0L);
+      }
+    }
     for (Strength t : Strength.values()) {
       assertThat(s)
           .containsEntry("kcshare_session_memory_bytes{strength=" + t.json() + "}", 0L)
@@ -192,11 +225,18 @@ final class MetricsTest {
             "evil",
             "OAUTH_SECRET_ENV_NAME",
             "inventory-of-tools",
-            "unroutable_server_request",
-            "unattributable_notification",
             "files-mcp",
             "2024-11-05")) {
       assertThat(text).doesNotContain(secret);
+    }
+    // A hazard code is a closed-vocabulary code, like a reason code: it appears only as the code
+    // label of the hazard family, never elsewhere.
+    for (String line : text.split("\n")) {
+      if (line.contains("unroutable_server_request")
+          || line.contains("unattributable_notification")) {
+        assertThat(line)
+            .matches("kcshare_servers_by_hazard\\{code=\"[a-z_]+\"\\} 1|# HELP .*hazard.*");
+      }
     }
     Map<String, Long> s = parse(text);
     assertThat(s)
@@ -204,7 +244,120 @@ final class MetricsTest {
         .containsEntry("kcshare_servers_by_strength{strength=refuted}", 1L)
         .containsEntry("kcshare_servers_by_reason{code=observed_hazard}", 1L)
         .containsEntry("kcshare_servers_by_reason{code=rotating_secret_env}", 1L)
-        .containsEntry("kcshare_servers_recommend_stub", 1L);
+        .containsEntry("kcshare_servers_recommend_stub", 1L)
+        .containsEntry("kcshare_servers_by_hazard{code=unroutable_server_request}", 1L)
+        .containsEntry("kcshare_servers_by_hazard{code=unattributable_notification}", 1L);
+  }
+
+  @Test
+  void aHazardDetailOutsideTheVocabularyIsNeverCountedOrWritten() {
+    String text =
+        Metrics.openMetrics(
+            List.of(
+                new Verdict(
+                    "x",
+                    Strength.REFUTED,
+                    false,
+                    false,
+                    List.of(
+                        Reason.of(ReasonCode.OBSERVED_HAZARD, "made_up_code"),
+                        Reason.of(ReasonCode.OBSERVED_HAZARD, "unroutable_server_request"),
+                        Reason.of(
+                            ReasonCode.NO_TOOL_ANNOTATIONS, "unattributable_notification")))));
+    assertThat(text).doesNotContain("made_up_code");
+    assertThat(parse(text))
+        .containsEntry("kcshare_servers_by_hazard{code=unroutable_server_request}", 1L)
+        .as("only an observed_hazard reason names a hazard")
+        .containsEntry("kcshare_servers_by_hazard{code=unattributable_notification}", 0L);
+  }
+
+  @Test
+  void whatSharingWouldGiveBackIsPricedAtEachReferenceSessionCount() {
+    List<Verdict> verdicts =
+        List.of(
+            new Verdict(
+                "pooled",
+                Strength.DECLARED,
+                true,
+                true,
+                List.of(Reason.of(ReasonCode.DECLARES_CALLER_IDENTITY))),
+            new Verdict(
+                "solo",
+                Strength.MEASURED,
+                true,
+                false,
+                List.of(Reason.of(ReasonCode.PREFLIGHT_PASSED))));
+    Map<String, SessionCost> costs =
+        Map.of(
+            "pooled", SessionCost.of(30_000_000, 20_000_000, 2, 100, 50),
+            "solo", SessionCost.of(50_000_000, 45_000_000, 1, 100, 50));
+    Map<String, Long> s = parse(Metrics.openMetrics(verdicts, costs));
+    assertThat(CostReport.REFERENCE_SESSIONS).containsExactly(1, 5, 16);
+    assertThat(s)
+        .containsEntry("kcshare_fanout_memory_bytes{sessions=1}", 65_000_000L)
+        .containsEntry("kcshare_fanout_memory_bytes{sessions=16}", 16 * 65_000_000L)
+        .containsEntry("kcshare_fanout_processes{sessions=5}", 15L)
+        .containsEntry("kcshare_sharing_given_back_memory_bytes{sessions=1}", 0L)
+        .containsEntry("kcshare_sharing_given_back_memory_bytes{sessions=5}", 4 * 20_000_000L)
+        .containsEntry("kcshare_sharing_given_back_memory_bytes{sessions=16}", 15 * 20_000_000L)
+        .containsEntry("kcshare_sharing_given_back_processes{sessions=16}", 30L)
+        .containsEntry(
+            "kcshare_fanout_with_sharing_memory_bytes{sessions=16}",
+            16 * 65_000_000L - 15 * 20_000_000L)
+        .containsEntry("kcshare_fanout_with_sharing_processes{sessions=16}", 48L - 30L);
+  }
+
+  @Test
+  void failingPreflightsAreCountedWithTheLongestRun() {
+    Map<String, Long> s =
+        parse(
+            Metrics.openMetrics(
+                List.of(), Map.of(), new Metrics.Local(List.of(1, 4, 2), false, Set.of())));
+    assertThat(s)
+        .containsEntry("kcshare_servers_could_not_run", 3L)
+        .containsEntry("kcshare_preflight_consecutive_failures_max", 4L);
+  }
+
+  @Test
+  void sharedServersAreTheStubbedOnesOnlyWhileSharingIsOn() {
+    List<Verdict> verdicts = new ArrayList<>();
+    for (String n : List.of("a", "b", "c")) {
+      verdicts.add(
+          new Verdict(
+              n, Strength.DECLARED, true, true, List.of(Reason.of(ReasonCode.PREFLIGHT_PASSED))));
+    }
+    Set<String> stubbed = Set.of("a", "c", "not-assessed");
+    Map<String, Long> on =
+        parse(Metrics.openMetrics(verdicts, Map.of(), new Metrics.Local(List.of(), true, stubbed)));
+    assertThat(on)
+        .containsEntry("kcshare_gateway_sharing_enabled", 1L)
+        .containsEntry("kcshare_servers_shared", 2L);
+    Map<String, Long> off =
+        parse(
+            Metrics.openMetrics(verdicts, Map.of(), new Metrics.Local(List.of(), false, stubbed)));
+    assertThat(off)
+        .containsEntry("kcshare_gateway_sharing_enabled", 0L)
+        .containsEntry("kcshare_servers_shared", 0L);
+  }
+
+  @Test
+  void aPassFileHoldsOnlyThePassFamiliesWithDecimalSeconds() {
+    String text = Metrics.passMetrics(new Metrics.Pass(1767261600.25, 83.5, 14, 11, 2, 3));
+    Map<String, String> s = parseRaw(text);
+    assertThat(s)
+        .containsExactly(
+            Map.entry("kcshare_last_pass_timestamp_seconds", "1767261600.250"),
+            Map.entry("kcshare_last_pass_duration_seconds", "83.500"),
+            Map.entry("kcshare_last_pass_servers_due", "14"),
+            Map.entry("kcshare_last_pass_servers_measured", "11"),
+            Map.entry("kcshare_last_pass_servers_could_not_run", "2"),
+            Map.entry("kcshare_last_pass_servers_skipped_for_backoff", "3"));
+    Set<String> shared = new HashSet<>(parseRaw(Metrics.openMetrics(List.of())).keySet());
+    shared.retainAll(s.keySet());
+    assertThat(shared).as("no family in both files").isEmpty();
+    assertThat(parseRaw(Metrics.passMetrics(new Metrics.Pass(12, -0.5, 0, 0, 0, 0))))
+        .containsEntry("kcshare_last_pass_duration_seconds", "0.000")
+        .containsEntry("kcshare_last_pass_timestamp_seconds", "12.000");
   }
 
   static Stream<Long> seeds() {

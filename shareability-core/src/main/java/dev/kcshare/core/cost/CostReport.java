@@ -5,8 +5,10 @@ import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,6 +41,19 @@ import org.jspecify.annotations.Nullable;
 public final class CostReport {
   /** The most sessions a report prices (a bound that keeps every product far from overflow). */
   public static final int MAX_SESSIONS = 100_000;
+
+  /**
+   * Five sessions: what {@code kcshare cost} prices by default, the count behind the fan-out
+   * figures operators report (five concurrent sessions, each starting every configured server).
+   */
+  public static final int DEFAULT_SESSIONS = 5;
+
+  /**
+   * The session counts an export prices ({@link #atReferenceSessions}): one session, {@link
+   * #DEFAULT_SESSIONS} and sixteen. A fixed, small set, so that a metric labelled with it has a
+   * bounded number of series and a dashboard can pick one without arithmetic.
+   */
+  public static final List<Integer> REFERENCE_SESSIONS = List.of(1, DEFAULT_SESSIONS, 16);
 
   private final int sessions;
   private final List<ServerCost> servers;
@@ -255,6 +270,24 @@ public final class CostReport {
       }
     }
     return String.join(", ", out);
+  }
+
+  /**
+   * The totals at each of the {@link #REFERENCE_SESSIONS}, in that order: what an export carries
+   * (sums only, never a server name), so that "given back at 16 sessions" needs no arithmetic by
+   * whoever reads it.
+   *
+   * @param verdicts one verdict per server
+   * @param costs per-session costs by server name; a name without one is "never measured"
+   * @return session count to the totals of {@link #of of(verdicts, costs, sessions)}
+   */
+  public static Map<Integer, Totals> atReferenceSessions(
+      List<Verdict> verdicts, Map<String, SessionCost> costs) {
+    Map<Integer, Totals> out = new LinkedHashMap<>();
+    for (int sessions : REFERENCE_SESSIONS) {
+      out.put(sessions, of(verdicts, costs, sessions).totals());
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   /** The number of concurrent sessions priced. */

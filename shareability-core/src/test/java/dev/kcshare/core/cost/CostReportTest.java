@@ -90,6 +90,21 @@ final class CostReportTest {
   }
 
   @Test
+  void theReferenceSessionsAreOneTheCostDefaultAndSixteenEachPricedAsOf() {
+    assertThat(CostReport.REFERENCE_SESSIONS).containsExactly(1, CostReport.DEFAULT_SESSIONS, 16);
+    List<Verdict> verdicts = List.of(UNKNOWN, DECLARED_SHARED, NOT_STDIO, MEASURED, REFUTED);
+    Map<Integer, CostReport.Totals> at = CostReport.atReferenceSessions(verdicts, costs());
+    assertThat(at.keySet()).containsExactly(1, 5, 16);
+    for (int n : at.keySet()) {
+      assertThat(at.get(n)).as("%d sessions", n).isEqualTo(fleet(n).totals());
+    }
+    // Sixteen sessions: calendar (40 MiB, 1 process) comes back fifteen times.
+    assertThat(at.get(16).givenBack()).isEqualTo(new CostReport.Figures(15 * 40 * MIB, 15));
+    assertThat(at.get(16).today()).isEqualTo(new CostReport.Figures(16 * 194 * MIB, 96));
+    assertThat(at.get(1).givenBack()).isEqualTo(CostReport.Figures.ZERO);
+  }
+
+  @Test
   void oneSessionHasNothingToGiveBack() {
     CostReport.Totals t = fleet(1).totals();
     assertThat(t.today()).isEqualTo(t.perSession());
