@@ -1,10 +1,13 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
@@ -79,6 +82,22 @@ final class SeedCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Machine-readable output.")
   boolean json;
 
+  @Option(
+      names = "--gateway",
+      paramLabel = "GATEWAY",
+      description =
+          "The gateway whose configuration is seeded: kirocrew (the default; stub_overrides),"
+              + " mcphub (mcpServers.NAME.perSessionClient) or 1mcp"
+              + " (mcpTemplates.NAME.template.perClient).")
+  String gateway = "kirocrew";
+
+  @Option(
+      names = "--gateway-config",
+      paramLabel = "FILE",
+      description =
+          "The gateway's configuration file; by default the file the gateway itself reads.")
+  @Nullable String gatewayConfig;
+
   SeedCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -115,9 +134,14 @@ final class SeedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
+    GatewaySeeding.Gateway other = otherGateway(gateway);
     HostConfig host = config.load(ctx).requireValid();
     RecordsDirectory dir = records.resolve(ctx);
-    Path file = GatewayWrites.configFile(ctx, host);
+    Path explicit = gatewayConfig == null ? null : ctx.resolve(gatewayConfig);
+    if (other != null) {
+      return new OtherGatewaySeed(ctx, other).run(host, dir, explicit, mode.apply, json);
+    }
+    Path file = explicit != null ? explicit : GatewayWrites.configFile(ctx, host);
     Outcome outcome = mode.apply ? apply(file, dir) : plan(host, file, dir);
     if (json) {
       Output.json(ctx, toJson(outcome));
@@ -126,6 +150,24 @@ final class SeedCommand implements Callable<Integer> {
       ctx.out().flush();
     }
     return Main.EXIT_OK;
+  }
+
+  /**
+   * The gateway named by {@code --gateway}: null for Kiro Crew.
+   *
+   * @throws BadInputException for any other name
+   */
+  static GatewaySeeding.@Nullable Gateway otherGateway(String name) {
+    return switch (name) {
+      case "kirocrew" -> null;
+      case "mcphub" -> GatewaySeeding.Gateway.MCPHUB;
+      case "1mcp" -> GatewaySeeding.Gateway.ONE_MCP;
+      default ->
+          throw new BadInputException(
+              "--gateway must be kirocrew, mcphub or 1mcp, not \""
+                  + Escaper.esc(name, Escaper.SHORT_LIMIT)
+                  + "\"");
+    };
   }
 
   private Outcome plan(HostConfig host, Path file, RecordsDirectory dir) {
