@@ -57,6 +57,11 @@ import picocli.CommandLine.Option;
           + " clients' files are listed as not served by the gateway and never written.",
       "--plan prints what would happen and writes nothing; --apply does it under the config"
           + " lock and the verdict-cache lock (see docs/seeding.md).",
+      "--gateway mcphub or --gateway 1mcp seeds that gateway's file instead (by default where"
+          + " the gateway itself finds it; --gateway-config names it): the isolation switch"
+          + " (mcphub perSessionClient, 1MCP template.perClient) is set to true for every stdio"
+          + " server whose verdict does not recommend sharing, once per server, with a minimal"
+          + " edit and a .bak; a value already set is never changed.",
       ""
     })
 final class SeedCommand implements Callable<Integer> {
