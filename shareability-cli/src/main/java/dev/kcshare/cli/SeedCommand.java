@@ -90,11 +90,20 @@ final class SeedCommand implements Callable<Integer> {
   @Option(
       names = "--gateway",
       paramLabel = "GATEWAY",
+      completionCandidates = GatewayNames.class,
       description =
           "The gateway whose configuration is seeded: kirocrew (the default; stub_overrides),"
               + " mcphub (mcpServers.NAME.perSessionClient) or 1mcp"
               + " (mcpTemplates.NAME.template.perClient).")
   String gateway = "kirocrew";
+
+  /** The values of {@code --gateway}, for shell completion. */
+  static final class GatewayNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("kirocrew", "mcphub", "1mcp").iterator();
+    }
+  }
 
   @Option(
       names = "--gateway-config",
