@@ -1,10 +1,13 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
@@ -54,6 +57,11 @@ import picocli.CommandLine.Option;
           + " clients' files are listed as not served by the gateway and never written.",
       "--plan prints what would happen and writes nothing; --apply does it under the config"
           + " lock and the verdict-cache lock (see docs/seeding.md).",
+      "--gateway mcphub or --gateway 1mcp seeds that gateway's file instead (by default where"
+          + " the gateway itself finds it; --gateway-config names it): the isolation switch"
+          + " (mcphub perSessionClient, 1MCP template.perClient) is set to true for every stdio"
+          + " server whose verdict does not recommend sharing, once per server, with a minimal"
+          + " edit and a .bak; a value already set is never changed.",
       ""
     })
 final class SeedCommand implements Callable<Integer> {
@@ -78,6 +86,31 @@ final class SeedCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Machine-readable output.")
   boolean json;
+
+  @Option(
+      names = "--gateway",
+      paramLabel = "GATEWAY",
+      completionCandidates = GatewayNames.class,
+      description =
+          "The gateway whose configuration is seeded: kirocrew (the default; stub_overrides),"
+              + " mcphub (mcpServers.NAME.perSessionClient) or 1mcp"
+              + " (mcpTemplates.NAME.template.perClient).")
+  String gateway = "kirocrew";
+
+  /** The values of {@code --gateway}, for shell completion. */
+  static final class GatewayNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("kirocrew", "mcphub", "1mcp").iterator();
+    }
+  }
+
+  @Option(
+      names = "--gateway-config",
+      paramLabel = "FILE",
+      description =
+          "The gateway's configuration file; by default the file the gateway itself reads.")
+  @Nullable String gatewayConfig;
 
   SeedCommand(CliContext ctx) {
     this.ctx = ctx;
@@ -115,9 +148,14 @@ final class SeedCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
+    GatewaySeeding.Gateway other = otherGateway(gateway);
     HostConfig host = config.load(ctx).requireValid();
     RecordsDirectory dir = mode.apply ? records.resolve(ctx) : records.resolveForReading(ctx);
-    Path file = GatewayWrites.configFile(ctx, host);
+    Path explicit = gatewayConfig == null ? null : ctx.resolve(gatewayConfig);
+    if (other != null) {
+      return new OtherGatewaySeed(ctx, other).run(host, dir, explicit, mode.apply, json);
+    }
+    Path file = explicit != null ? explicit : GatewayWrites.configFile(ctx, host);
     Outcome outcome = mode.apply ? apply(file, dir) : plan(host, file, dir);
     if (json) {
       Output.json(ctx, toJson(outcome));
@@ -126,6 +164,24 @@ final class SeedCommand implements Callable<Integer> {
       ctx.out().flush();
     }
     return Main.EXIT_OK;
+  }
+
+  /**
+   * The gateway named by {@code --gateway}: null for Kiro Crew.
+   *
+   * @throws BadInputException for any other name
+   */
+  static GatewaySeeding.@Nullable Gateway otherGateway(String name) {
+    return switch (name) {
+      case "kirocrew" -> null;
+      case "mcphub" -> GatewaySeeding.Gateway.MCPHUB;
+      case "1mcp" -> GatewaySeeding.Gateway.ONE_MCP;
+      default ->
+          throw new BadInputException(
+              "--gateway must be kirocrew, mcphub or 1mcp, not \""
+                  + Escaper.esc(name, Escaper.SHORT_LIMIT)
+                  + "\"");
+    };
   }
 
   private Outcome plan(HostConfig host, Path file, RecordsDirectory dir) {

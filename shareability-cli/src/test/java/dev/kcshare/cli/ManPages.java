@@ -53,7 +53,7 @@ public final class ManPages {
           "records", "show the record files: where they are, why, and what they hold",
           "identity", "compute the execution identity of one server definition",
           "config", "show the MCP configuration kcshare reads",
-          "seed", "turn verdicts into the gateway's stub overrides, once per server",
+          "seed", "turn verdicts into a gateway's configuration, once per server",
           "stub", "stub servers in the Kiro Crew configuration",
           "unstub", "unstub servers in the Kiro Crew configuration",
           "completion", "print a bash or zsh completion script");
@@ -80,6 +80,22 @@ public final class ManPages {
               "The Kiro Crew data home (default \\fI~/.kiro/crew\\fR): its \\fIconfig.json\\fR"
                   + " holds the gateway settings, \\fI$KIROCREW_HOME/mcp\\-gateway\\fR is a"
                   + " records directory rule, and setting it selects the kirocrew host profile."),
+          new Variable(
+              "MCPHUB_SETTING_PATH",
+              c -> c.name().equals("seed"),
+              "With \\fB\\-\\-gateway mcphub\\fR: mcphub's settings file, as mcphub reads it (a"
+                  + " path ending in \\fImcp_settings.json\\fR, else that file in the directory it"
+                  + " names); without it, \\fImcp_settings.json\\fR in the working directory or its"
+                  + " parent."),
+          new Variable(
+              "ONE_MCP_CONFIG",
+              c -> c.name().equals("seed"),
+              "With \\fB\\-\\-gateway 1mcp\\fR: 1MCP's configuration file, as 1MCP reads it."),
+          new Variable(
+              "ONE_MCP_CONFIG_DIR",
+              c -> c.name().equals("seed"),
+              "With \\fB\\-\\-gateway 1mcp\\fR and no ONE_MCP_CONFIG: the directory of 1MCP's"
+                  + " \\fImcp.json\\fR (default \\fI~/.config/1mcp\\fR)."),
           new Variable(
               "HOME",
               c -> readsRecords(c) || readsConfig(c),

@@ -52,7 +52,10 @@ final class DistributionIT {
           "./usr/lib/systemd/user/kcshare-measure.service",
           "./usr/lib/systemd/user/kcshare-measure.timer",
           "./usr/share/doc/kcshare/copyright",
-          "./usr/share/doc/kcshare/changelog.Debian.gz");
+          "./usr/share/doc/kcshare/changelog.Debian.gz",
+          // JSON Schemas of assess/cost JSON output
+          "./usr/share/kcshare/schema/assess-v1.schema.json",
+          "./usr/share/kcshare/schema/cost-v1.schema.json");
 
   @TempDir static Path work;
   private static Path prefix;
@@ -114,10 +117,23 @@ final class DistributionIT {
             "lib/systemd/user/kcshare-measure.service",
             "share/doc/kcshare/LICENSE",
             "share/doc/kcshare/README.md",
-            "share/doc/kcshare/copyright")) {
+            "share/doc/kcshare/copyright",
+            // JSON Schemas of assess/cost JSON output
+            "share/kcshare/schema/assess-v1.schema.json",
+            "share/kcshare/schema/cost-v1.schema.json")) {
       assertThat(prefix.resolve(file)).as(file).isRegularFile();
     }
     assertThat(prefix.resolve("bin/kcshare")).isExecutable();
+  }
+
+  /** The tarball ships the JSON Schemas of docs/schema byte for byte. */
+  @Test
+  void theTarballShipsTheDocumentedSchemas() throws Exception {
+    for (String name : List.of("assess-v1.schema.json", "cost-v1.schema.json")) {
+      assertThat(Files.readAllBytes(prefix.resolve("share/kcshare/schema/" + name)))
+          .as(name)
+          .isEqualTo(Files.readAllBytes(Kcshare.repo().resolve("docs/schema/" + name)));
+    }
   }
 
   @Test

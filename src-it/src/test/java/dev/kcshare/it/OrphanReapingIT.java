@@ -336,7 +336,14 @@ final class OrphanReapingIT {
 
       Kcshare.Result r =
           Kcshare.run(
-              dir, Map.of(), "", "hazards", "clear", "x", "--force", "--records-dir",
+              dir,
+              Map.of(),
+              "",
+              "hazards",
+              "clear",
+              "x",
+              "--force",
+              "--records-dir",
               records.toString());
       assertThat(r.exitCode()).as(r.stderr()).isZero();
       // kcshare waits for what it signals to be gone before it exits: a signalled victim would be

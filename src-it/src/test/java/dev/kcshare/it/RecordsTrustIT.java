@@ -264,9 +264,23 @@ final class RecordsTrustIT {
     Path records = records("records", uid, gid, mode);
     String owner = uid == 0 ? "root" : "nobody";
 
+    Path mcphub = dir.resolve("mcp_settings.json");
+    Files.writeString(mcphub, "{\"mcpServers\": {\"s\": {\"command\": \"/bin/true\"}}}\n");
+    Files.setPosixFilePermissions(mcphub, PosixFilePermissions.fromString("rw-r--r--"));
     for (List<String> command :
         List.of(
             List.of("hazards", "clear", "x", "--force", "--records-dir", records.toString()),
+            List.of(
+                "seed",
+                "--gateway",
+                "mcphub",
+                "--apply",
+                "--gateway-config",
+                mcphub.toString(),
+                "--config",
+                config().toString(),
+                "--records-dir",
+                records.toString()),
             List.of(
                 "measure",
                 "--all",
@@ -343,7 +357,8 @@ final class RecordsTrustIT {
       String name, int uid, int gid, String mode, boolean asNobody) throws Exception {
     assumeRoot();
     Path records = records("records", uid, gid, mode);
-    Kcshare.Result r = run(asNobody, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
+    Kcshare.Result r =
+        run(asNobody, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(r.stderr()).doesNotContain("warning");
     assertThat(names(records)).contains("observed-hazards.json", "observed-hazards.json.lock");
@@ -386,7 +401,8 @@ final class RecordsTrustIT {
               + ", \"group\": false, \"ownerPid\": 2147483000, \"ownerStartTime\": 1,"
               + " \"owner\": \"forged\"}]}\n");
 
-      Kcshare.Result r = run(true, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
+      Kcshare.Result r =
+          run(true, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
 
       assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
       // Read from /proc, not Process.isAlive(): a process just killed stays "alive" until reaped.
@@ -405,7 +421,8 @@ final class RecordsTrustIT {
     assumeRoot();
     Path parent = records("parent", NOBODY, NOBODY, "0755");
     Path records = parent.resolve("a").resolve("records");
-    Kcshare.Result r = run(true, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
+    Kcshare.Result r =
+        run(true, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
     assertThat(r.exitCode()).as(r.stderr()).isZero();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(records)))
         .isEqualTo("rwx------");
@@ -418,7 +435,8 @@ final class RecordsTrustIT {
     Path open = records("open", NOBODY, NOBODY, "0777");
     Path link = dir.resolve("link");
     Files.createSymbolicLink(link, open);
-    Kcshare.Result r = run(true, "hazards", "clear", "x", "--force", "--records-dir", link.toString());
+    Kcshare.Result r =
+        run(true, "hazards", "clear", "x", "--force", "--records-dir", link.toString());
     assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
     assertThat(r.stderr()).startsWith("kcshare: records directory " + link + " is writable");
     assertThat(names(open)).isEmpty();
@@ -426,7 +444,8 @@ final class RecordsTrustIT {
     Path closed = records("closed", NOBODY, NOBODY, "0700");
     Files.delete(link);
     Files.createSymbolicLink(link, closed);
-    Kcshare.Result ok = run(true, "hazards", "clear", "x", "--force", "--records-dir", link.toString());
+    Kcshare.Result ok =
+        run(true, "hazards", "clear", "x", "--force", "--records-dir", link.toString());
     assertThat(ok.exitCode()).as(ok.stderr()).isZero();
     assertThat(names(closed)).contains("observed-hazards.json");
   }

@@ -268,6 +268,119 @@ public final class ConfigEditor implements AutoCloseable {
     return taken;
   }
 
+  // ------------------------------------------------- edits of other gateways' JSON files
+
+  /**
+   * A JSON file of another gateway, read whole for a minimal edit.
+   *
+   * @param file the file (symbolic links resolved, so a replacement keeps the link)
+   * @param bytes its bytes
+   * @param text its text
+   * @param root the parsed document
+   */
+  public record Document(Path file, byte[] bytes, String text, @Nullable Object root) {}
+
+  /**
+   * Reads a gateway's JSON file.
+   *
+   * @throws BadInputException naming the file when it is missing, not a regular file, unreadable,
+   *     not UTF-8 or not valid JSON (with line and column)
+   */
+  public static Document readDocument(Path path) throws IOException {
+    Path file = realTarget(path.toAbsolutePath().normalize());
+    if (Files.isDirectory(file)) {
+      throw new BadInputException(file + ": is a directory, expected a JSON file");
+    }
+    byte[] bytes;
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      bytes = in.readNBytes(ConfigFiles.MAX_BYTES + 1);
+    } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+      throw new BadInputException(file + ": does not exist");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new BadInputException(file + ": cannot read: permission denied");
+    } catch (IOException e) {
+      throw new BadInputException(file + ": cannot read: " + ConfigFiles.reason(e));
+    }
+    if (bytes.length > ConfigFiles.MAX_BYTES) {
+      throw new BadInputException(file + ": larger than " + (ConfigFiles.MAX_BYTES >> 20) + " MiB");
+    }
+    String text = decode(file, bytes);
+    ConfigFiles.Read read = ConfigFiles.parse(bytes);
+    if (read.problem() != null) {
+      throw new BadInputException(ConfigFile.located(file.toString(), read.problem()));
+    }
+    return new Document(file, bytes, text, read.root());
+  }
+
+  /** The member names repeated in the object at {@code path} of the document. */
+  public static List<String> repeatedMembers(Document doc, List<String> path) {
+    try {
+      return ConfigText.repeatedMembers(doc.text(), path);
+    } catch (ConfigText.EditException e) {
+      throw new BadInputException(doc.file() + ": cannot edit: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The document's bytes with the boolean member {@code key} added to the object at {@code path}
+   * (missing objects on the path added too), every other byte unchanged. The result is re-parsed
+   * and must equal the old document plus that member.
+   *
+   * @throws BadInputException when the text cannot be edited that way
+   * @throws IllegalStateException when the edit would change anything else (never written)
+   */
+  public static Document withMemberAdded(
+      Document doc, List<String> path, String key, boolean value) {
+    String next;
+    try {
+      next = ConfigText.withMemberAdded(doc.text(), path, key, value);
+    } catch (ConfigText.EditException e) {
+      throw new BadInputException(doc.file() + ": cannot edit: " + e.getMessage(), e);
+    }
+    byte[] nextBytes = next.getBytes(StandardCharsets.UTF_8);
+    ConfigFiles.Read read = ConfigFiles.parse(nextBytes);
+    Object expected = withMember(doc.root(), path, 0, key, value);
+    if (read.problem() != null || !Objects.equals(expected, read.root())) {
+      throw new IllegalStateException(
+          "the edit of "
+              + doc.file()
+              + " would change more than /"
+              + String.join("/", path)
+              + "/"
+              + key
+              + "; not written");
+    }
+    return new Document(doc.file(), nextBytes, next, read.root());
+  }
+
+  private static Object withMember(
+      @Nullable Object node, List<String> path, int at, String key, boolean value) {
+    Map<String, @Nullable Object> copy = new LinkedHashMap<>();
+    if (node instanceof Map<?, ?> m) {
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        copy.put(String.valueOf(e.getKey()), e.getValue());
+      }
+    }
+    if (at == path.size()) {
+      copy.put(key, value);
+    } else {
+      copy.put(path.get(at), withMember(copy.get(path.get(at)), path, at + 1, key, value));
+    }
+    return copy;
+  }
+
+  /**
+   * Replaces {@code next.file()} with {@code next}'s bytes after saving {@code previous}'s bytes as
+   * the {@code .bak} beside it: both by atomic rename of a temporary file created exclusively in
+   * the same directory (a symbolic link in the way is replaced, never written through), the file's
+   * mode kept.
+   */
+  public static void replace(Document previous, Document next) throws IOException {
+    Set<PosixFilePermission> mode = AtomicFiles.modeOf(previous.file());
+    AtomicFiles.write(backupFile(previous.file()), previous.bytes(), mode);
+    AtomicFiles.write(next.file(), next.bytes(), mode);
+  }
+
   /** Releases the config lock (if one was taken). */
   @Override
   public void close() throws IOException {

@@ -89,6 +89,86 @@ final class ConfigText {
     return replace(text, old.start(), old.end(), value);
   }
 
+  /**
+   * The text with the boolean member {@code key} added to the object at {@code path} (member names
+   * from the root). Objects on the path that are missing are added too, in the style of their
+   * neighbours; nothing else changes.
+   *
+   * @throws EditException when the text is not one JSONC object, a member on the path is not an
+   *     object, or {@code key} is already there
+   */
+  static String withMemberAdded(String text, List<String> path, String key, boolean value) {
+    Scanner sc = new Scanner(text);
+    if (!(sc.document() instanceof ObjectNode top)) {
+      throw new EditException("the document is not an object");
+    }
+    Style style = Style.of(text, sc.objects);
+    ObjectNode obj = top;
+    ObjectNode parent = null;
+    StringBuilder where = new StringBuilder();
+    for (int i = 0; i < path.size(); i++) {
+      Member m = obj.last(path.get(i));
+      if (m == null) {
+        boolean multiline = multilineForInsert(text, obj, parent);
+        String indent = memberIndent(text, obj, style);
+        String nested =
+            nested(path.subList(i + 1, path.size()), key, value, indent, style, multiline);
+        return insert(text, obj, path.get(i), nested, style, multiline);
+      }
+      where.append('/').append(path.get(i));
+      if (!(m.value instanceof ObjectNode next)) {
+        throw new EditException(where + " is not an object");
+      }
+      parent = obj;
+      obj = next;
+    }
+    if (obj.last(key) != null) {
+      throw new EditException(where + "/" + key + " is already set");
+    }
+    boolean multiline = multilineForInsert(text, obj, parent);
+    return insert(text, obj, key, String.valueOf(value), style, multiline);
+  }
+
+  /** The member names that occur more than once in the object at {@code path} (in text order). */
+  static List<String> repeatedMembers(String text, List<String> path) {
+    Scanner sc = new Scanner(text);
+    Node node = sc.document();
+    for (String p : path) {
+      if (!(node instanceof ObjectNode o) || o.last(p) == null) {
+        return List.of();
+      }
+      node = o.last(p).value;
+    }
+    if (!(node instanceof ObjectNode obj)) {
+      return List.of();
+    }
+    List<String> seen = new ArrayList<>();
+    List<String> repeated = new ArrayList<>();
+    for (Member m : obj.members) {
+      if (seen.contains(m.key) && !repeated.contains(m.key)) {
+        repeated.add(m.key);
+      }
+      seen.add(m.key);
+    }
+    return repeated;
+  }
+
+  /** {@code {"a": {"b": {"key": value}}}} for {@code keys} a, b; {@code indent} of the key line. */
+  private static String nested(
+      List<String> keys, String key, boolean value, String indent, Style style, boolean multiline) {
+    String inner = multiline ? indent + style.unit : "";
+    String member =
+        keys.isEmpty()
+            ? quote(key) + style.colon + value
+            : quote(keys.get(0))
+                + style.colon
+                + nested(keys.subList(1, keys.size()), key, value, inner, style, multiline);
+    if (!multiline) {
+      return "{" + member + "}";
+    }
+    return "{" + style.newline + inner + member + style.newline + indent + "}";
+  }
+
   // ---------------------------------------------------------------- rendering
 
   /** An object of booleans; {@code indent} is the indentation of the line holding its key. */

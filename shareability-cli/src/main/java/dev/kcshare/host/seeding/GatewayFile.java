@@ -1,0 +1,221 @@
+package dev.kcshare.host.seeding;
+
+import dev.kcshare.core.policy.GatewaySeeding;
+import dev.kcshare.core.policy.GatewaySeeding.Gateway;
+import dev.kcshare.core.policy.GatewaySeeding.Kind;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.KiroCrewConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An mcphub or 1MCP file as seeding reads it: where the gateway finds it, its entries, and where
+ * each entry's isolation switch goes (docs/seeding.md, Other gateways).
+ */
+public final class GatewayFile {
+  static final String SERVERS = "mcpServers";
+  static final String TEMPLATES = "mcpTemplates";
+  private static final String MCPHUB_FILE = "mcp_settings.json";
+
+  private GatewayFile() {}
+
+  /**
+   * One entry with what seeding and the verdict lookup need.
+   *
+   * @param entry the entry for the seeding policy
+   * @param command its command, or null
+   * @param args its arguments (strings only)
+   * @param value the entry's parsed value
+   */
+  public record Parsed(
+      GatewaySeeding.Entry entry,
+      @Nullable String command,
+      List<String> args,
+      Map<String, @Nullable Object> value) {}
+
+  /**
+   * The file the gateway reads.
+   *
+   * <p>mcphub ({@code src/utils/path.ts}, {@code getConfigFilePath}): {@code $MCPHUB_SETTING_PATH}
+   * when set (a path ending in {@code mcp_settings.json} as it is, else that file in the directory
+   * it names), else the first that exists of {@code mcp_settings.json} in the working directory and
+   * in its parent, else the one in the working directory. (mcphub also falls back to its installed
+   * package's directory, which kcshare cannot know: name that file with {@code --gateway-config}.)
+   *
+   * <p>1MCP ({@code src/commands/serve/runtimeScope.ts}, {@code src/constants/paths.ts}): {@code
+   * $ONE_MCP_CONFIG} (its {@code --config}), else {@code mcp.json} in {@code $ONE_MCP_CONFIG_DIR}
+   * (its {@code --config-dir}), else {@code ~/.config/1mcp/mcp.json}.
+   */
+  public static Path locate(Gateway gateway, Map<String, String> env, Path cwd) {
+    if (gateway == Gateway.MCPHUB) {
+      String setting = env.get("MCPHUB_SETTING_PATH");
+      if (setting != null && !setting.isEmpty()) {
+        Path p = cwd.resolve(setting);
+        return setting.endsWith(MCPHUB_FILE) ? p : p.resolve(MCPHUB_FILE);
+      }
+      Path here = cwd.resolve(MCPHUB_FILE);
+      Path parent = cwd.toAbsolutePath().getParent();
+      if (!Files.exists(here) && parent != null && Files.exists(parent.resolve(MCPHUB_FILE))) {
+        return parent.resolve(MCPHUB_FILE);
+      }
+      return here;
+    }
+    String config = env.get("ONE_MCP_CONFIG");
+    if (config != null && !config.isEmpty()) {
+      return cwd.resolve(config);
+    }
+    String dir = env.get("ONE_MCP_CONFIG_DIR");
+    if (dir != null && !dir.isEmpty()) {
+      return cwd.resolve(dir).resolve("mcp.json");
+    }
+    return KiroCrewConfig.userHome(env).resolve(".config/1mcp/mcp.json");
+  }
+
+  /**
+   * The entries of the document, in file order.
+   *
+   * @throws BadInputException naming the file when {@code mcpServers} or {@code mcpTemplates} is
+   *     not an object, an entry is not an object, or a name is defined twice (in one object, or in
+   *     both)
+   */
+  public static List<Parsed> entries(Gateway gateway, ConfigEditor.Document doc) {
+    if (!(doc.root() instanceof Map<?, ?> root)) {
+      throw new BadInputException(doc.file() + ": the document is not a JSON object");
+    }
+    List<String> sections =
+        gateway == Gateway.MCPHUB ? List.of(SERVERS) : List.of(SERVERS, TEMPLATES);
+    List<Parsed> out = new ArrayList<>();
+    Map<String, String> where = new LinkedHashMap<>();
+    for (String section : sections) {
+      Object value = root.get(section);
+      if (value == null) {
+        continue;
+      }
+      if (!(value instanceof Map<?, ?> map)) {
+        throw new BadInputException(doc.file() + ": " + section + " is not an object");
+      }
+      List<String> repeated = ConfigEditor.repeatedMembers(doc, List.of(section));
+      if (!repeated.isEmpty()) {
+        throw new BadInputException(
+            doc.file() + ": " + section + " defines \"" + repeated.get(0) + "\" more than once");
+      }
+      Kind kind = section.equals(SERVERS) ? Kind.SERVER : Kind.TEMPLATE;
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        String name = String.valueOf(e.getKey());
+        String before = where.put(name, section);
+        if (before != null) {
+          throw new BadInputException(
+              doc.file() + ": \"" + name + "\" is defined in both " + before + " and " + section);
+        }
+        if (!(e.getValue() instanceof Map<?, ?> entry)) {
+          throw new BadInputException(
+              doc.file() + ": " + section + "." + name + " is not an object");
+        }
+        out.add(parse(gateway, kind, name, copy(entry)));
+      }
+    }
+    return out;
+  }
+
+  private static Parsed parse(
+      Gateway gateway, Kind kind, String name, Map<String, @Nullable Object> entry) {
+    String command = entry.get("command") instanceof String s && !s.isEmpty() ? s : null;
+    List<String> args = new ArrayList<>();
+    if (entry.get("args") instanceof List<?> list) {
+      for (Object a : list) {
+        args.add(String.valueOf(a));
+      }
+    }
+    boolean stdio;
+    if (entry.get("type") instanceof String type) {
+      stdio = type.equals("stdio") && command != null;
+    } else {
+      stdio = command != null && entry.get("url") == null;
+    }
+    boolean templated =
+        kind == Kind.TEMPLATE
+            && (holdsVariable(entry.get("command"))
+                || holdsVariable(entry.get("args"))
+                || holdsVariable(entry.get("env"))
+                || holdsVariable(entry.get("cwd")));
+    boolean explicit;
+    if (gateway == Gateway.MCPHUB) {
+      explicit = entry.containsKey("perSessionClient");
+    } else {
+      explicit =
+          entry.get("template") instanceof Map<?, ?> t
+              && (t.containsKey("perClient") || t.containsKey("shareable"));
+    }
+    return new Parsed(
+        new GatewaySeeding.Entry(name, kind, stdio, templated, explicit),
+        command,
+        List.copyOf(args),
+        entry);
+  }
+
+  /**
+   * Whether a value holds a Handlebars variable (two opening braces): 1MCP renders only strings
+   * that contain them ({@code src/template/handlebarsTemplateRenderer.ts}).
+   */
+  static boolean holdsVariable(@Nullable Object value) {
+    if (value instanceof String s) {
+      return s.contains("{{");
+    }
+    if (value instanceof List<?> list) {
+      for (Object o : list) {
+        if (holdsVariable(o)) {
+          return true;
+        }
+      }
+    }
+    if (value instanceof Map<?, ?> map) {
+      for (Object o : map.values()) {
+        if (holdsVariable(o)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Where the entry's isolation switch goes: the object path and the member name. */
+  public static List<String> switchPath(Gateway gateway, GatewaySeeding.Entry entry) {
+    return gateway == Gateway.MCPHUB
+        ? List.of(SERVERS, entry.name())
+        : List.of(TEMPLATES, entry.name(), "template");
+  }
+
+  /** The switch's member name. */
+  public static String switchKey(Gateway gateway) {
+    return gateway == Gateway.MCPHUB ? "perSessionClient" : "perClient";
+  }
+
+  /**
+   * The {@code mcpTemplates} entry that would isolate a 1MCP static server: its own members plus
+   * {@code template.perClient: true}.
+   */
+  public static Map<String, @Nullable Object> isolatingTemplate(Parsed p) {
+    Map<String, @Nullable Object> t = new LinkedHashMap<>(p.value());
+    Map<String, @Nullable Object> template = new LinkedHashMap<>();
+    if (t.get("template") instanceof Map<?, ?> old) {
+      template.putAll(copy(old));
+    }
+    template.put("perClient", true);
+    t.put("template", template);
+    return t;
+  }
+
+  private static Map<String, @Nullable Object> copy(Map<?, ?> m) {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : m.entrySet()) {
+      out.put(String.valueOf(e.getKey()), e.getValue());
+    }
+    return out;
+  }
+}
