@@ -3,7 +3,6 @@ package dev.kcshare.host.config;
 import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.host.HostContext;
-import dev.kcshare.host.prober.ServerDefinition;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
 import java.io.IOException;
