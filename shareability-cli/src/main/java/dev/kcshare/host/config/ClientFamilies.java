@@ -1,5 +1,6 @@
 package dev.kcshare.host.config;
 
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,16 @@ final class ClientFamilies {
   /** The client that reads files of {@code format}. */
   static ClientFamily of(ConfigFormat format) {
     return BY_FORMAT.get(format);
+  }
+
+  /** The syntax of a file named with {@code --config}, from its extension. */
+  static FileSyntax syntaxOfNamed(Path path) {
+    return NamedFileClient.syntaxOf(path);
+  }
+
+  /** The formats of a file named with {@code --config}, from its members and its name. */
+  static List<ConfigFormat> formatsOfNamed(Path path, Map<?, ?> top) {
+    return NamedFileClient.formatsOf(path, top);
   }
 
   private static Map<ConfigFormat, ClientFamily> byFormat() {
