@@ -1,7 +1,5 @@
 package dev.kcshare.host.config;
 
-import static dev.kcshare.host.config.Shapes.at;
-
 import java.util.List;
 import java.util.Map;
 

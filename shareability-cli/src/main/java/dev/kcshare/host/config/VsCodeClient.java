@@ -1,6 +1,5 @@
 package dev.kcshare.host.config;
 
-import static dev.kcshare.host.config.Shapes.at;
 import static dev.kcshare.host.config.Shapes.ignored;
 import static dev.kcshare.host.config.Shapes.plain;
 
