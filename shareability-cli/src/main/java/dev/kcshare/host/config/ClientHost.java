@@ -42,15 +42,14 @@ final class ClientHost {
     return platform;
   }
 
-  /** A variable's value, or null when it is unset or empty. */
-  @Nullable String variable(String name) {
-    String v = env.get(name);
-    return v == null || v.isEmpty() ? null : v;
+  /** A variable's value ({@code env().get(NAME)}), or null when it is unset or empty. */
+  static @Nullable String nonEmpty(@Nullable String value) {
+    return value == null || value.isEmpty() ? null : value;
   }
 
   /** {@code $XDG_CONFIG_HOME} when set (absolute), else {@code ~/.config}. */
   Path xdgConfig() {
-    String xdg = variable("XDG_CONFIG_HOME");
+    String xdg = nonEmpty(env.get("XDG_CONFIG_HOME"));
     return xdg != null && Path.of(xdg).isAbsolute() ? Path.of(xdg) : home.resolve(".config");
   }
 
@@ -59,16 +58,19 @@ final class ClientHost {
     return switch (platform) {
       case MACOS -> home.resolve("Library/Application Support");
       case WINDOWS -> {
-        String appData = variable("APPDATA");
+        String appData = nonEmpty(env.get("APPDATA"));
         yield appData != null ? cwd.resolve(appData) : home.resolve("AppData/Roaming");
       }
       case LINUX -> xdgConfig();
     };
   }
 
-  /** The directory a variable names (a leading {@code ~} expanded), else {@code otherwise}. */
-  Path directory(String variable, Path otherwise) {
-    String h = variable(variable);
+  /**
+   * The directory a variable's value names ({@code env().get(NAME)}, a leading {@code ~} expanded),
+   * else {@code otherwise} when it is unset or empty.
+   */
+  Path directory(@Nullable String value, Path otherwise) {
+    String h = nonEmpty(value);
     return h != null ? cwd.resolve(expandTilde(h)) : otherwise;
   }
 

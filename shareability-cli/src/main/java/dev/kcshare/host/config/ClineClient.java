@@ -37,15 +37,15 @@ final class ClineClient implements ClientFamily {
 
   /** Cline's shared settings file and its overrides, first set wins. */
   private static Path clineFile(ClientHost host) {
-    String file = host.variable("CLINE_MCP_SETTINGS_PATH");
+    String file = ClientHost.nonEmpty(host.env().get("CLINE_MCP_SETTINGS_PATH"));
     if (file != null) {
       return host.cwd().resolve(host.expandTilde(file));
     }
-    String data = host.variable("CLINE_DATA_DIR");
+    String data = ClientHost.nonEmpty(host.env().get("CLINE_DATA_DIR"));
     if (data != null) {
       return host.cwd().resolve(host.expandTilde(data)).resolve("settings/cline_mcp_settings.json");
     }
-    Path root = host.directory("CLINE_DIR", host.home().resolve(".cline"));
+    Path root = host.directory(host.env().get("CLINE_DIR"), host.home().resolve(".cline"));
     return root.resolve("data/settings/cline_mcp_settings.json");
   }
 

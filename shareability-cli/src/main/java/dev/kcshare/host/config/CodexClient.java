@@ -29,7 +29,8 @@ final class CodexClient implements ClientFamily {
   public void locate(ClientHost host, Locations at) {
     at.userFile(
         "codex-user",
-        host.directory("CODEX_HOME", host.home().resolve(".codex")).resolve("config.toml"),
+        host.directory(host.env().get("CODEX_HOME"), host.home().resolve(".codex"))
+            .resolve("config.toml"),
         ConfigFormat.CODEX);
     at.workspaceFile("codex-project", ".codex/config.toml", ConfigFormat.CODEX);
   }

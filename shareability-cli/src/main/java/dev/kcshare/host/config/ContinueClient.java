@@ -45,7 +45,7 @@ final class ContinueClient implements ClientFamily {
   }
 
   private static Path home(ClientHost host) {
-    return host.directory("CONTINUE_GLOBAL_DIR", host.home().resolve(".continue"));
+    return host.directory(host.env().get("CONTINUE_GLOBAL_DIR"), host.home().resolve(".continue"));
   }
 
   @Override

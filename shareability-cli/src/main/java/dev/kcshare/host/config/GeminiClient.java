@@ -31,7 +31,7 @@ final class GeminiClient implements ClientFamily {
   }
 
   private static Path home(ClientHost host) {
-    return host.directory("GEMINI_CLI_HOME", host.home());
+    return host.directory(host.env().get("GEMINI_CLI_HOME"), host.home());
   }
 
   @Override

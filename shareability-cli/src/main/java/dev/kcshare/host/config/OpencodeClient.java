@@ -30,7 +30,7 @@ final class OpencodeClient implements ClientFamily {
     for (String name : List.of("config.json", "opencode.json", "opencode.jsonc")) {
       at.userFile("opencode-user", opencode.resolve(name), ConfigFormat.OPENCODE);
     }
-    String custom = host.variable("OPENCODE_CONFIG");
+    String custom = ClientHost.nonEmpty(host.env().get("OPENCODE_CONFIG"));
     if (custom != null) {
       at.userFile(
           "opencode-user", host.cwd().resolve(host.expandTilde(custom)), ConfigFormat.OPENCODE);
