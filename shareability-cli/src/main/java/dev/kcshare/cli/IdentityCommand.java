@@ -8,7 +8,7 @@ import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
 import java.util.ArrayList;

@@ -1,17 +1,22 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.RegularFiles;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
-/** Reads JSON documents the user names on the command line ({@code -} = standard input). */
+/**
+ * Reads JSON documents the user names on the command line ({@code -} = standard input). A named
+ * file is read only when it is a regular file up to {@link #MAX_INPUT_BYTES}, decided before it is
+ * opened ({@link RegularFiles}): a named pipe or a device is refused at once (standard input is
+ * read as a stream, up to the same bound).
+ */
 final class InputFiles {
   /** Larger inputs are refused rather than read into memory. */
   static final int MAX_INPUT_BYTES = 256 * 1024 * 1024;
@@ -55,11 +60,23 @@ final class InputFiles {
         return readBounded(ctx.in(), source);
       }
       Path path = ctx.resolve(source);
-      if (Files.isDirectory(path)) {
-        throw new BadInputException(source + ": is a directory, expected a JSON file");
+      RegularFiles.Found found = RegularFiles.examine(path, MAX_INPUT_BYTES);
+      switch (found.kind()) {
+        case MISSING, DANGLING_LINK -> throw new BadInputException(source + ": no such file");
+        case DIRECTORY ->
+            throw new BadInputException(source + ": is a directory, expected a JSON file");
+        case TOO_LARGE -> throw tooLarge(source, found.size());
+        case SPECIAL ->
+            throw new BadInputException(
+                source + ": not a regular file (" + found.description() + ")");
+        case REGULAR -> {
+          // read below
+        }
       }
-      try (InputStream in = Files.newInputStream(path)) {
-        return readBounded(in, source);
+      try (InputStream in = RegularFiles.open(path, MAX_INPUT_BYTES)) {
+        return in.readAllBytes();
+      } catch (RegularFiles.TooLarge e) {
+        throw tooLarge(source, -1);
       }
     } catch (NoSuchFileException e) {
       throw new BadInputException(source + ": no such file");
@@ -69,11 +86,19 @@ final class InputFiles {
     }
   }
 
+  private static BadInputException tooLarge(String source, long size) {
+    return new BadInputException(
+        displayName(source)
+            + ": larger than "
+            + (MAX_INPUT_BYTES >> 20)
+            + " MiB"
+            + (size >= 0 ? " (" + size + " bytes)" : ""));
+  }
+
   private static byte[] readBounded(InputStream in, String source) throws IOException {
     byte[] bytes = in.readNBytes(MAX_INPUT_BYTES + 1);
     if (bytes.length > MAX_INPUT_BYTES) {
-      throw new BadInputException(
-          displayName(source) + ": larger than " + (MAX_INPUT_BYTES >> 20) + " MiB");
+      throw tooLarge(source, -1);
     }
     return bytes;
   }

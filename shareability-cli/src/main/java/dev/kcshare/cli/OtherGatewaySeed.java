@@ -7,7 +7,7 @@ import dev.kcshare.core.policy.GatewaySeeding.Gateway;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.RecordsTrust;

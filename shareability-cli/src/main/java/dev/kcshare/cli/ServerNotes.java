@@ -6,7 +6,7 @@ import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.Conflict;
-import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.config.ServerDefinition;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

@@ -78,8 +78,8 @@ public record ServerDefinition(
   }
 
   /** This definition as the library packages take it. */
-  dev.kcshare.host.prober.ServerDefinition toHost() {
-    return new dev.kcshare.host.prober.ServerDefinition(
+  dev.kcshare.host.config.ServerDefinition toHost() {
+    return new dev.kcshare.host.config.ServerDefinition(
         name, command, args, env, cwd, disabled, url, type);
   }
 }

@@ -242,7 +242,7 @@ public final class Shareability implements AutoCloseable {
     Map<String, List<ServerDefinition>> byName = new LinkedHashMap<>();
     for (int i = 0; i < definitions.size(); i++) {
       ServerDefinition d = definitions.get(i);
-      dev.kcshare.host.prober.ServerDefinition h = d.toHost();
+      dev.kcshare.host.config.ServerDefinition h = d.toHost();
       String command = h.command();
       String identity =
           h.isStdio() && command != null

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.prober.ServerDefinition;
+import dev.kcshare.host.config.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,7 @@ package dev.kcshare.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -84,6 +86,59 @@ final class OddFilesIT {
     Kcshare.Result shown = timed("records", "--records-dir", records.toString());
     assertThat(shown.exitCode()).as(shown.stderr()).isZero();
     assertThat(shown.stdout()).contains("read as empty: " + why);
+  }
+
+  /**
+   * Configuration files obey the same rule (docs/config.md#errors-and-skipped-files): a named pipe,
+   * a device or a 2 GB sparse file where a client keeps its configuration is skipped with a warning
+   * at once, never opened or read; named with {@code --config}, it is bad input (exit 2, one line).
+   * The timeout is this test's own: a reader that opened the pipe would wait for a writer forever.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("configKinds")
+  @Timeout(value = 100, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void oddConfigFilesAreSkippedOrRefusedWithoutBeingRead(String kind) throws Exception {
+    Path discovered = Files.createDirectories(dir.resolve("home/.cursor")).resolve("mcp.json");
+    Path named = dir.resolve("named.json");
+    String why;
+    if (kind.equals("sparse 2 GB file")) {
+      for (Path p : List.of(discovered, named)) {
+        try (RandomAccessFile f = new RandomAccessFile(p.toFile(), "rw")) {
+          f.setLength(2L * 1024 * 1024 * 1024);
+        }
+      }
+      why = "larger than 256 MiB (2147483648 bytes)";
+    } else {
+      make(kind, discovered);
+      make(kind, named);
+      why =
+          kind.equals("named pipe")
+              ? "not a regular file (a named pipe)"
+              : "not a regular file (a character device)";
+    }
+    Files.writeString(
+        dir.resolve(".mcp.json"),
+        "{\"mcpServers\": {\"s\": {\"command\": \"/bin/true\"}}}",
+        StandardCharsets.UTF_8);
+
+    Kcshare.Result listed = timed("config");
+    assertThat(listed.exitCode()).as(listed.stderr()).isZero();
+    assertThat(listed.stderr())
+        .contains(
+            "kcshare: warning: ~/.cursor/mcp.json: "
+                + why
+                + " (file skipped; its servers are left out)")
+        .doesNotContain("Exception", "OutOfMemory");
+    assertThat(listed.stdout()).contains("/bin/true");
+
+    Kcshare.Result refused = timed("assess", "--all", "--config", named.toString());
+    assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(2);
+    assertThat(refused.stdout()).isEmpty();
+    assertThat(refused.stderr()).contains(named + ": " + why).doesNotContain("Exception");
+  }
+
+  static Stream<String> configKinds() {
+    return Stream.of("named pipe", "/dev/zero", "/dev/urandom", "sparse 2 GB file");
   }
 
   @Test

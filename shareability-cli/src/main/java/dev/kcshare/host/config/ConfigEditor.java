@@ -2,6 +2,7 @@ package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.RegularFiles;
 import dev.kcshare.host.records.AtomicFiles;
 import dev.kcshare.host.records.FileLock;
 import java.io.IOException;
@@ -82,9 +83,12 @@ public final class ConfigEditor implements AutoCloseable {
     try {
       byte[] bytes;
       try {
-        bytes = Files.readAllBytes(target);
+        bytes = RegularFiles.readAll(target, ConfigFiles.MAX_BYTES);
       } catch (NoSuchFileException e) {
         bytes = null;
+      } catch (RegularFiles.Refused e) {
+        throw new BadInputException(
+            target + ": " + ConfigFiles.refusal(e.found(), "a JSON file", ConfigFiles.MAX_BYTES));
       }
       ConfigEditor editor;
       if (bytes == null) {

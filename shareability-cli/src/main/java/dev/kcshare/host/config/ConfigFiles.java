@@ -1,15 +1,14 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.host.RegularFiles;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -50,27 +49,41 @@ final class ConfigFiles {
     return read(path, FileSyntax.JSON);
   }
 
-  /** Reads a file written in {@code syntax}. */
+  /**
+   * Reads a file written in {@code syntax}: only a regular file up to {@link #MAX_BYTES}, decided
+   * before it is opened ({@link RegularFiles}), so a named pipe or a device is a problem at once.
+   */
   static Read read(Path path, FileSyntax syntax) {
     byte[] bytes;
     try {
-      if (Files.isDirectory(path)) {
-        return Read.ofProblem("is a directory, expected a " + syntax.label() + " file");
-      }
-      try (InputStream in = Files.newInputStream(path)) {
-        bytes = in.readNBytes(MAX_BYTES + 1);
-      }
+      bytes = RegularFiles.readAll(path, MAX_BYTES);
     } catch (NoSuchFileException | NotDirectoryException e) {
       return Read.ofMissing();
+    } catch (RegularFiles.Refused e) {
+      return Read.ofProblem(refusal(e.found(), "a " + syntax.label() + " file", MAX_BYTES));
     } catch (AccessDeniedException e) {
       return Read.ofProblem("cannot read: permission denied");
     } catch (IOException | SecurityException e) {
       return Read.ofProblem("cannot read: " + reason(e));
     }
-    if (bytes.length > MAX_BYTES) {
-      return Read.ofProblem("larger than " + (MAX_BYTES >> 20) + " MiB");
-    }
     return parse(bytes, syntax);
+  }
+
+  /**
+   * Why a file {@link RegularFiles} refused is not read, in words: {@code is a directory, expected
+   * a JSON file}, {@code not a regular file (a named pipe)}, {@code larger than 256 MiB (N bytes)}.
+   */
+  static String refusal(RegularFiles.Found found, String expected, long maxBytes) {
+    return switch (found.kind()) {
+      case DIRECTORY -> "is a directory, expected " + expected;
+      case TOO_LARGE -> tooLarge(found.size(), maxBytes);
+      default -> "not a regular file (" + found.description() + ")";
+    };
+  }
+
+  /** {@code larger than 256 MiB}, with the size {@code stat} reported when it is known. */
+  static String tooLarge(long size, long maxBytes) {
+    return "larger than " + (maxBytes >> 20) + " MiB" + (size >= 0 ? " (" + size + " bytes)" : "");
   }
 
   /** Parses JSONC bytes (UTF-8, an optional byte-order mark). */

@@ -1,9 +1,10 @@
 package dev.kcshare.host.config;
 
 /**
- * The shape of a configuration file, which decides where its servers live, how an entry maps onto
- * command, args, env, cwd and disabled, which variables are substituted and how non-string env
- * values are read (see {@code docs/config.md}).
+ * The shape of a configuration file, as named in output (see {@code docs/config.md}). Where its
+ * servers live, how an entry maps onto command, args, env, cwd and disabled, which variables are
+ * substituted and how non-string env values are read is up to the client that owns it ({@link
+ * ClientFamily}).
  */
 public enum ConfigFormat {
   /** Kiro's {@code mcp.json}: {@code mcpServers}; values used verbatim. */
@@ -92,58 +93,6 @@ public enum ConfigFormat {
   /** The client that reads files of this format, as named in output ("VS Code"). */
   public String client() {
     return client;
-  }
-
-  /** Whether the format keeps its servers in a top-level {@code servers} object (VS Code). */
-  boolean usesServersMember() {
-    return this == VSCODE;
-  }
-
-  /** How the file is written. */
-  FileSyntax syntax() {
-    return switch (this) {
-      case CODEX -> FileSyntax.TOML;
-      case CONTINUE, CONTINUE_BLOCK, GOOSE -> FileSyntax.YAML;
-      default -> FileSyntax.JSON;
-    };
-  }
-
-  /** Which substitution applies to the server entries of this format. */
-  Substitution.Style substitution() {
-    return switch (this) {
-      case CLAUDE_CODE -> Substitution.Style.SHELL;
-      case CURSOR -> Substitution.Style.EDITOR;
-      case VSCODE, VSCODE_SETTINGS -> Substitution.Style.EDITOR_WITH_INPUTS;
-      case WINDSURF -> Substitution.Style.WINDSURF;
-      case ROO -> Substitution.Style.ROO;
-      case GEMINI -> Substitution.Style.GEMINI;
-      case AMAZONQ, AMAZONQ_AGENT -> Substitution.Style.AMAZONQ;
-      case OPENCODE -> Substitution.Style.OPENCODE;
-      case CONTINUE, CONTINUE_BLOCK -> Substitution.Style.CONTINUE;
-      case CONTINUE_JSON -> Substitution.Style.CONTINUE_JSON;
-      default -> Substitution.Style.NONE;
-    };
-  }
-
-  /** How env values that are not strings are read. */
-  EnvValues envValues() {
-    return switch (this) {
-      case VSCODE, VSCODE_SETTINGS -> EnvValues.VSCODE;
-      case GEMINI -> EnvValues.JAVASCRIPT;
-      case CLINE,
-          ROO,
-          CODEX,
-          ZED,
-          CONTINUE,
-          CONTINUE_BLOCK,
-          CONTINUE_JSON,
-          GOOSE,
-          AMAZONQ,
-          AMAZONQ_AGENT,
-          OPENCODE ->
-          EnvValues.STRINGS;
-      default -> EnvValues.PYTHON;
-    };
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.CodePoints;
-import dev.kcshare.host.prober.ServerDefinition;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

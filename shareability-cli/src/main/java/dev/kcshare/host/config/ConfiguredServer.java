@@ -2,7 +2,6 @@ package dev.kcshare.host.config;
 
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.ServerFacts;
-import dev.kcshare.host.prober.ServerDefinition;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

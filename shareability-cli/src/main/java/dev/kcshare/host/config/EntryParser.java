@@ -2,7 +2,6 @@ package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.core.policy.Transport;
-import dev.kcshare.host.prober.ServerDefinition;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

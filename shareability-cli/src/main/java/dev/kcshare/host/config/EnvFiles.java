@@ -1,10 +1,9 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.host.RegularFiles;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,7 +13,8 @@ import java.util.Map;
  * Reads {@code .env} files as VS Code reads an {@code envFile} ({@code parseEnvFile}): one {@code
  * NAME=value} (or {@code NAME: value}) per line, an optional {@code export } prefix, {@code #}
  * comments outside quotes, surrounding quotes removed, {@code \n} and {@code \r} expanded inside
- * double quotes; a later line wins. Values are never printed.
+ * double quotes; a later line wins. Only a regular file up to {@link #MAX_BYTES} is read, decided
+ * before it is opened ({@link RegularFiles}). Values are never printed.
  */
 final class EnvFiles {
   /** An env file larger than this is refused: no real one comes near it. */
@@ -25,20 +25,20 @@ final class EnvFiles {
   /** The variables, or an exception whose message says in words why the file cannot be read. */
   static Map<String, String> read(Path file) throws IOException {
     byte[] bytes;
-    try (InputStream in = Files.newInputStream(file)) {
-      bytes = in.readNBytes(MAX_BYTES + 1);
+    try {
+      bytes = RegularFiles.readAll(file, MAX_BYTES);
     } catch (NoSuchFileException e) {
       throw new IOException("no such file", e);
+    } catch (RegularFiles.Refused e) {
+      throw new IOException(
+          e.found().kind() == RegularFiles.Kind.DIRECTORY
+              ? "is a directory"
+              : ConfigFiles.refusal(e.found(), "an env file", MAX_BYTES),
+          e);
     } catch (AccessDeniedException e) {
       throw new IOException("permission denied", e);
     } catch (IOException e) {
       throw new IOException(ConfigFiles.reason(e), e);
-    }
-    if (Files.isDirectory(file)) {
-      throw new IOException("is a directory");
-    }
-    if (bytes.length > MAX_BYTES) {
-      throw new IOException("larger than " + (MAX_BYTES >> 20) + " MiB");
     }
     return parse(new String(bytes, StandardCharsets.UTF_8));
   }

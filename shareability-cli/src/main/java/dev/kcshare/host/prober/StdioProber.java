@@ -8,6 +8,7 @@ import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.host.HostContext;
+import dev.kcshare.host.config.ServerDefinition;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

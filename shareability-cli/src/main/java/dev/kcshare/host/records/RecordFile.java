@@ -9,18 +9,14 @@ import dev.kcshare.core.records.RecordDecoder;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.FileProblems;
+import dev.kcshare.host.RegularFiles;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.BufferedInputStream;
-import java.io.FileInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -248,28 +244,27 @@ public final class RecordFile {
    * within the size bound, and hands it to {@code consumer}; maps every failure to a state.
    */
   private static Outcome consume(Path file, Consumer consumer) {
-    BasicFileAttributes attrs;
+    RegularFiles.Found found;
     try {
-      attrs = Files.readAttributes(file, BasicFileAttributes.class);
-    } catch (NoSuchFileException e) {
-      if (Files.isSymbolicLink(file)) {
-        return problem(file, State.NOT_REGULAR, "not a regular file (a symbolic link to nothing)");
-      }
-      return new Outcome(State.MISSING, null);
-    } catch (IOException | SecurityException e) {
+      found = RegularFiles.examine(file, MAX_BYTES);
+    } catch (IOException e) {
       return problem(file, State.UNREADABLE, "unreadable: " + FileProblems.reason(e));
     }
-    if (!attrs.isRegularFile()) {
-      return problem(file, State.NOT_REGULAR, "not a regular file (" + kindOf(file, attrs) + ")");
+    switch (found.kind()) {
+      case MISSING:
+        return new Outcome(State.MISSING, null);
+      case TOO_LARGE:
+        return problem(file, State.TOO_LARGE, tooLarge(found.size()));
+      case REGULAR:
+        break;
+      default:
+        return problem(file, State.NOT_REGULAR, "not a regular file (" + found.description() + ")");
     }
-    if (attrs.size() > MAX_BYTES) {
-      return problem(file, State.TOO_LARGE, tooLarge(attrs.size()));
-    }
-    try (InputStream in = new Bounded(new FileInputStream(file.toFile()))) {
+    try (InputStream in = RegularFiles.open(file, MAX_BYTES)) {
       consumer.accept(new BufferedInputStream(in, BUFFER));
       return new Outcome(State.PARSED, null);
-    } catch (TooLarge e) {
-      return problem(file, State.TOO_LARGE, tooLarge(e.size));
+    } catch (RegularFiles.TooLarge e) {
+      return problem(file, State.TOO_LARGE, tooLarge(-1));
     } catch (JsonSyntaxException e) {
       return problem(file, State.CORRUPT, "corrupt: " + e.describe());
     } catch (IOException | SecurityException e) {
@@ -286,31 +281,6 @@ public final class RecordFile {
         + " bytes (256 MiB)";
   }
 
-  /** What a non-regular file is, in words. */
-  private static String kindOf(Path file, BasicFileAttributes attrs) {
-    if (attrs.isDirectory()) {
-      return "a directory";
-    }
-    try {
-      int mode = (Integer) Files.getAttribute(file, "unix:mode");
-      switch (mode & 0170000) {
-        case 0010000:
-          return "a named pipe";
-        case 0020000:
-          return "a character device";
-        case 0060000:
-          return "a block device";
-        case 0140000:
-          return "a socket";
-        default:
-          break;
-      }
-    } catch (IOException | RuntimeException e) {
-      // no unix view: say it plainly
-    }
-    return Files.isSymbolicLink(file) ? "a symbolic link to a special file" : "a special file";
-  }
-
   private static Outcome problem(Path file, State state, String problem) {
     log()
         .warn(
@@ -318,55 +288,5 @@ public final class RecordFile {
             Escaper.quoted(file.toString(), Escaper.LONG_LIMIT),
             Escaper.esc(problem, Escaper.LONG_LIMIT));
     return new Outcome(state, problem);
-  }
-
-  /** More bytes than {@link #MAX_BYTES} arrived (the file grew, or is not what stat said). */
-  private static final class TooLarge extends IOException {
-    private static final long serialVersionUID = 1L;
-    final long size;
-
-    TooLarge(long size) {
-      super("larger than " + MAX_BYTES + " bytes");
-      this.size = size;
-    }
-  }
-
-  /** Fails once more than {@link #MAX_BYTES} were read. */
-  private static final class Bounded extends FilterInputStream {
-    private long read;
-
-    Bounded(InputStream in) {
-      super(in);
-    }
-
-    private void count(long n) throws TooLarge {
-      if (n > 0) {
-        read += n;
-        if (read > MAX_BYTES) {
-          throw new TooLarge(-1);
-        }
-      }
-    }
-
-    @Override
-    public int read() throws IOException {
-      int b = super.read();
-      count(b < 0 ? 0 : 1);
-      return b;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = super.read(b, off, len);
-      count(n);
-      return n;
-    }
-
-    @Override
-    public long skip(long n) throws IOException {
-      long skipped = super.skip(n);
-      count(skipped);
-      return skipped;
-    }
   }
 }

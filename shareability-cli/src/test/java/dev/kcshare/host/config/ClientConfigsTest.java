@@ -3,7 +3,6 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.host.config.ConfigSamples.Layout;
-import dev.kcshare.host.prober.ServerDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

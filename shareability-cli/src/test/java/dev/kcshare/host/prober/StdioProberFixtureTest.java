@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.host.config.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

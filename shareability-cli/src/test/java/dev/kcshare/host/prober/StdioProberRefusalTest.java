@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.host.config.ServerDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -1,4 +1,4 @@
-package dev.kcshare.host.prober;
+package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

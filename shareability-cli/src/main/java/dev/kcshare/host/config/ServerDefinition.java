@@ -1,4 +1,4 @@
-package dev.kcshare.host.prober;
+package dev.kcshare.host.config;
 
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.Transport;

@@ -1,0 +1,165 @@
+package dev.kcshare.host.config;
+
+import dev.kcshare.core.json.CodePoints;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The file slots discovery offers the clients ({@link ClientFamily.Locations}): a file, a workspace
+ * file, every matching file of a directory, and each subdirectory's file. Each slot found is handed
+ * to the reader; a slot with nothing in it is listed as {@code missing}.
+ */
+final class DiscoverySlots implements ClientFamily.Locations {
+  /** Reads one discovered file. */
+  interface Reader {
+    void read(String display, Path path, String origin, ConfigFormat format);
+  }
+
+  private final ClientHost host;
+  private final List<ConfigFile> files;
+  private final Reader reader;
+
+  DiscoverySlots(ClientHost host, List<ConfigFile> files, Reader reader) {
+    this.host = host;
+    this.files = files;
+    this.reader = reader;
+  }
+
+  @Override
+  public void userFile(String origin, Path path, ConfigFormat format) {
+    Path p = path.toAbsolutePath().normalize();
+    reader.read(user(p), p, origin, format);
+  }
+
+  @Override
+  public void workspaceFile(String origin, String relative, ConfigFormat format) {
+    reader.read(relative, host.cwd().resolve(relative), origin, format);
+  }
+
+  @Override
+  public void subdirectoryFiles(String origin, Path dir, String fileName, ConfigFormat format) {
+    List<Path> found = new ArrayList<>();
+    String display = user(dir.toAbsolutePath().normalize()) + "/*/" + fileName;
+    if (!exists(dir)) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return;
+    }
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+      for (Path p : stream) {
+        if (Files.isRegularFile(p.resolve(fileName))) {
+          found.add(p.resolve(fileName));
+        }
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return;
+    } catch (IOException | SecurityException e) {
+      files.add(
+          status(
+              display,
+              dir,
+              origin,
+              ConfigFile.Status.SKIPPED,
+              List.of("cannot list the directory: " + ConfigFiles.reason(e))));
+      return;
+    }
+    if (found.isEmpty()) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return;
+    }
+    found.sort(
+        (a, b) ->
+            CodePoints.compare(
+                a.getParent().getFileName().toString(), b.getParent().getFileName().toString()));
+    for (Path p : found) {
+      userFile(origin, p, format);
+    }
+  }
+
+  /** Every {@code *.ext} file of a user directory, by file name (code point order). */
+  @Override
+  public void directory(String origin, Path dir, List<String> extensions, ConfigFormat format) {
+    Path abs = dir.toAbsolutePath().normalize();
+    directory(origin, abs, user(abs), extensions, format);
+  }
+
+  /** Every {@code *.ext} file of a workspace directory, shown relative to the workspace. */
+  @Override
+  public void workspaceDirectory(
+      String origin, String relative, List<String> extensions, ConfigFormat format) {
+    directory(origin, host.cwd().resolve(relative), relative, extensions, format);
+  }
+
+  private void directory(
+      String origin, Path dir, String base, List<String> extensions, ConfigFormat format) {
+    String display =
+        base
+            + "/*"
+            + (extensions.size() == 1
+                ? extensions.get(0)
+                : "{" + String.join(",", extensions) + "}");
+    if (!exists(dir)) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return;
+    }
+    List<Path> found = new ArrayList<>();
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+      for (Path p : stream) {
+        String name = p.getFileName().toString();
+        if (extensions.stream().anyMatch(name::endsWith) && Files.isRegularFile(p)) {
+          found.add(p);
+        }
+      }
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return;
+    } catch (IOException | SecurityException e) {
+      if (!Files.exists(dir)) {
+        files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      } else {
+        files.add(
+            status(
+                display,
+                dir,
+                origin,
+                ConfigFile.Status.SKIPPED,
+                List.of("cannot list the directory: " + ConfigFiles.reason(e))));
+      }
+      return;
+    }
+    if (found.isEmpty()) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return;
+    }
+    found.sort(
+        (a, b) -> CodePoints.compare(a.getFileName().toString(), b.getFileName().toString()));
+    for (Path p : found) {
+      Path file = p.toAbsolutePath().normalize();
+      reader.read(base + "/" + file.getFileName(), file, origin, format);
+    }
+  }
+
+  private String user(Path path) {
+    return host.user(path);
+  }
+
+  /** Whether anything is at {@code path}, by one {@code stat} that throws nothing. */
+  static boolean exists(Path path) {
+    try {
+      return path.toFile().exists();
+    } catch (UnsupportedOperationException e) {
+      return true; // not the default file system: let the read decide
+    }
+  }
+
+  static ConfigFile status(
+      String display, Path path, String origin, ConfigFile.Status status, List<String> problems) {
+    return new ConfigFile(display, path, origin, List.of(), status, problems, List.of(), 0);
+  }
+}
