@@ -7,14 +7,15 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A handle on an uncapped evaluation pass running on its own daemon thread
- * (docs/design.md#progress): its progress {@code {running, done, measured, total}} for a status
- * endpoint, cancellation, and its result. Obtained from {@link Shareability#startUncappedPass}.
+ * A handle on an uncapped evaluation pass running on its own thread (docs/design.md#progress): its
+ * progress {@code {running, done, measured, total}} for a status endpoint, cancellation, and its
+ * result. Obtained from {@link Shareability#startUncappedPass}.
  *
  * <pre>{@code
  * BackgroundPass pass = kc.startUncappedPass(servers);
@@ -28,38 +29,54 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Cancellation passes through: the pass flushes the verdicts it already paid for and tears its
  * server processes down; only then does {@link #await} end, with {@link CancellationException}.
+ * Once the facade that started it is closed, every method throws {@link IllegalStateException}.
  * Thread-safe.
  */
 public final class BackgroundPass {
+  private final Shareability owner;
   private final AtomicReference<PassProgress> progress;
   private final FutureTask<PassResult> task;
   private final CountDownLatch ended = new CountDownLatch(1);
 
-  private BackgroundPass(AtomicReference<PassProgress> progress, Callable<PassResult> pass) {
+  private BackgroundPass(
+      Shareability owner, AtomicReference<PassProgress> progress, Callable<PassResult> pass) {
+    this.owner = owner;
     this.progress = Objects.requireNonNull(progress, "progress");
     this.task = new FutureTask<>(pass);
   }
 
   /**
-   * Runs {@code pass} on a new daemon thread named {@code threadName}; {@code progress} is the
-   * reference the pass publishes its progress to.
+   * Runs {@code pass} on a new thread of {@code threads}; {@code progress} is the reference the
+   * pass publishes its progress to.
+   *
+   * @throws IllegalStateException if the factory gives no thread
    */
   static BackgroundPass start(
-      AtomicReference<PassProgress> progress, Callable<PassResult> pass, String threadName) {
-    BackgroundPass handle = new BackgroundPass(progress, pass);
+      Shareability owner,
+      AtomicReference<PassProgress> progress,
+      Callable<PassResult> pass,
+      ThreadFactory threads) {
+    BackgroundPass handle = new BackgroundPass(owner, progress, pass);
     Thread thread =
-        new Thread(
+        threads.newThread(
             () -> {
               try {
                 handle.task.run();
               } finally {
                 handle.ended.countDown();
               }
-            },
-            threadName);
-    thread.setDaemon(true);
+            });
+    if (thread == null) {
+      throw new IllegalStateException("the thread factory gave no thread for the pass");
+    }
     thread.start();
     return handle;
+  }
+
+  private void ensureOpen() {
+    if (owner.isClosed()) {
+      throw new IllegalStateException("the Shareability that started this pass is closed");
+    }
   }
 
   /**
@@ -68,10 +85,12 @@ public final class BackgroundPass {
    * non-blocking: safe on an event loop.
    *
    * @return the latest progress report
+   * @throws IllegalStateException if the facade is closed
    */
   public PassProgress progress() {
+    ensureOpen();
     PassProgress p = progress.get();
-    if (isDone() && p.running()) {
+    if (ended() && p.running()) {
       return new PassProgress(false, p.done(), p.measured(), p.total());
     }
     return p;
@@ -81,8 +100,14 @@ public final class BackgroundPass {
    * Whether the pass thread has ended: finished, failed, or cancelled AND cleaned up. Non-blocking.
    *
    * @return true once {@link #await()} would return or throw without waiting
+   * @throws IllegalStateException if the facade is closed
    */
   public boolean isDone() {
+    ensureOpen();
+    return ended();
+  }
+
+  boolean ended() {
     return ended.getCount() == 0;
   }
 
@@ -91,8 +116,14 @@ public final class BackgroundPass {
    * measured and tears its processes down; {@link #await()} waits for that.
    *
    * @return false if the pass had already completed, or was already cancelled
+   * @throws IllegalStateException if the facade is closed
    */
   public boolean cancel() {
+    ensureOpen();
+    return cancelPass();
+  }
+
+  boolean cancelPass() {
     return task.cancel(true);
   }
 
@@ -103,13 +134,15 @@ public final class BackgroundPass {
    *     so it never yields)
    * @throws CancellationException if it was cancelled (thrown after the pass saved its rows and
    *     tore its processes down)
-   * @throws ExecutionException if it failed (kcshare's own failure, for example an unwritable
-   *     records directory)
+   * @throws RecordsException if the records directory could not be used (the pass stopped)
    * @throws InterruptedException if the waiting thread is interrupted (the pass keeps running)
+   * @throws IllegalStateException if the facade is closed, or the pass failed through an error of
+   *     kcshare's own (the cause)
    */
-  public PassResult await() throws ExecutionException, InterruptedException {
+  public PassResult await() throws RecordsException, InterruptedException {
+    ensureOpen();
     ended.await();
-    return task.get();
+    return result();
   }
 
   /**
@@ -119,16 +152,34 @@ public final class BackgroundPass {
    * @return the pass result
    * @throws TimeoutException if the pass is still running after {@code timeout}
    * @throws CancellationException if it was cancelled
-   * @throws ExecutionException if it failed
+   * @throws RecordsException if the records directory could not be used
    * @throws InterruptedException if the waiting thread is interrupted
+   * @throws IllegalStateException if the facade is closed, or the pass failed through an error of
+   *     kcshare's own
    */
   public PassResult await(Duration timeout)
-      throws ExecutionException, InterruptedException, TimeoutException {
+      throws RecordsException, InterruptedException, TimeoutException {
     Objects.requireNonNull(timeout, "timeout");
+    ensureOpen();
     if (!ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
       throw new TimeoutException("the pass is still running after " + timeout);
     }
-    return task.get();
+    return result();
+  }
+
+  private PassResult result() throws RecordsException, InterruptedException {
+    try {
+      return task.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RecordsException problem) {
+        throw problem;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException("the pass failed: " + cause, cause);
+    }
   }
 
   /**

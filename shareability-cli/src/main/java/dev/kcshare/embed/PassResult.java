@@ -1,8 +1,10 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.host.evaluation.ServerResult;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -14,29 +16,27 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a pass did. Immutable.
  *
- * @param outcome whether the pass ran, yielded to another pass, or found one running
+ * @param outcome whether the pass ran or yielded to another pass
  * @param fresh the servers measured now, in completion order
- * @param stored the stored rows included in the result (hits, or rows read by name when yielding),
- *     by server name
+ * @param stored the stored measurements included in the result (hits, or read by name when
+ *     yielding), by server name
  * @param progress the final counters
  * @param skipped servers that were due but skipped because their pre-flight kept failing, in config
- *     order, each with the time (epoch seconds) a pass will try it again
+ *     order, each with the time a pass will try it again
  */
 public record PassResult(
     Outcome outcome,
     List<Measured> fresh,
-    Map<String, CacheRow> stored,
+    Map<String, Stored> stored,
     PassProgress progress,
-    Map<String, Double> skipped) {
+    Map<String, Instant> skipped) {
 
   /** How the pass ended. */
   public enum Outcome {
     /** The pass held the lock and measured what was due. */
     RAN,
-    /** A budgeted pass found another pass running and served stored rows instead. */
-    YIELDED,
-    /** An uncapped pass asked not to wait found another pass running and did nothing. */
-    BUSY
+    /** A budgeted pass found another pass running and served stored measurements instead. */
+    YIELDED
   }
 
   /**
@@ -68,6 +68,42 @@ public record PassResult(
     }
   }
 
+  /**
+   * A measurement the verdict cache holds for a server.
+   *
+   * @param identity the execution identity it was measured under (docs/formats.md)
+   * @param ran whether the pre-flight ran to the end
+   * @param reasons its reason codes
+   * @param measuredAt when it was measured
+   * @param reportedVersion the version the server reported ({@code ""} when none)
+   * @param cost what one session's copy of the server cost, or null when not measured
+   */
+  public record Stored(
+      String identity,
+      boolean ran,
+      List<String> reasons,
+      Instant measuredAt,
+      String reportedVersion,
+      @Nullable SessionCost cost) {
+    /** Validates and copies. */
+    public Stored {
+      Objects.requireNonNull(identity, "identity");
+      reasons = List.copyOf(reasons);
+      Objects.requireNonNull(measuredAt, "measuredAt");
+      Objects.requireNonNull(reportedVersion, "reportedVersion");
+    }
+
+    static Stored of(CacheRow row) {
+      return new Stored(
+          row.identity(),
+          row.ran(),
+          row.reasons(),
+          Times.instant(row.evaluatedAt()),
+          row.reportedVersion(),
+          row.cost());
+    }
+  }
+
   /** Copies the collections (unmodifiable; the maps keep their order). */
   public PassResult {
     Objects.requireNonNull(outcome, "outcome");
@@ -82,11 +118,16 @@ public record PassResult(
     for (ServerResult s : r.fresh()) {
       fresh.add(Measured.of(s));
     }
-    return new PassResult(
-        Outcome.valueOf(r.outcome().name()),
-        fresh,
-        r.stored(),
-        PassProgress.of(r.progress()),
-        r.skipped());
+    Map<String, Stored> stored = new LinkedHashMap<>();
+    r.stored().forEach((name, row) -> stored.put(name, Stored.of(row)));
+    Map<String, Instant> skipped = new LinkedHashMap<>();
+    r.skipped().forEach((name, at) -> skipped.put(name, Times.instant(at)));
+    // an uncapped pass that would not wait finds another pass running and does nothing, as a
+    // budgeted one yields; the facade's uncapped passes always wait
+    Outcome outcome =
+        r.outcome() == dev.kcshare.host.evaluation.PassResult.Outcome.RAN
+            ? Outcome.RAN
+            : Outcome.YIELDED;
+    return new PassResult(outcome, fresh, stored, PassProgress.of(r.progress()), skipped);
   }
 }

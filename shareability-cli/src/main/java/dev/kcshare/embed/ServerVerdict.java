@@ -4,9 +4,9 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.verdict.Evidence;
 import dev.kcshare.core.verdict.Verdict;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One configured server's verdict with the evidence behind it. Obtained from {@link
@@ -16,24 +16,31 @@ import org.jspecify.annotations.Nullable;
  * @param verdict the verdict: strength, reasons, recommendations
  * @param evidence the evidence the verdict was assessed from (config facts, observed hazards, the
  *     stored pre-flight)
- * @param row the verdict-cache row the evidence used, or null when none counted
+ * @param measuredAt when the stored pre-flight the evidence used was measured; empty when none
+ *     counted
+ * @param sessionCost what one session's copy of this server costs, as that pre-flight measured it;
+ *     empty when never measured or not measurable here. Feed it, with the verdicts, to {@link
+ *     dev.kcshare.core.cost.CostReport#of}
  * @param identitiesAgree every definition resolves to the same execution identity
  */
 public record ServerVerdict(
     ConfiguredServer server,
     Verdict verdict,
     Evidence evidence,
-    @Nullable CacheRow row,
+    Optional<Instant> measuredAt,
+    Optional<SessionCost> sessionCost,
     boolean identitiesAgree) {
   /**
    * Validates.
    *
-   * @throws NullPointerException if {@code server}, {@code verdict} or {@code evidence} is null
+   * @throws NullPointerException if an argument is null
    */
   public ServerVerdict {
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(evidence, "evidence");
+    Objects.requireNonNull(measuredAt, "measuredAt");
+    Objects.requireNonNull(sessionCost, "sessionCost");
   }
 
   /**
@@ -45,18 +52,14 @@ public record ServerVerdict(
     return server.name();
   }
 
-  /**
-   * What one session's copy of this server costs, as measured by the pre-flight of the row the
-   * evidence used; empty when never measured or not measurable here. Feed it, with the verdicts, to
-   * {@link dev.kcshare.core.cost.CostReport#of}.
-   *
-   * @return the measured session cost, if any
-   */
-  public Optional<SessionCost> sessionCost() {
-    return row == null ? Optional.empty() : Optional.ofNullable(row.cost());
-  }
-
   static ServerVerdict of(ConfiguredServer server, dev.kcshare.host.report.ServerVerdict v) {
-    return new ServerVerdict(server, v.verdict(), v.evidence(), v.row(), v.identitiesAgree());
+    CacheRow row = v.row();
+    return new ServerVerdict(
+        server,
+        v.verdict(),
+        v.evidence(),
+        row == null ? Optional.empty() : Optional.of(Times.instant(row.evaluatedAt())),
+        row == null ? Optional.empty() : Optional.ofNullable(row.cost()),
+        v.identitiesAgree());
   }
 }

@@ -11,6 +11,7 @@ import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.prober.ProbeOptions;
+import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.CacheStore;
@@ -22,18 +23,20 @@ import dev.kcshare.host.records.ServerIdentity;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -55,6 +58,10 @@ import org.slf4j.LoggerFactory;
  * } // close: cancels running passes, flushes the ledger, stops every thread it started
  * }</pre>
  *
+ * <p>Environment problems (a permission, a full disk, a file a newer version wrote) are thrown as
+ * {@link RecordsException}, the one checked exception for them; once closed, every method but
+ * {@code close} throws {@link IllegalStateException}.
+ *
  * <p>Threading: {@link LedgerWriter#record} and {@link BackgroundPass#progress()} are safe on an
  * event loop. Everything on this class does blocking I/O or spawns processes and belongs on a
  * worker thread. Thread-safe; create one per records directory, share it, and close it once when
@@ -63,21 +70,27 @@ import org.slf4j.LoggerFactory;
 public final class Shareability implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Shareability.class);
 
+  /** Facades built and not yet closed, in this JVM: the last to close removes the hook. */
+  private static final AtomicInteger OPEN = new AtomicInteger();
+
   private final RecordsDirectory records;
   private final Map<String, String> environment;
   private final Path workingDirectory;
+  private final InstantSource wallClock;
   private final DoubleSupplier clock;
   private final HostProfile profile;
   private final Set<String> identityKeys;
   private final StdioProber prober;
   private final int workers;
   private final RecordReader reader;
+  private final ThreadFactory threads;
+  private final Consumer<RecordsException> onFlushFailure;
 
   private final Object lifecycle = new Object();
-  private boolean closed; // guarded by lifecycle
-  private final List<LedgerWriter> ledgers = new ArrayList<>(); // guarded by lifecycle
+  private volatile boolean closed; // written under lifecycle
+  private @Nullable LedgerWriter ledger; // guarded by lifecycle
   private final List<BackgroundPass> passes = new ArrayList<>(); // guarded by lifecycle
-  private @Nullable ScheduledExecutorService flusher; // guarded by lifecycle
+  private @Nullable ScheduledThreadPoolExecutor flusher; // guarded by lifecycle
 
   private Shareability(Builder b) {
     this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
@@ -85,8 +98,8 @@ public final class Shareability implements AutoCloseable {
         new RecordsDirectory(
             workingDirectory.resolve(b.recordsDirectory).normalize(), RecordsDirectory.Rule.OPTION);
     this.environment = Map.copyOf(b.environment);
-    Clock wall = b.clock;
-    this.clock = () -> wall.millis() / 1000.0;
+    this.wallClock = b.clock;
+    this.clock = () -> Times.seconds(wallClock);
     this.profile = b.profile;
     this.identityKeys = Set.copyOf(b.identityKeys);
     this.prober =
@@ -97,6 +110,9 @@ public final class Shareability implements AutoCloseable {
             ProcessPermits.of(b.processCeiling));
     this.workers = Math.max(1, b.processCeiling / 2);
     this.reader = b.reader;
+    this.threads = b.threads;
+    this.onFlushFailure = b.onFlushFailure;
+    OPEN.incrementAndGet();
   }
 
   /**
@@ -123,8 +139,10 @@ public final class Shareability implements AutoCloseable {
    * The records directory, absolute.
    *
    * @return the directory
+   * @throws IllegalStateException if this facade is closed
    */
   public Path recordsDirectory() {
+    ensureOpen();
     return records.path();
   }
 
@@ -132,8 +150,10 @@ public final class Shareability implements AutoCloseable {
    * The hazard ledger file ({@code observed-hazards.json}) in the records directory.
    *
    * @return its absolute path
+   * @throws IllegalStateException if this facade is closed
    */
   public Path ledgerFile() {
+    ensureOpen();
     return records.ledgerFile();
   }
 
@@ -141,41 +161,57 @@ public final class Shareability implements AutoCloseable {
    * The verdict cache file ({@code shareability-verdicts.json}) in the records directory.
    *
    * @return its absolute path
+   * @throws IllegalStateException if this facade is closed
    */
   public Path cacheFile() {
+    ensureOpen();
     return records.cacheFile();
   }
 
+  Path ledgerPath() {
+    return records.ledgerFile();
+  }
+
   /**
-   * A ledger writer on this records directory, loaded from its file so a restart does not forget
-   * what was observed. Record from the routing path (only for a SHARED backend) and flush from a
-   * heartbeat; {@link #close()} flushes it once more. Open one per process, at start, before
-   * recording. Blocking: reads the ledger file.
+   * The ledger writer of this facade, loaded from its file so a restart does not forget what was
+   * observed. Record from the routing path (only for a SHARED backend) and flush from a background
+   * thread; {@link #close()} flushes it once more. One writer per facade at a time: open it at
+   * start, before recording, and share it. Blocking: reads the ledger file.
    *
    * @return the loaded ledger writer
-   * @throws IllegalStateException if this facade is closed
+   * @throws IllegalStateException if this facade is closed, or its writer is open already
    */
   public LedgerWriter openLedger() {
     synchronized (lifecycle) {
       ensureOpen();
+      if (ledger != null) {
+        throw new IllegalStateException(
+            "a ledger writer of "
+                + records.ledgerFile()
+                + " is open already on this Shareability: share that one, or close it first");
+      }
       LedgerWriter[] self = new LedgerWriter[1];
       self[0] =
-          new LedgerWriter(new LedgerStore(records.ledgerFile(), clock), () -> forget(self[0]));
-      ledgers.add(self[0]);
+          new LedgerWriter(
+              this,
+              new LedgerStore(records.ledgerFile(), clock),
+              onFlushFailure,
+              () -> forget(self[0]));
+      ledger = self[0];
       return self[0];
     }
   }
 
   /**
-   * As {@link #openLedger()}, also flushing the writer every {@code flushEvery} on a daemon thread
-   * of this facade (a failed flush is logged and the next one retries), until the writer or this
+   * As {@link #openLedger()}, also flushing the writer every {@code flushEvery} on a thread of this
+   * facade (a failed flush is logged once and the next one retries), until the writer or this
    * facade is closed.
    *
    * @param flushEvery the time between the end of one flush and the start of the next
    * @return the loaded ledger writer
    * @throws NullPointerException if {@code flushEvery} is null
    * @throws IllegalArgumentException if {@code flushEvery} is not positive
-   * @throws IllegalStateException if this facade is closed
+   * @throws IllegalStateException if this facade is closed, or its writer is open already
    */
   public LedgerWriter openLedger(Duration flushEvery) {
     Objects.requireNonNull(flushEvery, "flushEvery");
@@ -193,16 +229,12 @@ public final class Shareability implements AutoCloseable {
     }
   }
 
-  private ScheduledExecutorService flusher() {
-    ScheduledExecutorService f = flusher;
+  private ScheduledThreadPoolExecutor flusher() {
+    ScheduledThreadPoolExecutor f = flusher;
     if (f == null) {
-      f =
-          Executors.newSingleThreadScheduledExecutor(
-              task -> {
-                Thread t = new Thread(task, "kcshare-ledger-flush");
-                t.setDaemon(true);
-                return t;
-              });
+      f = new ScheduledThreadPoolExecutor(1, threads);
+      f.setRemoveOnCancelPolicy(true);
+      f.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
       flusher = f;
     }
     return f;
@@ -210,7 +242,7 @@ public final class Shareability implements AutoCloseable {
 
   private static void flushQuietly(LedgerWriter writer) {
     try {
-      writer.flush(); // false: not written this time; the next flush retries
+      writer.flushScheduled(); // not written this time: logged once; the next flush retries
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
@@ -220,7 +252,9 @@ public final class Shareability implements AutoCloseable {
 
   private void forget(LedgerWriter writer) {
     synchronized (lifecycle) {
-      ledgers.remove(writer);
+      if (ledger == writer) {
+        ledger = null;
+      }
     }
   }
 
@@ -234,9 +268,11 @@ public final class Shareability implements AutoCloseable {
    * @param definitions the gateway's server definitions, in its config order
    * @return one configured server per name, in order of first appearance
    * @throws NullPointerException if {@code definitions} or an element is null
+   * @throws IllegalStateException if this facade is closed
    */
   public List<ConfiguredServer> servers(List<ServerDefinition> definitions) {
     requireElements(definitions, "definitions");
+    ensureOpen();
     Fingerprints fingerprints = fingerprints();
     List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
     Map<String, List<ServerDefinition>> byName = new LinkedHashMap<>();
@@ -279,9 +315,11 @@ public final class Shareability implements AutoCloseable {
    * @return {@code command_args_hash NUL env_hash NUL binary_version}
    * @throws NullPointerException if {@code definition} is null
    * @throws IllegalArgumentException if the definition is not a stdio server
+   * @throws IllegalStateException if this facade is closed
    */
   public String launchIdentity(ServerDefinition definition) {
     Objects.requireNonNull(definition, "definition");
+    ensureOpen();
     String command = definition.command();
     if (command == null || !definition.isStdio()) {
       throw new IllegalArgumentException("not a stdio definition: " + definition.name());
@@ -299,9 +337,11 @@ public final class Shareability implements AutoCloseable {
    * @param servers the configured servers ({@link #servers})
    * @return one row per server, in the given order
    * @throws NullPointerException if {@code servers} or an element is null
+   * @throws IllegalStateException if this facade is closed
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
     requireElements(servers, "servers");
+    ensureOpen();
     List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
     return rows(
         servers,
@@ -310,24 +350,42 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * As {@link #verdicts(List)}, over a live ledger's in-memory state instead of the ledger file, so
-   * a hazard recorded a moment ago counts before it is flushed. Reads only the cache file, exactly
+   * As {@link #verdicts(List)}, over this facade's live ledger instead of the ledger file, so a
+   * hazard recorded a moment ago counts before it is flushed. Reads only the cache file, exactly
    * once.
    *
    * @param servers the configured servers
-   * @param liveLedger the gateway's ledger writer ({@link #openLedger()})
+   * @param liveLedger this facade's ledger writer ({@link #openLedger()})
    * @return one row per server, in the given order
    * @throws NullPointerException if an argument or an element of {@code servers} is null
+   * @throws IllegalArgumentException if {@code liveLedger} was opened by another facade
+   * @throws IllegalStateException if this facade or {@code liveLedger} is closed
    */
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers, LedgerWriter liveLedger) {
     requireElements(servers, "servers");
     Objects.requireNonNull(liveLedger, "liveLedger");
+    ensureOpen();
+    requireOwn(liveLedger);
     List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
     return rows(
         servers,
         VerdictReport.live(
                 liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(hosts))
             .verdicts(hosts, profile, identityKeys));
+  }
+
+  private void requireOwn(LedgerWriter writer) {
+    if (writer.owner() != this) {
+      throw new IllegalArgumentException(
+          "this ledger writer was opened by another Shareability (of "
+              + writer.owner().records.path()
+              + "); use the writer of this one (of "
+              + records.path()
+              + ")");
+    }
+    if (writer.isClosed()) {
+      throw new IllegalStateException("this ledger writer is closed");
+    }
   }
 
   private static List<ServerVerdict> rows(
@@ -343,38 +401,40 @@ public final class Shareability implements AutoCloseable {
    * A budgeted pass for a request path (docs/design.md#one-pass-at-a-time,
    * docs/design.md#where-passes-run): measures at most {@link Selection#MAX_EVALUATIONS_PER_PASS}
    * due servers and NEVER waits for another pass — when one is running it measures nothing and
-   * returns {@link PassResult.Outcome#YIELDED} with the stored rows read by name. It does spawn and
-   * wait for the servers it measures, so call it from a worker thread, and swallow (log) its
-   * failures: the request's own answer must not be lost to a shareability problem.
+   * returns {@link PassResult.Outcome#YIELDED} with the stored measurements read by name. It does
+   * spawn and wait for the servers it measures, so call it from a worker thread, and swallow (log)
+   * its failures: the request's own answer must not be lost to a shareability problem.
    *
    * @param servers the configured servers, in config order
    * @return what the pass did: {@code RAN} or {@code YIELDED}
-   * @throws IOException when the lock or the final write fails (kcshare's own failure)
+   * @throws RecordsException when the records directory cannot be used (the lock or the write)
    * @throws InterruptedException when the calling thread is interrupted; the rows measured so far
    *     are saved first
    * @throws NullPointerException if {@code servers} or an element is null
    * @throws IllegalStateException if this facade is closed
    */
   public PassResult budgetedPass(List<ConfiguredServer> servers)
-      throws IOException, InterruptedException {
+      throws RecordsException, InterruptedException {
     requireElements(servers, "servers");
-    synchronized (lifecycle) {
-      ensureOpen();
+    ensureOpen();
+    try {
+      return PassResult.of(
+          runner()
+              .run(
+                  ConfiguredServer.hosts(servers),
+                  records.cacheFile(),
+                  EvaluationRunner.Options.budgeted(Selection.MAX_EVALUATIONS_PER_PASS),
+                  p -> {}));
+    } catch (IOException e) {
+      throw RecordsException.of(e, records.path());
     }
-    return PassResult.of(
-        runner()
-            .run(
-                ConfiguredServer.hosts(servers),
-                records.cacheFile(),
-                EvaluationRunner.Options.budgeted(Selection.MAX_EVALUATIONS_PER_PASS),
-                p -> {}));
   }
 
   /**
-   * Starts an uncapped pass (the operator's "measure all") on a new daemon thread and returns its
-   * handle at once. The pass waits for any pass already running on this records directory, in this
-   * process or another, then measures every due server under the process ceiling and flushes once.
-   * {@link #close()} cancels it.
+   * Starts an uncapped pass (the operator's "measure all") on a new thread of this facade and
+   * returns its handle at once. The pass waits for any pass already running on this records
+   * directory, in this process or another, then measures every due server under the process ceiling
+   * and flushes once. {@link #close()} cancels it.
    *
    * @param servers the configured servers, in config order (copied)
    * @return the handle: progress, cancel, await
@@ -403,19 +463,25 @@ public final class Shareability implements AutoCloseable {
     AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
     synchronized (lifecycle) {
       ensureOpen();
-      passes.removeIf(BackgroundPass::isDone);
+      passes.removeIf(BackgroundPass::ended);
       BackgroundPass pass =
           BackgroundPass.start(
+              this,
               progress,
-              () ->
-                  PassResult.of(
+              () -> {
+                try {
+                  return PassResult.of(
                       runner()
                           .run(
                               snapshot,
                               records.cacheFile(),
                               EvaluationRunner.Options.uncapped(true),
-                              PassProgress.adapt(listener, progress::set))),
-              "kcshare-uncapped-pass");
+                              PassProgress.adapt(listener, progress::set)));
+                } catch (IOException e) {
+                  throw RecordsException.of(e, records.path());
+                }
+              },
+              threads);
       passes.add(pass);
       return pass;
     }
@@ -430,29 +496,40 @@ public final class Shareability implements AutoCloseable {
    *
    * @param name the configured server name (not empty)
    * @return true if the file held observations for {@code name}
-   * @throws IOException if the file cannot be locked or written, or must be left as it is (written
-   *     by a newer version, not understood, or unreadable)
+   * @throws RecordsException if the file cannot be locked or written, or must be left as it is
+   *     (written by a newer version, not understood, or unreadable)
    * @throws InterruptedException if interrupted while waiting for the lock
    * @throws NullPointerException if {@code name} is null
    * @throws IllegalArgumentException if {@code name} is empty
+   * @throws IllegalStateException if this facade is closed
    */
-  public boolean clearHazards(String name) throws IOException, InterruptedException {
-    return LedgerStore.clearInFile(records.ledgerFile(), name, clock.getAsDouble());
+  public boolean clearHazards(String name) throws RecordsException, InterruptedException {
+    Objects.requireNonNull(name, "name");
+    ensureOpen();
+    try {
+      return LedgerStore.clearInFile(records.ledgerFile(), name, clock.getAsDouble());
+    } catch (IOException e) {
+      throw RecordsException.of(e, records.ledgerFile());
+    }
   }
 
   /**
    * Writes the gateway's configuration file: called by {@link #seed} inside the verdict cache's
    * lock, with the section it changed.
+   *
+   * @param <E> what the gateway's own write may throw ({@link RuntimeException} when nothing
+   *     checked)
    */
   @FunctionalInterface
-  public interface ConfigWriter {
+  public interface ConfigWriter<E extends Exception> {
     /**
      * Writes the section to the gateway's own configuration file.
      *
      * @param section the changed {@code mcp_gateway} section
-     * @throws IOException if it could not be written (then nothing is marked seeded)
+     * @throws E if it could not be written (then nothing is marked seeded, and {@link #seed} throws
+     *     it as it is)
      */
-    void write(Map<String, Object> section) throws IOException;
+    void write(Map<String, Object> section) throws E;
   }
 
   /**
@@ -463,34 +540,68 @@ public final class Shareability implements AutoCloseable {
    * marks the servers seeded. Never turns the global sharing switch on: {@code plan.wantsShare()}
    * is for the gateway to report.
    *
+   * @param <E> what {@code writer} may throw
    * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
    * @param rows this start's verdicts ({@link #verdicts})
    * @param writer writes the section to the gateway's config file
    * @return the plan that was applied
-   * @throws IOException if the cache lock or file, or {@code writer}, fails (nothing is marked)
+   * @throws RecordsException if the cache lock or file cannot be used (nothing is marked)
    * @throws InterruptedException if interrupted while waiting for the cache lock
+   * @throws E what {@code writer} threw (nothing is marked)
    * @throws NullPointerException if an argument or an element of {@code rows} is null
+   * @throws IllegalStateException if this facade is closed
    */
-  public Seeding.SeedPlan seed(
-      Map<String, Object> section, List<ServerVerdict> rows, ConfigWriter writer)
-      throws IOException, InterruptedException {
+  public <E extends Exception> Seeding.SeedPlan seed(
+      Map<String, Object> section, List<ServerVerdict> rows, ConfigWriter<E> writer)
+      throws RecordsException, InterruptedException, E {
     Objects.requireNonNull(section, "section");
     requireElements(rows, "rows");
     Objects.requireNonNull(writer, "writer");
-    try (CacheStore.Session markers = CacheStore.open(records.cacheFile())) {
+    ensureOpen();
+    Path file = records.cacheFile();
+    CacheStore.Session markers;
+    try {
+      markers = CacheStore.open(file);
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
+    Seeding.SeedPlan plan;
+    boolean marked = false;
+    try {
       Map<String, Seeding.Recommendation> verdicts = new LinkedHashMap<>();
       for (ServerVerdict row : rows) {
         Verdict v = row.verdict();
         verdicts.put(v.name(), new Seeding.Recommendation(v.recommendStub(), v.recommendShare()));
       }
       VerdictCache cache = markers.cache();
-      Seeding.SeedPlan plan =
-          Seeding.plan(cache.applied(), verdicts, Seeding.effectiveStubSet(section));
+      plan = Seeding.plan(cache.applied(), verdicts, Seeding.effectiveStubSet(section));
       if (Seeding.apply(plan, section, cache::markApplied)) {
-        writer.write(section);
+        writer.write(section); // what the gateway's own write throws passes as it is
       }
-      markers.flush();
-      return plan;
+      try {
+        markers.flush();
+      } catch (IOException e) {
+        throw RecordsException.of(e, file);
+      }
+      marked = true;
+    } finally {
+      if (!marked) {
+        closeQuietly(markers);
+      }
+    }
+    try {
+      markers.close();
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
+    return plan;
+  }
+
+  private static void closeQuietly(CacheStore.Session session) {
+    try {
+      session.close();
+    } catch (IOException e) {
+      log.debug("cannot release the cache lock", e);
     }
   }
 
@@ -503,9 +614,11 @@ public final class Shareability implements AutoCloseable {
    * @param requested the names the client asked to stub
    * @param settings the gateway's effective settings
    * @param servers the configured servers
-   * @param liveLedger the gateway's ledger writer
+   * @param liveLedger this facade's ledger writer
    * @return the stubbed names and the skipped ones with their reasons
    * @throws NullPointerException if an argument or an element of a list is null
+   * @throws IllegalArgumentException if {@code liveLedger} was opened by another facade
+   * @throws IllegalStateException if this facade or {@code liveLedger} is closed
    */
   public Eligibility.Result eligibility(
       List<String> requested,
@@ -516,6 +629,8 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(settings, "settings");
     requireElements(servers, "servers");
     Objects.requireNonNull(liveLedger, "liveLedger");
+    ensureOpen();
+    requireOwn(liveLedger);
     Map<String, ServerFacts> facts = new LinkedHashMap<>();
     for (ConfiguredServer s : servers) {
       facts.put(s.name(), s.host().facts());
@@ -526,43 +641,68 @@ public final class Shareability implements AutoCloseable {
 
   /**
    * Stops everything this facade started: cancels the uncapped passes still running and waits for
-   * each to save what it measured and tear its processes down, closes (and so flushes) every ledger
-   * writer it opened, and stops its threads. Idempotent; afterwards {@link #openLedger}, {@link
-   * #budgetedPass} and {@link #startUncappedPass} refuse with {@link IllegalStateException}.
-   * Blocking. Call it after any budgeted pass of yours has returned.
+   * each to save what it measured and tear its processes down, lets a scheduled flush that is
+   * running finish, closes (and so flushes) the ledger writer — a failed last flush reaches the
+   * builder's {@link Builder#onFlushFailure} listener and the log, once — and stops its threads.
+   * The last facade of the JVM to close also removes kcshare's shutdown hook. A close that goes
+   * well logs nothing. Idempotent; afterwards every other method of this facade, of its ledger
+   * writer and of its passes throws {@link IllegalStateException}. Blocking. Call it after any
+   * budgeted pass of yours has returned.
    */
   @Override
   public void close() {
     List<BackgroundPass> running;
-    List<LedgerWriter> open;
-    ScheduledExecutorService scheduled;
+    LedgerWriter open;
+    ScheduledThreadPoolExecutor scheduled;
     synchronized (lifecycle) {
       if (closed) {
         return;
       }
       closed = true;
       running = List.copyOf(passes);
-      open = List.copyOf(ledgers);
+      open = ledger;
       scheduled = flusher;
       passes.clear();
     }
     boolean interrupted = false;
     for (BackgroundPass pass : running) {
-      pass.cancel();
+      pass.cancelPass();
     }
     for (BackgroundPass pass : running) {
       interrupted |= pass.awaitEnd();
     }
     if (scheduled != null) {
-      scheduled.shutdownNow();
+      scheduled.shutdown(); // no interrupt: a flush that is running ends as it would
+      interrupted |= awaitTermination(scheduled);
     }
-    for (LedgerWriter writer : open) {
-      writer.close();
+    if (open != null) {
+      open.close();
     }
     prober.close();
+    if (OPEN.decrementAndGet() == 0) {
+      ProbeShutdown.releaseIfIdle();
+    }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /** Waits for the flush thread to end; true if interrupted meanwhile (the flag is then clear). */
+  private static boolean awaitTermination(ScheduledThreadPoolExecutor executor) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        if (executor.awaitTermination(1, TimeUnit.MINUTES)) {
+          return interrupted;
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+  }
+
+  boolean isClosed() {
+    return closed;
   }
 
   private void ensureOpen() {
@@ -589,6 +729,16 @@ public final class Shareability implements AutoCloseable {
     return new Fingerprints(environment.get("PATH"), workingDirectory);
   }
 
+  /** The facade's own threads by default: daemons named {@code kcshare-embed-N}. */
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return task -> {
+      Thread t = new Thread(task, "kcshare-embed-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
   /**
    * Configures a {@link Shareability}; every setting has a default except the directory.
    *
@@ -605,12 +755,14 @@ public final class Shareability implements AutoCloseable {
     private final Path recordsDirectory;
     private Map<String, String> environment = System.getenv();
     private Path workingDirectory = Path.of("").toAbsolutePath();
-    private Clock clock = Clock.systemUTC();
+    private InstantSource clock = InstantSource.system();
     private HostProfile profile = HostProfile.empty();
     private Set<String> identityKeys = Set.of();
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
     private Duration probeTimeout = ProbeOptions.DEFAULT_TIMEOUT;
     private RecordReader reader = RecordReader.FILES;
+    private ThreadFactory threads = daemonThreads();
+    private Consumer<RecordsException> onFlushFailure = problem -> {};
 
     private Builder(Path recordsDirectory) {
       this.recordsDirectory = recordsDirectory;
@@ -650,14 +802,15 @@ public final class Shareability implements AutoCloseable {
     }
 
     /**
-     * The wall clock for {@code lastSeen}, clear markers, {@code evaluatedAt} and the retry times
-     * of failed pre-flights (default: the system clock; a fixed clock in tests).
+     * The wall clock for {@code lastSeen}, clear markers, the time a server was measured and the
+     * retry times of failed pre-flights (default: the system clock; a fixed one in tests, such as
+     * {@code InstantSource.fixed(instant)} or any {@link java.time.Clock}).
      *
-     * @param clock the clock
+     * @param clock the wall clock
      * @return this builder
      * @throws NullPointerException if {@code clock} is null
      */
-    public Builder clock(Clock clock) {
+    public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
@@ -722,6 +875,35 @@ public final class Shareability implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Makes the threads the facade starts: the ledger's flush thread and each uncapped pass's
+     * thread (default: daemon threads named {@code kcshare-embed-N}). The pre-flight's own worker
+     * threads are kcshare's.
+     *
+     * @param threads the factory (for example the gateway's own, to name and group them)
+     * @return this builder
+     * @throws NullPointerException if {@code threads} is null
+     */
+    public Builder threadFactory(ThreadFactory threads) {
+      this.threads = Objects.requireNonNull(threads, "threads");
+      return this;
+    }
+
+    /**
+     * Told when the ledger writer's last flush (at its close, or the facade's) fails, so what was
+     * recorded since the last successful flush did not reach the file. Called once, on the closing
+     * thread; it must not block, and a listener that throws is ignored. The failure is logged too.
+     * Default: nothing beyond the log.
+     *
+     * @param listener receives the problem: the path and the reason
+     * @return this builder
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public Builder onFlushFailure(Consumer<RecordsException> listener) {
+      this.onFlushFailure = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     /** How record files are read; an instrumentation seam for tests. */
     Builder recordReader(RecordReader reader) {
       this.reader = Objects.requireNonNull(reader, "reader");
@@ -729,7 +911,7 @@ public final class Shareability implements AutoCloseable {
     }
 
     /**
-     * Builds the facade. Creates nothing on disk and spawns nothing.
+     * Builds the facade. Creates nothing on disk, spawns nothing and starts no thread.
      *
      * @return the facade; close it when the gateway stops
      */

@@ -4,9 +4,11 @@
  * dev.kcshare.embed.Shareability}, {@code AutoCloseable}) and the value types it owns ({@link
  * dev.kcshare.embed.ServerDefinition}, {@link dev.kcshare.embed.ConfiguredServer}, {@link
  * dev.kcshare.embed.ServerVerdict}, {@link dev.kcshare.embed.PassResult}, {@link
- * dev.kcshare.embed.PassProgress}), the ledger writer ({@link dev.kcshare.embed.LedgerWriter}) and
- * the handle on a background pass ({@link dev.kcshare.embed.BackgroundPass}). Every public
- * signature here uses only the JDK, this package and the core's exported packages. See {@code
+ * dev.kcshare.embed.PassProgress}), the ledger writer ({@link dev.kcshare.embed.LedgerWriter},
+ * whose {@code record} answers a {@link dev.kcshare.embed.RecordResult}) and the handle on a
+ * background pass ({@link dev.kcshare.embed.BackgroundPass}). An environment problem is a {@link
+ * dev.kcshare.embed.RecordsException}, the one checked exception for it. Every public signature
+ * here uses only the JDK, this package and the core's exported packages. See {@code
  * docs/embedding.md}.
  */
 @NullMarked

@@ -1,6 +1,7 @@
 package dev.kcshare.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -32,10 +33,13 @@ import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.LedgerWriter;
 import dev.kcshare.embed.PassProgress;
 import dev.kcshare.embed.PassResult;
+import dev.kcshare.embed.RecordResult;
+import dev.kcshare.embed.RecordsException;
 import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,9 +53,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -97,10 +103,12 @@ final class EmbeddingGuideSnippetsTest {
   private static final class GatewayJson {
     private static final JsonFactory FACTORY = new JsonFactory();
 
-    Object parse(String text) throws IOException {
+    Object parse(String text) {
       try (JsonParser p = FACTORY.createParser(text)) {
         p.nextToken();
         return value(p);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
 
@@ -150,7 +158,28 @@ final class EmbeddingGuideSnippetsTest {
   private final Object configLock = new Object();
   private final List<String> shown = new ArrayList<>();
   private final List<PassResult> rendered = new ArrayList<>();
+  private final List<String> warnings = new ArrayList<>();
   private final GatewayJson json = new GatewayJson();
+
+  /** The gateway's own alerting, for an operator. */
+  private static final class Alerts {
+    final List<String> raised = new ArrayList<>();
+
+    void raise(String message) {
+      raised.add(message);
+    }
+  }
+
+  private final Alerts alerts = new Alerts();
+  private final AtomicInteger threadsMade = new AtomicInteger();
+
+  /** The gateway's own thread factory: names the threads kcshare starts for it. */
+  private final ThreadFactory gatewayThreads =
+      task -> {
+        Thread t = new Thread(task, "gateway-kcshare-" + threadsMade.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      };
 
   private void render(PassResult result) {
     rendered.add(result);
@@ -169,12 +198,14 @@ final class EmbeddingGuideSnippetsTest {
             ServerDefinition.stdio("search", missing, List.of("--index"))));
   }
 
-  private Map<String, ?> ledgerFile(Shareability kc) throws IOException {
-    if (!Files.exists(kc.ledgerFile())) {
+  private Map<String, ?> ledgerFile(Path file) throws IOException {
+    if (!Files.exists(file)) {
       return Map.of();
     }
-    return LedgerCodec.decode(json.parse(Files.readString(kc.ledgerFile()))).servers();
+    return LedgerCodec.decode(json.parse(Files.readString(file))).servers();
   }
+
+  // ------------------------------------------------------------------ 2. building the facade
 
   @Test
   void buildingTheFacade(@TempDir Path recordsDir) {
@@ -186,59 +217,151 @@ final class EmbeddingGuideSnippetsTest {
             .identityKeys(IdentityKeys.resolve(section.get("pool_identity_env")))
             .processCeiling(8)
             .probeTimeout(Duration.ofSeconds(15))
+            .threadFactory(gatewayThreads)
+            .onFlushFailure(problem -> alerts.raise("hazards not saved: " + problem.getMessage()))
             .build()) {
       // ... the gateway runs ...
 
       List<ServerDefinition> definitions =
           List.of(
               ServerDefinition.stdio("files-mcp", "npx", List.of("-y", "files-mcp")),
-              ServerDefinition.stdio("search", "uvx", List.of("search-mcp")));
+              ServerDefinition.builder("search")
+                  .command("uvx")
+                  .args(List.of("search-mcp"))
+                  .env(Map.of("SEARCH_INDEX", "/srv/index"))
+                  .build());
       List<ConfiguredServer> servers = kc.servers(definitions); // blocking: hashes files
 
       assertThat(servers).extracting(ConfiguredServer::name).containsExactly("files-mcp", "search");
       assertThat(servers.get(0).commonIdentity()).isNotNull();
       assertThat(kc.recordsDirectory()).isEqualTo(recordsDir);
+      kc.openLedger(Duration.ofHours(1));
+      assertThat(threadsMade.get()).as("the flush thread came from the gateway's factory").isOne();
     } // close: stops passes and threads, flushes the ledger
+    assertThat(alerts.raised).as("nothing recorded, nothing lost").isEmpty();
   }
+
+  @Test
+  void aLastFlushThatFailsReachesTheListener(@TempDir Path dir) throws IOException {
+    Path recordsDir = Files.writeString(dir.resolve("records"), "a file, not a directory");
+    Shareability kc =
+        Shareability.builder(recordsDir)
+            .onFlushFailure(problem -> alerts.raise("hazards not saved: " + problem.getMessage()))
+            .build();
+    kc.openLedger().record("files-mcp", HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
+    kc.close();
+    assertThat(alerts.raised)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("hazards not saved: cannot lock " + recordsDir)
+        .contains("not a directory");
+  }
+
+  // ------------------------------------------------------------------ 3. the hazard ledger
 
   @Test
   void recordingFlushingAndClearing(@TempDir Path recordsDir) throws Exception {
     Shareability kc = Shareability.builder(recordsDir).build();
+    Path file = kc.ledgerFile();
     ServerDefinition definition = ServerDefinition.stdio("files-mcp", "sh", List.of("-c", ""));
-    String exclusiveOwner = null;
-    int attachedStubs = 2;
 
-    // at start: reloads what earlier runs observed; flushed every minute and at close
-    LedgerWriter ledger = kc.openLedger(Duration.ofMinutes(1));
+    LedgerWriter ledger = openAtStart(kc);
+    String launchIdentity = atSpawn(kc, definition);
+    onTheRoutingPath(ledger, ServerDefinition.stdio("other", "sh", List.of()), "", null, 1);
+    assertThat(ledger.all()).as("a backend that is not shared records nothing").isEmpty();
+    onTheRoutingPath(ledger, definition, launchIdentity, null, 2);
+    assertThat(ledger.all()).containsOnlyKeys("files-mcp");
+    assertThat(refusedRecords).hasValue(0);
+    atShutdown(ledger);
 
-    // at spawn, on a worker thread: blocking, once per backend
-    String launchIdentity = kc.launchIdentity(definition);
-
-    // on the routing path (event loop): cheap, never blocks
-    boolean shared = exclusiveOwner == null && attachedStubs > 1;
-    if (shared) {
-      ledger.record(definition.name(), HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity);
-    }
-
-    // at shutdown: the last flush (kc.close() closes every writer it opened, too)
-    ledger.close();
-
-    assertThat(ledgerFile(kc)).containsOnlyKeys("files-mcp");
-    assertThat(ledger.codesFor("files-mcp", launchIdentity))
-        .containsExactly(HazardCodes.UNROUTABLE_SERVER_REQUEST);
+    assertThat(ledgerFile(file)).containsOnlyKeys("files-mcp");
+    assertThatThrownBy(() -> ledger.codesFor("files-mcp", launchIdentity))
+        .as("a closed writer")
+        .isInstanceOf(IllegalStateException.class);
 
     LedgerWriter live = kc.openLedger();
-    live.clear("files-mcp"); // in-process: written at once
-    assertThat(ledgerFile(kc)).isEmpty();
+    assertThat(live.codesFor("files-mcp", launchIdentity))
+        .as("reloaded from the file")
+        .containsExactly(HazardCodes.UNROUTABLE_SERVER_REQUEST);
+    clearInProcess(live);
+    assertThat(ledgerFile(file)).isEmpty();
 
     live.record("files-mcp", HazardCodes.UNATTRIBUTABLE_NOTIFICATION, launchIdentity);
     live.flush();
-    // from another process (an admin tool; `kcshare hazards clear files-mcp` does the same):
-    kc.clearHazards("files-mcp");
+    try (Shareability admin = Shareability.builder(recordsDir).build()) {
+      clearFromAnotherProcess(admin);
+    }
+    assertThat(warnings).isEmpty();
     live.flush(); // a live writer drops its copy when it applies the stamp
     assertThat(live.all()).isEmpty();
     kc.close();
   }
+
+  private LedgerWriter openAtStart(Shareability kc) {
+    // at start: reloads what earlier runs observed; flushed every minute and at close
+    LedgerWriter ledger = kc.openLedger(Duration.ofMinutes(1));
+    return ledger;
+  }
+
+  private String atSpawn(Shareability kc, ServerDefinition definition) {
+    // at spawn, on a worker thread: blocking, once per backend
+    String launchIdentity = kc.launchIdentity(definition);
+    return launchIdentity;
+  }
+
+  private final AtomicInteger refusedRecords = new AtomicInteger();
+
+  private void onTheRoutingPath(
+      LedgerWriter ledger,
+      ServerDefinition definition,
+      String launchIdentity,
+      @Nullable Object exclusiveOwner,
+      int attachedStubs) {
+    // on the routing path (event loop): cheap, never blocks, never logs
+    boolean shared = exclusiveOwner == null && attachedStubs > 1;
+    if (shared) {
+      RecordResult result =
+          ledger.record(definition.name(), HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity);
+      if (result == RecordResult.REFUSED) {
+        refusedRecords.incrementAndGet(); // an empty name, say; the next flush logs it once
+      }
+    }
+  }
+
+  private void atShutdown(LedgerWriter ledger) {
+    // at shutdown: the last flush (kc.close() closes the writer too)
+    ledger.close();
+  }
+
+  private void clearInProcess(LedgerWriter live) {
+    live.clear("files-mcp"); // in-process: written at once
+  }
+
+  private void clearFromAnotherProcess(Shareability kc) {
+    // from another process (an admin tool; `kcshare hazards clear files-mcp` does the same):
+    try {
+      kc.clearHazards("files-mcp");
+    } catch (RecordsException e) {
+      warnings.add(e.getMessage()); // one plain line: the path and the reason
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Test
+  void aClearThatCannotBeWrittenIsOnePlainLine(@TempDir Path dir) throws IOException {
+    Path recordsDir = Files.writeString(dir.resolve("records"), "a file, not a directory");
+    try (Shareability admin = Shareability.builder(recordsDir).build()) {
+      clearFromAnotherProcess(admin);
+    }
+    assertThat(warnings)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("cannot write " + recordsDir.resolve("observed-hazards.json"))
+        .contains("not a directory")
+        .doesNotContain("Exception")
+        .doesNotContain("\n");
+  }
+
+  // ------------------------------------------------------------------ 4. the row builder
 
   @Test
   void theRowBuilder(@TempDir Path recordsDir) {
@@ -269,23 +392,34 @@ final class EmbeddingGuideSnippetsTest {
 
   @Test
   void whatTheServersCost(@TempDir Path recordsDir) throws Exception {
-    Shareability kc = Shareability.builder(recordsDir).build();
-    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    CacheRow measuredRow =
-        new CacheRow(
-            true,
-            false,
-            List.of(),
-            1.0,
-            servers.get(0).commonIdentity(),
-            "",
-            Era.LEGACY,
-            null,
-            SessionCost.of(120L << 20, 84L << 20, 2, 500, 400));
-    Files.writeString(
-        kc.cacheFile(),
-        JsonWriter.pretty(CacheCodec.encode(Map.of("files-mcp", measuredRow), List.of())));
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+      CacheRow measuredRow =
+          new CacheRow(
+              true,
+              false,
+              List.of(),
+              1.0,
+              servers.get(0).commonIdentity(),
+              "",
+              Era.LEGACY,
+              null,
+              SessionCost.of(120L << 20, 84L << 20, 2, 500, 400));
+      Files.writeString(
+          kc.cacheFile(),
+          JsonWriter.pretty(CacheCodec.encode(Map.of("files-mcp", measuredRow), List.of())));
+      CostReport report = costOf(kc, servers);
 
+      // files-mcp: measured (no_objection here, no handshake stored), 84 MiB a session; search:
+      // never
+      assertThat(costs).containsExactly((5 * 84L << 20) + " 0 1");
+      assertThat(report.largestUnshareable(3))
+          .extracting(CostReport.ServerCost::name)
+          .containsExactly("files-mcp");
+    }
+  }
+
+  private CostReport costOf(Shareability kc, List<ConfiguredServer> servers) {
     // off the event loop: one read of each record file, then pure arithmetic
     List<Verdict> verdicts = new ArrayList<>();
     Map<String, SessionCost> measured = new LinkedHashMap<>();
@@ -299,138 +433,162 @@ final class EmbeddingGuideSnippetsTest {
     for (CostReport.ServerCost s : report.largestUnshareable(3)) {
       log.info("{}: {} bytes, blocked by {}", s.name(), s.memoryBytes(), s.blocker());
     }
-
-    // files-mcp: measured (no_objection here, no handshake stored), 84 MiB a session; search: never
-    assertThat(costs).containsExactly((5 * 84L << 20) + " 0 1");
-    assertThat(report.largestUnshareable(3))
-        .extracting(CostReport.ServerCost::name)
-        .containsExactly("files-mcp");
-    kc.close();
+    return report;
   }
+
+  // ------------------------------------------------------------------ 5. measuring servers
 
   @Test
   void aBudgetedPassOnARequestPath(@TempDir Path recordsDir) {
-    Shareability kc = Shareability.builder(recordsDir).build();
-    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
 
-    // a request path (worker thread) that may spend two spawns
-    try {
-      PassResult pass = kc.budgetedPass(servers);
-      if (pass.outcome() == PassResult.Outcome.YIELDED) {
-        // another pass holds the lock: pass.stored() has the stored rows, by name
+      // a request path (worker thread) that may spend two spawns
+      try {
+        PassResult pass = kc.budgetedPass(servers);
+        if (pass.outcome() == PassResult.Outcome.YIELDED) {
+          // another pass holds the lock: pass.stored() has the stored measurements, by name
+        }
+        render(pass);
+      } catch (RecordsException e) {
+        log.warn("shareability pass failed: {}", e.getMessage()); // never fail the request for it
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-      render(pass);
-    } catch (IOException e) {
-      log.warn("shareability pass failed", e); // never fail the request for it
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
 
-    assertThat(rendered)
-        .singleElement()
-        .satisfies(
-            r -> {
-              assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
-              assertThat(r.progress().done()).isEqualTo(2);
-            });
-    kc.close();
+      assertThat(rendered)
+          .singleElement()
+          .satisfies(
+              r -> {
+                assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
+                assertThat(r.progress().done()).isEqualTo(2);
+              });
+    }
   }
 
   @Test
-  void aBackgroundUncappedPass(@TempDir Path recordsDir) throws Exception {
-    Shareability kc = Shareability.builder(recordsDir).build();
-    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+  void aBackgroundUncappedPass(@TempDir Path recordsDir) {
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
 
-    BackgroundPass pass =
-        kc.startUncappedPass(servers, p -> log.info("{}/{} tried", p.done(), p.total()));
-    // a status endpoint, on the event loop:
-    PassProgress progress = pass.progress(); // {running, done, measured, total}
-    // an operator's "stop" (false once the pass has ended):
-    boolean stopping = pass.cancel();
-    // a worker thread that wants the outcome:
-    try {
-      render(pass.await());
-    } catch (CancellationException e) {
-      // cancelled: the rows measured so far were saved, every process is gone
-    } catch (ExecutionException e) {
-      log.warn("shareability pass failed", e.getCause());
+      BackgroundPass pass =
+          kc.startUncappedPass(servers, p -> log.info("{}/{} tried", p.done(), p.total()));
+      // a status endpoint, on the event loop:
+      PassProgress progress = pass.progress(); // {running, done, measured, total}
+      // an operator's "stop" (false once the pass has ended):
+      boolean stopping = pass.cancel();
+      // a worker thread that wants the outcome:
+      try {
+        render(pass.await());
+      } catch (CancellationException e) {
+        // cancelled: the rows measured so far were saved, every process is gone
+      } catch (RecordsException e) {
+        log.warn("shareability pass failed: {}", e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+
+      assertThat(progress).isNotNull();
+      assertThat(pass.isDone()).isTrue();
+      assertThat(pass.progress().running()).isFalse();
+      assertThat(rendered.isEmpty()).isEqualTo(stopping);
     }
-
-    assertThat(progress).isNotNull();
-    assertThat(pass.isDone()).isTrue();
-    assertThat(pass.progress().running()).isFalse();
-    assertThat(rendered.isEmpty()).isEqualTo(stopping);
-    kc.close();
   }
+
+  // ------------------------------------------------------------------ 6. seeding, eligibility
 
   @Test
   void seedingInsideTheGatewaysConfigLock(@TempDir Path recordsDir) throws Exception {
-    Shareability kc = Shareability.builder(recordsDir).build();
-    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    LedgerWriter ledger = kc.openLedger();
-    GatewayConfig gatewayConfig = new GatewayConfig();
-    gatewayConfig.section.put("stub_servers", new ArrayList<>(List.of("search")));
-    Files.writeString(
-        kc.cacheFile(), JsonWriter.pretty(CacheCodec.encode(Map.of(), List.of("search"))));
-    List<String> wantsShare = new ArrayList<>();
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+      LedgerWriter ledger = kc.openLedger();
+      GatewayConfig gatewayConfig = new GatewayConfig();
+      gatewayConfig.section.put("stub_servers", new ArrayList<>(List.of("search")));
+      Files.writeString(
+          kc.cacheFile(), JsonWriter.pretty(CacheCodec.encode(Map.of(), List.of("search"))));
+      List<String> wantsShare = seedAtStart(kc, servers, ledger, gatewayConfig);
 
+      // both are unknown (never measured), so nothing is stubbed, and files-mcp is marked seeded
+      assertThat(gatewayConfig.writes).isZero();
+      assertThat(wantsShare).isEmpty();
+      assertThat(warnings).isEmpty();
+      assertThat(CacheCodec.decode(json.parse(Files.readString(kc.cacheFile()))).applied())
+          .containsExactly("files-mcp", "search");
+    }
+  }
+
+  private List<String> seedAtStart(
+      Shareability kc,
+      List<ConfiguredServer> servers,
+      LedgerWriter ledger,
+      GatewayConfig gatewayConfig) {
+    List<String> wantsShare = new ArrayList<>();
     synchronized (configLock) { // the gateway's own lock around its config file
       Map<String, Object> section = gatewayConfig.mcpGatewaySection(); // mutable, in memory
-      Seeding.SeedPlan plan =
-          kc.seed(section, kc.verdicts(servers, ledger), gatewayConfig::write); // cache lock held
-      wantsShare.addAll(plan.wantsShare()); // report it; never flip "enabled" from here
+      try {
+        Seeding.SeedPlan plan =
+            kc.seed(section, kc.verdicts(servers, ledger), gatewayConfig::write); // cache lock
+        wantsShare.addAll(plan.wantsShare()); // report it; never flip "enabled" from here
+      } catch (RecordsException e) {
+        warnings.add("not seeded this start: " + e.getMessage()); // nothing was marked
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
-
-    // both are unknown (never measured), so nothing is stubbed, and files-mcp is marked seeded
-    assertThat(gatewayConfig.writes).isZero();
-    assertThat(wantsShare).isEmpty();
-    assertThat(CacheCodec.decode(json.parse(Files.readString(kc.cacheFile()))).applied())
-        .containsExactly("files-mcp", "search");
-    kc.close();
+    return wantsShare;
   }
 
   @Test
   void eligibilityInsideTheGatewaysConfigLock(@TempDir Path recordsDir) {
-    Shareability kc = Shareability.builder(recordsDir).build();
-    List<ConfiguredServer> servers = unstartable(kc, recordsDir);
-    LedgerWriter ledger = kc.openLedger();
-    GatewayConfig gatewayConfig = new GatewayConfig();
-    List<String> requested = List.of("files-mcp", "nonesuch");
-    boolean forwardDeclaredEnv = true; // the gateway's own effective setting
-    Eligibility.Result answer;
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+      LedgerWriter ledger = kc.openLedger();
+      GatewayConfig gatewayConfig = new GatewayConfig();
+      List<String> requested = List.of("files-mcp", "nonesuch");
+      boolean forwardDeclaredEnv = true; // the gateway's own effective setting
+      Eligibility.Result answer;
 
-    synchronized (configLock) {
-      Map<String, Object> section = gatewayConfig.mcpGatewaySection();
-      Eligibility.Settings settings =
-          new Eligibility.Settings(
-              Boolean.TRUE.equals(section.get("enabled")),
-              forwardDeclaredEnv,
-              IdentityKeys.resolve(section.get("pool_identity_env")),
-              HostProfile.empty());
-      Eligibility.Result result = kc.eligibility(requested, settings, servers, ledger);
-      if (!result.stubbed().isEmpty() && Seeding.setOverrides(section, result.stubbed(), true)) {
-        gatewayConfig.write(section);
+      synchronized (configLock) {
+        Map<String, Object> section = gatewayConfig.mcpGatewaySection();
+        Eligibility.Settings settings =
+            new Eligibility.Settings(
+                Boolean.TRUE.equals(section.get("enabled")),
+                forwardDeclaredEnv,
+                IdentityKeys.resolve(section.get("pool_identity_env")),
+                HostProfile.empty());
+        Eligibility.Result result = kc.eligibility(requested, settings, servers, ledger);
+        if (!result.stubbed().isEmpty() && Seeding.setOverrides(section, result.stubbed(), true)) {
+          gatewayConfig.write(section);
+        }
+        answer = result; // stubbed / skipped go back to the client
       }
-      answer = result; // stubbed / skipped go back to the client
-    }
 
-    assertThat(answer.stubbed()).isEmpty();
-    assertThat(answer.skipped())
-        .extracting(Eligibility.Skip::reason)
-        .containsExactly(
-            Eligibility.SkipReason.EVIDENCE_INSUFFICIENT, Eligibility.SkipReason.UNKNOWN);
-    assertThat(gatewayConfig.writes).isZero();
-    kc.close();
+      assertThat(answer.stubbed()).isEmpty();
+      assertThat(answer.skipped())
+          .extracting(Eligibility.Skip::reason)
+          .containsExactly(
+              Eligibility.SkipReason.EVIDENCE_INSUFFICIENT, Eligibility.SkipReason.UNKNOWN);
+      assertThat(gatewayConfig.writes).isZero();
+    }
   }
+
+  // ------------------------------------------------------------------ 7. the core alone
 
   @Test
   void aGatewayWithItsOwnIo(@TempDir Path recordsDir) throws Exception {
     Path ledgerPath = recordsDir.resolve("observed-hazards.json");
     Path cachePath = recordsDir.resolve("shareability-verdicts.json");
     Files.writeString(ledgerPath, "{\"schema\": 1, \"servers\": {}}");
-    Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
     String ledgerText = Files.readString(ledgerPath, StandardCharsets.UTF_8);
     String cacheText = Files.exists(cachePath) ? Files.readString(cachePath) : "{}";
+    Map.Entry<Verdict, String> out = withItsOwnIo(ledgerText, cacheText);
+    assertThat(out.getKey().strength()).isEqualTo(Strength.REFUTED);
+    assertThat(LedgerCodec.decode(json.parse(out.getValue())).servers())
+        .containsOnlyKeys("files-mcp");
+  }
+
+  private Map.Entry<Verdict, String> withItsOwnIo(String ledgerText, String cacheText) {
+    Clock clock = Clock.fixed(Instant.ofEpochSecond(1_800_000_000L), ZoneOffset.UTC);
     List<String> args = List.of("-y", "files-mcp");
     Map<String, String> env = Map.of("FILES_ROOT", "/srv/files");
     byte[] binary = "the files-mcp launcher".getBytes(StandardCharsets.UTF_8);
@@ -463,9 +621,7 @@ final class EmbeddingGuideSnippetsTest {
 
     // write the ledger back, in the file's own format (under the gateway's lock, atomically)
     String written = JsonWriter.pretty(LedgerCodec.encode(ledger.snapshot()));
-
-    assertThat(verdict.strength()).isEqualTo(Strength.REFUTED);
-    assertThat(LedgerCodec.decode(json.parse(written)).servers()).containsOnlyKeys("files-mcp");
+    return Map.entry(verdict, written);
   }
 
   /** Lines with their indentation removed and blank lines dropped. */
@@ -486,6 +642,47 @@ final class EmbeddingGuideSnippetsTest {
       type++;
     }
     return String.join(".", parts.subList(0, type));
+  }
+
+  /** A method declaration, on one line as this test writes them. */
+  private static final Pattern METHOD =
+      Pattern.compile(
+          "^(@\\w+ )*((private|public|protected|static|final) )*[\\w<>\\[\\]@?.,]+( [\\w<>]+)? \\w+\\(.*");
+
+  /**
+   * The declaration of the method a snippet starting at {@code line} of this test lies in: the
+   * nearest method header above it, up to its opening brace.
+   */
+  private static @Nullable String enclosingMethod(List<String> source, int line) {
+    for (int i = line - 1; i >= 0; i--) {
+      if (METHOD.matcher(source.get(i)).matches() && !source.get(i).endsWith(";")) {
+        StringBuilder header = new StringBuilder(source.get(i));
+        for (int j = i + 1; j < source.size() && !header.toString().endsWith("{"); j++) {
+          header.append(' ').append(source.get(j));
+        }
+        return header.toString();
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void theCheckFindsTheMethodASnippetRunsIn() {
+    List<String> lines =
+        List.of(
+            "@Test",
+            "void aBudgetedPass(@TempDir Path recordsDir) throws Exception {",
+            "Shareability kc = build(recordsDir);",
+            "kc.budgetedPass(servers);",
+            "}",
+            "private void seedAtStart(",
+            "Shareability kc,",
+            "List<ConfiguredServer> servers) {",
+            "synchronized (configLock) {",
+            "kc.seed(section, rows, writer);");
+    assertThat(enclosingMethod(lines, 3)).endsWith("throws Exception {");
+    assertThat(enclosingMethod(lines, 9))
+        .isEqualTo("private void seedAtStart( Shareability kc, List<ConfiguredServer> servers) {");
   }
 
   @Test
@@ -512,9 +709,14 @@ final class EmbeddingGuideSnippetsTest {
           .filteredOn(p -> p.startsWith("dev.kcshare."))
           .allMatch(EXPORTED::contains);
       withImports += imports.isEmpty() ? 0 : 1;
-      assertThat(java.util.Collections.indexOfSubList(source, snippet))
+      int at = java.util.Collections.indexOfSubList(source, snippet);
+      assertThat(at)
           .as("java block %d of docs/embedding.md, as contiguous lines of this test", count)
           .isNotNegative();
+      assertThat(enclosingMethod(source, at))
+          .as("the method java block %d runs in here declares no exceptions", count)
+          .isNotNull()
+          .doesNotContain(" throws ");
     }
     assertThat(count).as("java blocks in the guide").isGreaterThanOrEqualTo(9);
     assertThat(withImports).as("java blocks that name their imports").isGreaterThanOrEqualTo(7);

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,19 @@ import org.junit.jupiter.api.io.TempDir;
  * failure without throwing: a bad argument can never leave the ledger unflushable.
  */
 final class EmbeddingArgumentsTest {
+  private final List<Shareability> opened = new ArrayList<>();
+
+  /** Closes every facade a test built, so none outlives it. */
+  @AfterEach
+  void closeFacades() {
+    opened.forEach(Shareability::close);
+  }
+
+  private Shareability track(Shareability kc) {
+    opened.add(kc);
+    return kc;
+  }
+
   private static final String CODE = HazardCodes.UNROUTABLE_SERVER_REQUEST;
 
   @TempDir Path dir;
@@ -33,7 +47,7 @@ final class EmbeddingArgumentsTest {
   @Test
   @SuppressWarnings("DataFlowIssue")
   void aNullIdentityIsRefusedAtTheCallAndTheLedgerStaysFlushable() throws Exception {
-    Shareability kc = Shareability.builder(dir).clock(ShareabilityTest.at(1.0)).build();
+    Shareability kc = track(Shareability.builder(dir).clock(ShareabilityTest.at(1.0)).build());
     LedgerWriter ledger = kc.openLedger();
     long generation = ledger.store().ledger().generation();
     npe(() -> ledger.record("s", CODE, null), "identity");
@@ -42,11 +56,12 @@ final class EmbeddingArgumentsTest {
     assertThat(ledger.store().ledger().generation()).as("nothing recorded").isEqualTo(generation);
     assertThat(ledger.codesForName("s")).isEmpty();
     // A refused record (not a known code, an empty name) is false, and changes nothing either.
-    assertThat(ledger.record("s", "typo", "id")).isFalse();
-    assertThat(ledger.record("", CODE, "id")).isFalse();
+    assertThat(ledger.record("s", "typo", "id")).isEqualTo(RecordResult.REFUSED);
+    assertThat(ledger.record("", CODE, "id")).isEqualTo(RecordResult.REFUSED);
     assertThat(ledger.store().ledger().isDirty()).isFalse();
 
-    assertThat(ledger.record("s", CODE, "id")).isTrue();
+    assertThat(ledger.record("s", CODE, "id")).isEqualTo(RecordResult.RECORDED);
+    assertThat(ledger.record("s", CODE, "id")).isEqualTo(RecordResult.ALREADY_RECORDED);
     assertThat(ledger.flush()).isTrue();
     assertThat(ledger.flush()).isTrue();
     npe(() -> ledger.clear(null), "name");
@@ -64,7 +79,7 @@ final class EmbeddingArgumentsTest {
   @Test
   @SuppressWarnings("DataFlowIssue")
   void everyFacadeMethodChecksItsArguments() throws Exception {
-    Shareability kc = Shareability.builder(dir).build();
+    Shareability kc = track(Shareability.builder(dir).build());
     List<ConfiguredServer> servers =
         kc.servers(List.of(ServerDefinition.stdio("s", dir.resolve("none").toString(), List.of())));
     npe(() -> kc.servers(null), "definitions");
@@ -101,7 +116,7 @@ final class EmbeddingArgumentsTest {
     assertThatThrownBy(() -> b.probeTimeout(Duration.ofSeconds(1)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> b.processCeiling(0)).isInstanceOf(IllegalArgumentException.class);
-    assertThat(b.environment(Map.of()).build()).isNotNull();
+    assertThat(track(b.environment(Map.of()).build())).isNotNull();
 
     npe(() -> CacheStore.open(null), "file");
     npe(() -> CacheStore.read(null), "file");

@@ -141,6 +141,62 @@ class ExportedApiTest {
     assertThat(foreignTypesInTheApiOf("dev.kcshare.embed")).isEmpty();
   }
 
+  /**
+   * The checked exceptions the API may declare: {@link RecordsException} for every environment
+   * problem, and the JDK's own for a wait that is interrupted or times out. A type variable is the
+   * caller's own exception coming back (the gateway's config writer).
+   */
+  private static final Set<Class<?>> CHECKED_CONTRACT =
+      Set.of(
+          RecordsException.class,
+          InterruptedException.class,
+          java.util.concurrent.TimeoutException.class);
+
+  /**
+   * Every checked exception a public or protected member of a public class of {@code pkg} declares
+   * beyond the contract.
+   */
+  static List<String> checkedExceptionsBeyondTheContractIn(String pkg) {
+    List<String> out = new ArrayList<>();
+    for (JavaClass c : MAIN) {
+      if (!c.getPackageName().equals(pkg) || !isApi(c)) {
+        continue;
+      }
+      Class<?> type = c.reflect();
+      List<java.lang.reflect.Executable> members = new ArrayList<>();
+      members.addAll(List.of(type.getDeclaredMethods()));
+      members.addAll(List.of(type.getDeclaredConstructors()));
+      for (java.lang.reflect.Executable m : members) {
+        if (!java.lang.reflect.Modifier.isPublic(m.getModifiers())
+            && !java.lang.reflect.Modifier.isProtected(m.getModifiers())) {
+          continue;
+        }
+        for (java.lang.reflect.Type thrown : m.getGenericExceptionTypes()) {
+          if (thrown instanceof Class<?> k
+              && !RuntimeException.class.isAssignableFrom(k)
+              && !Error.class.isAssignableFrom(k)
+              && !CHECKED_CONTRACT.contains(k)) {
+            out.add(c.getSimpleName() + "." + m.getName() + " throws " + k.getName());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theEmbeddingApiThrowsNoCheckedExceptionBeyondItsContract() {
+    assertThat(checkedExceptionsBeyondTheContractIn("dev.kcshare.embed")).isEmpty();
+    assertThat(RecordsException.class.getSuperclass()).isEqualTo(IOException.class);
+  }
+
+  @Test
+  void theExceptionCheckReportsALibraryPackageThatWouldBreakIt() {
+    // the records package declares IOException and FileProblem: the check must see them
+    assertThat(checkedExceptionsBeyondTheContractIn("dev.kcshare.host.records"))
+        .anySatisfy(m -> assertThat(m).endsWith("throws java.io.IOException"));
+  }
+
   @Test
   void theCheckReportsALibraryPackageThatWouldBreakIt() {
     // the evaluation package's API hands out types of other unexported packages: the same check

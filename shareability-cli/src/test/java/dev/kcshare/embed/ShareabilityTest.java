@@ -39,11 +39,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The facade's record-file contracts; none of these spawns a server. */
 final class ShareabilityTest {
+  private final List<Shareability> opened = new ArrayList<>();
+
+  /** Closes every facade a test built, so none outlives it. */
+  @AfterEach
+  void closeFacades() {
+    opened.forEach(Shareability::close);
+  }
+
+  private Shareability track(Shareability kc) {
+    opened.add(kc);
+    return kc;
+  }
+
   private static final String UNROUTABLE = HazardCodes.UNROUTABLE_SERVER_REQUEST;
 
   /** Records every read, per file. */
@@ -112,7 +126,11 @@ final class ShareabilityTest {
   void verdictsReadEachRecordFileExactlyOncePerCall(@TempDir Path dir) throws Exception {
     CountingReader reader = new CountingReader();
     Shareability kc =
-        Shareability.builder(dir.resolve("records")).clock(at(1000.0)).recordReader(reader).build();
+        track(
+            Shareability.builder(dir.resolve("records"))
+                .clock(at(1000.0))
+                .recordReader(reader)
+                .build());
     List<ConfiguredServer> servers = kc.servers(fleet(6));
     // records for some rows: a hazard for server-1, a measurement for server-2
     LedgerWriter writer = kc.openLedger();
@@ -133,13 +151,12 @@ final class ShareabilityTest {
       assertThat(rows).hasSize(6);
       assertThat(rows.get(1).verdict().strength()).isEqualTo(Strength.REFUTED);
       assertThat(rows.get(2).verdict().strength()).isEqualTo(Strength.MEASURED);
-      assertThat(rows.get(2).row()).isNotNull();
+      assertThat(rows.get(2).measuredAt()).contains(Instant.ofEpochSecond(9));
       assertThat(rows.get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
     }
 
-    LedgerWriter live = kc.openLedger();
     reader.snapshotAndReset();
-    List<ServerVerdict> rows = kc.verdicts(servers, live);
+    List<ServerVerdict> rows = kc.verdicts(servers, writer);
     assertThat(reader.snapshotAndReset())
         .as("a live-ledger report reads the cache once and the ledger file never")
         .containsExactlyInAnyOrderEntriesOf(Map.of(cacheFile, 1));
@@ -148,11 +165,11 @@ final class ShareabilityTest {
 
   @Test
   void liveVerdictsSeeAnUnflushedHazardAndAClearOnceFlushed(@TempDir Path dir) throws Exception {
-    Shareability kc = Shareability.builder(dir).clock(at(50.0)).build();
+    Shareability kc = track(Shareability.builder(dir).clock(at(50.0)).build());
     List<ConfiguredServer> servers = kc.servers(fleet(2));
     LedgerWriter ledger = kc.openLedger();
 
-    assertThat(ledger.record("server-0", UNROUTABLE, "launch-a")).isTrue();
+    assertThat(ledger.record("server-0", UNROUTABLE, "launch-a")).isEqualTo(RecordResult.RECORDED);
 
     ServerVerdict live = kc.verdicts(servers, ledger).get(0);
     assertThat(live.verdict().strength()).isEqualTo(Strength.REFUTED);
@@ -181,7 +198,7 @@ final class ShareabilityTest {
 
   @Test
   void concurrentRecordingAndFlushingLosesNothing(@TempDir Path dir) throws Exception {
-    Shareability kc = Shareability.builder(dir).clock(new TickingClock(1_000)).build();
+    Shareability kc = track(Shareability.builder(dir).clock(new TickingClock(1_000)).build());
     LedgerWriter ledger = kc.openLedger();
     int threads = 4;
     int perThread = 3_000;
@@ -269,7 +286,7 @@ final class ShareabilityTest {
 
   @Test
   void budgetedPassNeverWaitsForARunningPass(@TempDir Path dir) throws Exception {
-    Shareability kc = Shareability.builder(dir.resolve("records")).build();
+    Shareability kc = track(Shareability.builder(dir.resolve("records")).build());
     String missing = dir.resolve("no-such-server").toString();
     List<ConfiguredServer> servers =
         kc.servers(
@@ -354,8 +371,8 @@ final class ShareabilityTest {
       throws Exception {
     Path real = Files.createDirectories(dir.resolve("records"));
     Path link = Files.createSymbolicLink(dir.resolve("link"), real);
-    Shareability viaReal = Shareability.builder(real).clock(at(10.0)).build();
-    Shareability viaLink = Shareability.builder(link).clock(at(10.0)).build();
+    Shareability viaReal = track(Shareability.builder(real).clock(at(10.0)).build());
+    Shareability viaLink = track(Shareability.builder(link).clock(at(10.0)).build());
     List<ConfiguredServer> servers =
         viaLink.servers(
             List.of(ServerDefinition.stdio("gone", dir.resolve("none").toString(), List.of())));
@@ -417,18 +434,15 @@ final class ShareabilityTest {
     Files.write(tool, script);
     Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwx------"));
     ServerDefinition def =
-        new ServerDefinition(
-            "tool",
-            "tool",
-            List.of("serve", "--port", "1"),
-            Map.of("OAUTH_TOKEN", "t-1", "MODE", "x"),
-            null,
-            false,
-            null,
-            null);
+        ServerDefinition.builder("tool")
+            .command("tool")
+            .args(List.of("serve", "--port", "1"))
+            .env(Map.of("OAUTH_TOKEN", "t-1", "MODE", "x"))
+            .build();
     Map<String, String> env = Map.of("PATH", bin.toString());
 
-    Shareability plain = Shareability.builder(dir).environment(env).workingDirectory(dir).build();
+    Shareability plain =
+        track(Shareability.builder(dir).environment(env).workingDirectory(dir).build());
     String identity = plain.launchIdentity(def);
     assertThat(identity)
         .isEqualTo(
@@ -442,25 +456,22 @@ final class ShareabilityTest {
         .isNotEqualTo(plain.servers(List.of(def)).get(0).commonIdentity());
 
     Shareability keyed =
-        Shareability.builder(dir)
-            .environment(env)
-            .workingDirectory(dir)
-            .identityKeys(Set.of("OAUTH_TOKEN"))
-            .build();
+        track(
+            Shareability.builder(dir)
+                .environment(env)
+                .workingDirectory(dir)
+                .identityKeys(Set.of("OAUTH_TOKEN"))
+                .build());
     assertThat(keyed.launchIdentity(def))
         .as("an identity key joins the env hash")
         .isNotEqualTo(identity)
         .endsWith(identity.substring(identity.lastIndexOf('\0')));
     ServerDefinition rotated =
-        new ServerDefinition(
-            "tool",
-            "tool",
-            def.args(),
-            Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"),
-            null,
-            false,
-            null,
-            null);
+        ServerDefinition.builder("tool")
+            .command("tool")
+            .args(def.args())
+            .env(Map.of("OAUTH_TOKEN", "t-2", "MODE", "x"))
+            .build();
     assertThat(keyed.launchIdentity(rotated)).isNotEqualTo(keyed.launchIdentity(def));
     assertThat(plain.launchIdentity(rotated))
         .as("a rotated secret that is not an identity key leaves the identity alone")
@@ -471,7 +482,8 @@ final class ShareabilityTest {
   void aRelativeRecordsDirectoryIsTakenAgainstTheWorkingDirectory(@TempDir Path dir)
       throws Exception {
     Shareability kc =
-        Shareability.builder(Path.of("records")).workingDirectory(dir).clock(at(5.0)).build();
+        track(
+            Shareability.builder(Path.of("records")).workingDirectory(dir).clock(at(5.0)).build());
     assertThat(kc.recordsDirectory()).isEqualTo(dir.resolve("records"));
     assertThat(kc.ledgerFile()).isEqualTo(dir.resolve("records").resolve("observed-hazards.json"));
     LedgerWriter ledger = kc.openLedger();
@@ -484,10 +496,14 @@ final class ShareabilityTest {
 
   @Test
   void anHttpDefinitionWithACommandIsNotStdioAsInTheConfigReader(@TempDir Path dir) {
-    Shareability kc = Shareability.builder(dir).workingDirectory(dir).build();
+    Shareability kc = track(Shareability.builder(dir).workingDirectory(dir).build());
     ServerDefinition http =
-        new ServerDefinition(
-            "remote", "npx", List.of("remote-mcp"), Map.of(), null, false, "https://x/mcp", "http");
+        ServerDefinition.builder("remote")
+            .command("npx")
+            .args(List.of("remote-mcp"))
+            .url("https://x/mcp")
+            .type("http")
+            .build();
     ConfiguredServer s = kc.servers(List.of(http)).get(0);
     assertThat(s.isStdio()).isFalse();
     assertThat(s.commonIdentity()).isNull();
@@ -498,7 +514,8 @@ final class ShareabilityTest {
 
   @Test
   void aConflictingNameHasNoIdentityAndIsNeverMeasured(@TempDir Path dir) throws Exception {
-    Shareability kc = Shareability.builder(dir.resolve("records")).workingDirectory(dir).build();
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
     String missing = dir.resolve("none").toString();
     List<ConfiguredServer> servers =
         kc.servers(
@@ -521,7 +538,7 @@ final class ShareabilityTest {
 
   @Test
   void theLedgerWritersReadsAreCopies(@TempDir Path dir) {
-    Shareability kc = Shareability.builder(dir).clock(at(5.0)).build();
+    Shareability kc = track(Shareability.builder(dir).clock(at(5.0)).build());
     LedgerWriter ledger = kc.openLedger();
     ledger.record("s", UNROUTABLE, "id");
     List<String> codes = ledger.codesForName("s");

@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
 final class ServerProcess {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
   private static final Set<ServerProcess> LIVE = ConcurrentHashMap.newKeySet();
-  private static volatile boolean hookInstalled;
+  private static @Nullable Thread hook; // guarded by LIVE
+  private static final AtomicInteger STARTING = new AtomicInteger();
 
   /** {@code setsid}, where the host has one (util-linux), else null. */
   static final @Nullable String SETSID = findSetsid();
@@ -78,17 +79,22 @@ final class ServerProcess {
     // The pass's token, over any inherited or declared value: how kcshare later proves the process
     // (and whatever inherits its environment) is its own. Not in the launch, so never shown.
     builder.environment().put(PassToken.VARIABLE, watcher.passToken());
-    installShutdownHook();
-    Process process = builder.start();
+    STARTING.incrementAndGet(); // until it is LIVE, the hook may not be removed
     try {
-      watcher.spawned(process.toHandle(), ownGroup);
-      ServerProcess server = new ServerProcess(process, options, watcher, ownGroup);
-      LIVE.add(server);
-      return server;
-    } catch (RuntimeException | Error e) {
-      process.destroyForcibly(); // no thread could be started to watch it
-      watcher.ended(process.toHandle());
-      throw e;
+      installShutdownHook();
+      Process process = builder.start();
+      try {
+        watcher.spawned(process.toHandle(), ownGroup);
+        ServerProcess server = new ServerProcess(process, options, watcher, ownGroup);
+        LIVE.add(server);
+        return server;
+      } catch (RuntimeException | Error e) {
+        process.destroyForcibly(); // no thread could be started to watch it
+        watcher.ended(process.toHandle());
+        throw e;
+      }
+    } finally {
+      STARTING.decrementAndGet();
     }
   }
 
@@ -189,20 +195,50 @@ final class ServerProcess {
 
   /** Tears down every live server when the JVM exits (kcshare interrupted mid-pass). */
   private static void installShutdownHook() {
-    if (hookInstalled) {
-      return;
-    }
     synchronized (LIVE) {
-      if (hookInstalled) {
+      if (hook != null) {
         return;
       }
+      Thread h = new Thread(ServerProcess::tearDownAll, "kcshare-probe-shutdown");
       try {
-        Runtime.getRuntime()
-            .addShutdownHook(new Thread(ServerProcess::tearDownAll, "kcshare-probe-shutdown"));
+        Runtime.getRuntime().addShutdownHook(h);
       } catch (IllegalStateException e) {
         return; // the JVM is already shutting down: each probe still tears itself down
       }
-      hookInstalled = true;
+      hook = h;
+    }
+  }
+
+  /**
+   * Removes the shutdown hook when no server is running or starting (the next spawn installs it
+   * again): for an embedder's facade that is the last one open, so nothing of kcshare's stays
+   * registered with the JVM.
+   *
+   * @return true if no hook is installed afterwards
+   */
+  static boolean removeShutdownHookIfIdle() {
+    synchronized (LIVE) {
+      Thread h = hook;
+      if (h == null) {
+        return true;
+      }
+      if (!LIVE.isEmpty() || STARTING.get() > 0) {
+        return false;
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(h);
+      } catch (IllegalStateException e) {
+        return false; // the JVM is shutting down: the hook runs, and finds nothing to do
+      }
+      hook = null;
+      return true;
+    }
+  }
+
+  /** The installed shutdown hook, or null. */
+  static @Nullable Thread shutdownHook() {
+    synchronized (LIVE) {
+      return hook;
     }
   }
 

@@ -53,6 +53,8 @@ public final class LedgerStore {
   private final DoubleSupplier clock;
   private final ReentrantLock flushMutex = new ReentrantLock();
   private @Nullable String lastWarning; // guarded by flushMutex
+  private @Nullable FileProblem lastFailure; // guarded by flushMutex
+  private boolean quiet; // guarded by flushMutex
 
   /**
    * A writer of {@code file}, loaded from it (blocking: reads the file; a missing or unusable file
@@ -148,6 +150,19 @@ public final class LedgerStore {
   }
 
   /**
+   * Records an observation that the caller has already checked ({@code name} not empty, {@code
+   * code} known, neither key over {@link RecordLimits#MAX_KEY_LENGTH}), without logging: for a
+   * writer whose record runs on a gateway's routing thread and reports from its flush thread.
+   *
+   * @return true iff the code was new for this (name, identity); false also for an input that
+   *     should have been refused (nothing is then stored)
+   * @throws NullPointerException if an argument is null
+   */
+  public boolean recordChecked(String name, String code, String identity) {
+    return ledger.record(name, code, identity, clock.getAsDouble());
+  }
+
+  /**
    * Drops every observation of {@code name} from memory, stamps a clear marker and writes it to the
    * file at once (blocking: a flush), so no other writer can merge an older observation back and
    * the clear reaches every kcshare reader and writer. If that write fails, the next flush retries.
@@ -197,6 +212,32 @@ public final class LedgerStore {
     }
   }
 
+  /**
+   * As {@link #flush()}, telling why instead of logging: for a last flush whose owner reports the
+   * failure itself (nothing retries it).
+   *
+   * @return null if the file now holds everything recorded up to this call, else the problem
+   * @throws InterruptedException if interrupted while waiting for the lock
+   */
+  public @Nullable FileProblem flushReporting() throws InterruptedException {
+    flushMutex.lockInterruptibly();
+    try {
+      lastFailure = null;
+      quiet = true;
+      return flushLocked() ? null : failureOrUnknown();
+    } finally {
+      quiet = false;
+      flushMutex.unlock();
+    }
+  }
+
+  private FileProblem failureOrUnknown() {
+    FileProblem f = lastFailure;
+    return f != null
+        ? f
+        : FileProblem.of("write", file, new IOException("an error of kcshare's own"));
+  }
+
   private boolean flushLocked() throws InterruptedException {
     try {
       // Clean, and no file that could carry clear markers: nothing to apply and nothing to write.
@@ -211,13 +252,20 @@ public final class LedgerStore {
         RecordsTrust.requireWritable(directoryOf(file));
         lock = FileLock.tryAcquire(file, LOCK_WAIT);
       } catch (IOException e) {
-        warnOnce(
-            "ledger flush skipped, will retry: "
-                + FileProblem.of("lock", FileLock.lockFileFor(file), e).getMessage());
+        lastFailure = FileProblem.of("lock", FileLock.lockFileFor(file), e);
+        warnOnce("ledger flush skipped, will retry: " + lastFailure.getMessage());
         return false;
       }
       if (lock == null) {
-        log.warn("ledger flush skipped: {} is locked by another process", file);
+        lastFailure =
+            FileProblem.of(
+                "lock",
+                FileLock.lockFileFor(file),
+                new IOException(
+                    "held by another process for more than " + LOCK_WAIT.toSeconds() + " s"));
+        if (!quiet) {
+          log.warn("ledger flush skipped: {} is locked by another process", file);
+        }
         return false;
       }
       try {
@@ -225,6 +273,7 @@ public final class LedgerStore {
         try {
           onDisk = readForWrite(file);
         } catch (FileProblem e) {
+          lastFailure = e;
           warnOnce("ledger not written, evidence kept in memory: " + e.getMessage());
           return false;
         }
@@ -239,8 +288,8 @@ public final class LedgerStore {
           written = true;
           lastWarning = null;
         } catch (IOException e) {
-          warnOnce(
-              "ledger flush failed, will retry: " + FileProblem.of("write", file, e).getMessage());
+          lastFailure = FileProblem.of("write", file, e);
+          warnOnce("ledger flush failed, will retry: " + lastFailure.getMessage());
           return false;
         } finally {
           if (written) {
@@ -254,7 +303,9 @@ public final class LedgerStore {
         release(lock);
       }
     } catch (RuntimeException e) {
-      log.warn("ledger flush failed (an error of kcshare's own), will retry: {}", e.toString());
+      if (!quiet) {
+        log.warn("ledger flush failed (an error of kcshare's own), will retry: {}", e.toString());
+      }
       log.debug("ledger flush failed", e);
       return false;
     }
@@ -265,7 +316,9 @@ public final class LedgerStore {
    * minute against a read-only file must not fill the log.
    */
   private void warnOnce(String message) {
-    if (!message.equals(lastWarning)) {
+    if (quiet) {
+      log.debug("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
+    } else if (!message.equals(lastWarning)) {
       log.warn("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
       lastWarning = message;
     } else {

@@ -7,8 +7,11 @@ import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.embed.BackgroundPass;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.LedgerWriter;
+import dev.kcshare.embed.RecordResult;
+import dev.kcshare.embed.RecordsException;
 import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
@@ -25,11 +28,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -46,8 +48,10 @@ import java.util.function.Function;
  *       backend;
  *   <li>on the routing thread (the "event loop", {@link #route}): a server-initiated request that
  *       cannot be routed to exactly one session is recorded with {@link LedgerWriter#record} — a
- *       cheap, non-blocking call — and ONLY while more than one stub shares the backend;
- *   <li>on a heartbeat thread: {@link LedgerWriter#flush}; once more on {@link #close()}.
+ *       cheap call that never blocks or logs — and ONLY while more than one stub shares the
+ *       backend;
+ *   <li>flushing: the facade's own flush thread ({@link Shareability#openLedger(Duration)}), and
+ *       once more when the facade closes.
  * </ol>
  *
  * <p>Not a real gateway: the stubs are in-process objects instead of client connections, a backend
@@ -65,22 +69,18 @@ public final class ExampleGateway implements AutoCloseable {
   private final Process backend;
   private final OutputStream toBackend;
   private final Thread loop;
-  private final ScheduledExecutorService heartbeat;
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final List<Stub> attached = new CopyOnWriteArrayList<>();
   private final AtomicLong backendIds = new AtomicLong();
   private final AtomicLong unroutable = new AtomicLong();
+  private final AtomicLong refused = new AtomicLong();
 
   /** A request in flight to the backend: who asked, under which of its own ids. */
   private record Pending(
       Stub stub, Object clientId, CompletableFuture<Map<String, Object>> reply) {}
 
   private ExampleGateway(
-      ServerDefinition definition,
-      LedgerWriter ledger,
-      String launchIdentity,
-      Process backend,
-      Duration heartbeatPeriod) {
+      ServerDefinition definition, LedgerWriter ledger, String launchIdentity, Process backend) {
     this.definition = definition;
     this.ledger = ledger;
     this.launchIdentity = launchIdentity;
@@ -88,32 +88,22 @@ public final class ExampleGateway implements AutoCloseable {
     this.toBackend = backend.getOutputStream();
     this.loop = new Thread(this::readLoop, "gateway-loop-" + definition.name());
     this.loop.setDaemon(true);
-    this.heartbeat =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "gateway-heartbeat");
-              t.setDaemon(true);
-              return t;
-            });
-    long period = heartbeatPeriod.toMillis();
-    heartbeat.scheduleAtFixedRate(this::flushQuietly, period, period, TimeUnit.MILLISECONDS);
   }
 
   /**
    * Spawns the backend of {@code definition} (a worker thread's job: it hashes the binary and
-   * starts a process) and completes the MCP handshake as the gateway's own client.
+   * starts a process) and completes the MCP handshake as the gateway's own client. {@code ledger}
+   * is the facade's writer, opened at start with a flush period.
    */
   public static ExampleGateway start(
-      Shareability kc, LedgerWriter ledger, ServerDefinition definition, Duration heartbeatPeriod)
-      throws Exception {
+      Shareability kc, LedgerWriter ledger, ServerDefinition definition) throws Exception {
     String identity = kc.launchIdentity(definition); // blocking: once per spawn, never per frame
     List<String> command = new ArrayList<>();
     command.add(Objects.requireNonNull(definition.command(), "a stdio definition"));
     command.addAll(definition.args());
     ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().putAll(definition.env());
-    ExampleGateway gateway =
-        new ExampleGateway(definition, ledger, identity, pb.start(), heartbeatPeriod);
+    ExampleGateway gateway = new ExampleGateway(definition, ledger, identity, pb.start());
     gateway.loop.start();
     Stub self = new Stub(gateway, "gateway", request -> Map.of());
     Map<String, Object> params = new LinkedHashMap<>();
@@ -158,15 +148,25 @@ public final class ExampleGateway implements AutoCloseable {
     return attached.size() > 1;
   }
 
-  /** What the heartbeat does: one flush, off the routing thread. Blocking. */
+  /** How many records the ledger refused (a bad name or code: the gateway's own mistake). */
+  public long refusedRecords() {
+    return refused.get();
+  }
+
+  /**
+   * What the facade's flush thread does on its schedule: one flush, off the routing thread, now.
+   * Blocking.
+   */
   public boolean flushNow() throws InterruptedException {
     return ledger.flush();
   }
 
-  /** Stops the backend and the heartbeat, then flushes once more so the last interval survives. */
+  /**
+   * Stops the backend. The ledger's last flush is the facade's: {@link Shareability#close()} closes
+   * the writer.
+   */
   @Override
   public void close() throws Exception {
-    heartbeat.shutdownNow();
     attached.clear();
     try {
       toBackend.close();
@@ -177,15 +177,6 @@ public final class ExampleGateway implements AutoCloseable {
       backend.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
     }
     loop.join(5_000);
-    ledger.flush();
-  }
-
-  private void flushQuietly() {
-    try {
-      ledger.flush();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** One JSON-RPC line as plain values: maps, lists, strings, longs, doubles, booleans, null. */
@@ -304,8 +295,13 @@ public final class ExampleGateway implements AutoCloseable {
     // The recording site's duty: only a SHARED backend proves anything. A backend with one
     // session (or none) legitimately owns its client, and recording there would refute servers
     // for behaviour that is correct when unshared.
-    if (isShared()) {
-      ledger.record(definition.name(), HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity);
+    boolean shared = isShared();
+    if (shared) {
+      RecordResult result =
+          ledger.record(definition.name(), HazardCodes.UNROUTABLE_SERVER_REQUEST, launchIdentity);
+      if (result == RecordResult.REFUSED) {
+        refused.incrementAndGet(); // the ledger's next flush logs what it refused, once
+      }
       // A real gateway would now recycle the backend; the example only refuses the request.
     }
     Map<String, Object> error = new LinkedHashMap<>();
@@ -431,13 +427,24 @@ public final class ExampleGateway implements AutoCloseable {
     Path records = Path.of(args[0]);
     ServerDefinition definition =
         ServerDefinition.stdio("files-mcp", "node", List.of(args[1], "ask-on-call"));
-    try (Shareability kc = Shareability.builder(records).build()) {
+    try (Shareability kc =
+        Shareability.builder(records)
+            .onFlushFailure(problem -> System.err.println("hazards not saved: " + problem))
+            .build()) {
+      // at start: reloads what earlier runs observed; flushed every minute and at close
+      LedgerWriter ledger = kc.openLedger(Duration.ofMinutes(1));
       List<ConfiguredServer> servers = kc.servers(List.of(definition));
       out.println("before: " + describe(kc.verdicts(servers).get(0)));
-      kc.startUncappedPass(servers).await(Duration.ofMinutes(2));
+      BackgroundPass pass = kc.startUncappedPass(servers);
+      try {
+        pass.await(Duration.ofMinutes(2));
+      } catch (CancellationException e) {
+        out.println("measure cancelled");
+      } catch (RecordsException e) {
+        out.println("measure failed: " + e.getMessage());
+      }
       out.println("measured: " + describe(kc.verdicts(servers).get(0)));
-      LedgerWriter ledger = kc.openLedger();
-      try (ExampleGateway gateway = start(kc, ledger, definition, Duration.ofSeconds(60))) {
+      try (ExampleGateway gateway = start(kc, ledger, definition)) {
         Stub a =
             gateway.attach("session-a", request -> Map.of("roots", List.of(Map.of("uri", "a"))));
         out.println("one stub: " + text(a.callTool("echo").get(30, TimeUnit.SECONDS)));
@@ -450,6 +457,6 @@ public final class ExampleGateway implements AutoCloseable {
         ledger.clear(definition.name());
       }
       out.println("cleared verdict: " + describe(kc.verdicts(servers).get(0)));
-    } // close: the ledger's last flush; no thread of kcshare's outlives it
+    } // close: the ledger's last flush; no thread of kcshare's outlives it, nothing stays hooked
   }
 }

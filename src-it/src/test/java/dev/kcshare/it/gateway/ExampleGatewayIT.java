@@ -48,6 +48,7 @@ final class ExampleGatewayIT {
         ServerDefinition.stdio(
             NAME, "node", List.of(ItProcesses.fixture().toString(), "ask-on-call"));
     Shareability kc = Shareability.builder(records).workingDirectory(dir).build();
+    LedgerWriter ledger = kc.openLedger(Duration.ofHours(1)); // at start, as the guide has it
     List<ConfiguredServer> servers = kc.servers(List.of(definition));
 
     // Never measured: unknown. A budgeted pass from a request path measures it.
@@ -58,9 +59,7 @@ final class ExampleGatewayIT {
     ServerVerdict measured = kc.verdicts(servers).get(0);
     assertThat(measured.verdict().strength()).isEqualTo(Strength.MEASURED);
 
-    LedgerWriter ledger = kc.openLedger();
-    try (ExampleGateway gateway =
-        ExampleGateway.start(kc, ledger, definition, Duration.ofHours(1))) {
+    try (ExampleGateway gateway = ExampleGateway.start(kc, ledger, definition)) {
       // One session: the server's roots/list can only be for it. Routed, nothing recorded.
       ExampleGateway.Stub a =
           gateway.attach("session-a", r -> Map.of("roots", List.of(Map.of("uri", "file:///a"))));
@@ -78,9 +77,10 @@ final class ExampleGatewayIT {
       assertThat(second.get("id")).as("ids are rewritten both ways").isEqualTo(1L);
       assertThat(ExampleGateway.text(second)).startsWith("client error:");
       assertThat(gateway.unroutableRequests()).isEqualTo(1);
+      assertThat(gateway.refusedRecords()).isZero();
       assertThat(ledger.codesFor(NAME, gateway.launchIdentity())).containsExactly(UNROUTABLE);
 
-      // The live ledger counts at once; the file only after the heartbeat's flush.
+      // The live ledger counts at once; the file only after a flush.
       ServerVerdict live = kc.verdicts(servers, ledger).get(0);
       assertThat(live.verdict().strength()).isEqualTo(Strength.REFUTED);
       assertThat(live.verdict().reasons())
@@ -106,7 +106,7 @@ final class ExampleGatewayIT {
           ItProcesses.kcshare(dir, "hazards", "clear", NAME, "--records-dir", recordsDir);
       assertThat(clear.exitCode()).as(clear.stderr()).isZero();
       assertThat(kc.verdicts(servers).get(0).verdict()).isEqualTo(measured.verdict());
-      // ...and the live gateway at its next heartbeat, which applies the stamped clear.
+      // ...and the live gateway at its next flush, which applies the stamped clear.
       assertThat(kc.verdicts(servers, ledger).get(0).verdict().strength())
           .isEqualTo(Strength.REFUTED);
       assertThat(gateway.flushNow()).isTrue();
