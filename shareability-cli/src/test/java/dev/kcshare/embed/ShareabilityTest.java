@@ -342,9 +342,9 @@ final class ShareabilityTest {
               () -> kc.budgetedPass(servers), () -> kc.clearHazards("gone"))) {
         org.assertj.core.api.Assertions.assertThatThrownBy(write)
             .isInstanceOfSatisfying(
-                dev.kcshare.host.FileProblem.class,
+                RecordsException.class,
                 p -> {
-                  assertThat(p.isRefused()).isTrue();
+                  assertThat(p.path()).isEqualTo(records);
                   assertThat(p.getMessage())
                       .startsWith(refusal)
                       .endsWith(", mode 0777): run chmod go-w " + records);
