@@ -437,7 +437,7 @@ public final class Shareability implements AutoCloseable {
    * @throws IllegalArgumentException if {@code name} is empty
    */
   public boolean clearHazards(String name) throws IOException, InterruptedException {
-    return LedgerStore.clearInFile(records.ledgerFile(), name, clock.getAsDouble());
+    return LedgerStore.clearInFile(records.ledgerFile(), name, clock);
   }
 
   /**

@@ -320,13 +320,12 @@ public final class LedgerCodec {
 
   /**
    * The document a cross-process clear writes (docs/design.md#clearing): the file as read without
-   * any record of {@code name}, and {@code cleared[name]} set to the later of its existing value
-   * and {@code now} (stamped even when the file held nothing for the name: a live writer may still
-   * hold unflushed records). A non-finite {@code now} stamps 0.0.
+   * any record of {@code name}, and {@code cleared[name]} set to {@link #clearStamp} (stamped even
+   * when the file held nothing for the name: a live writer may still hold unflushed records).
    *
-   * @param onDisk the file as read, tolerantly
+   * @param onDisk the file as read under the ledger lock, tolerantly
    * @param name the server to clear, not empty
-   * @param now the clear's time, epoch seconds
+   * @param now the clear's clock reading, epoch seconds, taken under the lock
    * @return the document to write
    * @throws IllegalArgumentException if {@code name} is empty
    */
@@ -339,8 +338,37 @@ public final class LedgerCodec {
     servers.remove(name);
     TreeMap<String, Double> cleared = new TreeMap<>(CodePoints.ORDER);
     cleared.putAll(onDisk.cleared());
-    cleared.merge(name, Double.isFinite(now) ? now : 0.0, Math::max);
+    cleared.put(name, clearStamp(onDisk, name, now));
     return encode(servers, cleared);
+  }
+
+  /**
+   * The time a clear of {@code name} is stamped with (docs/design.md#clearing): the latest of the
+   * clock reading {@code now} (0.0 when not finite), the file's existing marker for the name, and
+   * the {@code lastSeen} of every record the file holds for it. A clear removes everything the file
+   * holds for the name, so its stamp is never earlier than any of it, whatever clock wrote it: a
+   * writer then drops, by their own times, exactly the unwritten observations the clear covers.
+   *
+   * @param onDisk the file as read under the ledger lock
+   * @param name the server being cleared
+   * @param now the clearing process's clock, read under the lock
+   * @return the stamp, finite
+   */
+  public static double clearStamp(LedgerLoad onDisk, String name, double now) {
+    double stamp = Double.isFinite(now) ? now : 0.0;
+    @Nullable Double existing = onDisk.cleared().get(name);
+    if (existing != null && Double.isFinite(existing)) {
+      stamp = Math.max(stamp, existing);
+    }
+    @Nullable SortedMap<String, HazardRecord> records = onDisk.servers().get(name);
+    if (records != null) {
+      for (HazardRecord record : records.values()) {
+        if (Double.isFinite(record.lastSeen())) {
+          stamp = Math.max(stamp, record.lastSeen());
+        }
+      }
+    }
+    return stamp;
   }
 
   /** Encodes a snapshot with its clear markers ({@link #encode(Map, Map)}). */
