@@ -218,7 +218,7 @@ public final class LedgerStore {
       HazardLedger.FlushPlan plan = ledger.clearForFlush(onDisk, name, clock.getAsDouble());
       boolean written = false;
       try {
-        RecordFile.write(file, plan.toDocument());
+        RecordFile.write(file, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
         written = true;
         lastWarning = null;
       } catch (IOException e) {
@@ -298,7 +298,7 @@ public final class LedgerStore {
         }
         boolean written = false;
         try {
-          RecordFile.write(file, plan.toDocument());
+          RecordFile.write(file, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
           written = true;
           lastWarning = null;
         } catch (IOException e) {

@@ -325,4 +325,27 @@ final class LedgerStoreTest {
     assertThat(clearing.flush()).isTrue();
     assertThat(countOnDisk(file, "x")).isEqualTo(1);
   }
+
+  @Test
+  void aFlushWritesBackTheMembersThisVersionDoesNotKnow() throws Exception {
+    Path file = dir.resolve(RecordsDirectory.LEDGER_FILE);
+    Files.writeString(
+        file,
+        "{\"schema\": 1, \"servers\": {\"kept\": {\"identities\": {\"id\": {\"codes\":"
+            + " [\"unroutable_server_request\"], \"count\": 2, \"lastSeen\": 10.0,"
+            + " \"firstSeen\": 4}}, \"codes\": [\"unroutable_server_request\"], \"count\": 2,"
+            + " \"lastSeen\": 10.0, \"note\": {\"by\": [1e3, null]}}}, \"x-top\": \"v\"}");
+    Map<?, ?> was = (Map<?, ?>) RecordFile.read(file).root();
+    LedgerStore writer = new LedgerStore(file, new Clock(20.0)::get);
+    writer.record("other", UNROUTABLE_SERVER_REQUEST, "");
+    assertThat(writer.flush()).isTrue();
+    Map<?, ?> now = (Map<?, ?>) RecordFile.read(file).root();
+    Map<?, ?> wasKept = (Map<?, ?>) ((Map<?, ?>) was.get("servers")).get("kept");
+    Map<?, ?> nowKept = (Map<?, ?>) ((Map<?, ?>) now.get("servers")).get("kept");
+    assertThat(nowKept.get("note")).isEqualTo(wasKept.get("note"));
+    assertThat(((Map<?, ?>) ((Map<?, ?>) nowKept.get("identities")).get("id")).get("firstSeen"))
+        .isEqualTo(4);
+    assertThat(now.get("x-top")).isEqualTo("v");
+    assertThat(LedgerStore.read(file).servers()).containsOnlyKeys("kept", "other");
+  }
 }
