@@ -192,7 +192,7 @@ final class HazardsCommand implements Runnable {
       }
       // A command that writes the records also ends what a killed pass left running there.
       SpawnRegistry.reapOrphans(dir.path());
-      boolean had = LedgerStore.clearInFile(dir.ledgerFile(), server, ctx.host().epochSeconds());
+      boolean had = LedgerStore.clearInFile(dir.ledgerFile(), server, ctx.host()::epochSeconds);
       if (had) {
         ctx.err().println("Cleared the observed hazards of " + Escaper.quoted(server, 120) + ".");
       } else {

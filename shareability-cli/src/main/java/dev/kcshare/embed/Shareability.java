@@ -507,7 +507,7 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(name, "name");
     ensureOpen();
     try {
-      return LedgerStore.clearInFile(records.ledgerFile(), name, clock.getAsDouble());
+      return LedgerStore.clearInFile(records.ledgerFile(), name, clock);
     } catch (IOException e) {
       throw RecordsException.of(e, records.ledgerFile());
     }

@@ -189,6 +189,56 @@ final class MeasureIT {
     assertNoFixtureRuns("a", "b");
   }
 
+  /**
+   * docs/formats.md#what-kcshare-keeps-when-it-rewrites-a-file: measuring one server rewrites the
+   * cache, and the rows of the configured servers it did not measure — one under a newer entry
+   * schema, one with members this version does not know — and the file's own top-level members come
+   * back as the same JSON values.
+   */
+  @Test
+  void measuringOneServerLeavesTheOtherRowsAsTheFileHeldThem() throws Exception {
+    Map<String, String> modes = new LinkedHashMap<>();
+    modes.put("measured", "stable");
+    modes.put("future", "stable");
+    modes.put("annotated", "stable");
+    config("cfg.json", modes);
+    Path records = Files.createDirectories(dir.resolve("rec"));
+    String text =
+        "{\"applied\": [\"future\"], \"entries\": {"
+            + "\"future\": {\"evaluatedAt\": 1712000000, \"identity\":"
+            + " \"a\\u0000b\\u0000c\\u0000d\\u00003\", \"ran\": true,"
+            + " \"verdict\": {\"tier\": \"S\", \"w\": [1e3, -0.5, null, \"\\u00e9\"]}},"
+            + "\"annotated\": {\"callerSensitive\": false, \"evaluatedAt\": 5.5, \"identity\":"
+            + " \"a\\u0000b\\u0000c\\u0000d\\u00002\", \"note\": {\"by\": \"gw\"},"
+            + " \"ran\": true, \"reasons\": [], \"reportedVersion\": \"1\"}},"
+            + " \"x-gateway\": {\"since\": 3}}";
+    Path cache = Files.writeString(records.resolve("shareability-verdicts.json"), text);
+    Map<String, Object> before = Json.object(Json.read(cache));
+
+    Kcshare.Result measure =
+        Kcshare.run(
+            dir,
+            Map.of(),
+            "",
+            "measure",
+            "measured",
+            "--config",
+            "cfg.json",
+            "--records-dir",
+            "rec");
+    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
+
+    Map<String, Object> after = Json.object(Json.read(cache));
+    Map<String, Object> entriesBefore = Json.object(before.get("entries"));
+    Map<String, Object> entriesAfter = Json.object(after.get("entries"));
+    assertThat(entriesAfter).containsKeys("measured", "future", "annotated");
+    assertThat(entriesAfter.get("future")).isEqualTo(entriesBefore.get("future"));
+    assertThat(entriesAfter.get("annotated")).isEqualTo(entriesBefore.get("annotated"));
+    assertThat(after.get("x-gateway")).isEqualTo(before.get("x-gateway"));
+    assertThat(after.get("applied")).isEqualTo(before.get("applied"));
+    assertNoFixtureRuns("measured");
+  }
+
   @Test
   void onlyTheSummaryWhenStderrIsAFileUnlessVerbose() throws Exception {
     Map<String, String> modes = new LinkedHashMap<>();

@@ -39,7 +39,7 @@ public final class CacheStore {
    *     unreadable (its rows could not be merged)
    */
   private static CacheLoad readForWrite(Path file) throws FileProblem {
-    RecordFile.Loaded<CacheLoad> read = RecordFile.readCache(file);
+    RecordFile.Loaded<CacheLoad> read = RecordFile.readCacheForWriting(file);
     return read.forWriting(file, read.value().refusal());
   }
 

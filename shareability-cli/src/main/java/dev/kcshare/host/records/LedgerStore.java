@@ -163,11 +163,13 @@ public final class LedgerStore {
   }
 
   /**
-   * Drops every observation of {@code name} from memory, stamps a clear marker and writes it to the
-   * file at once (blocking: a flush), so no other writer can merge an older observation back and
-   * the clear reaches every kcshare reader and writer. If that write fails, the next flush retries.
-   * The only way evidence is removed (an operator's decision, for example after the gateway
-   * misattributed a frame).
+   * Clears {@code name} under the ledger lock (docs/design.md#clearing): stamps a clear marker with
+   * the clock read while the lock is held (raised to cover what the file holds for the name), drops
+   * every observation of the name from memory and from the file, and writes the file at once
+   * (blocking), so no other writer can merge an older observation back and the clear reaches every
+   * kcshare reader and writer. If the lock cannot be had or the write fails, memory is cleared and
+   * the next flush writes the marker. The only way evidence is removed (an operator's decision, for
+   * example after the gateway misattributed a frame).
    *
    * @param name the configured server name (an empty name changes nothing)
    * @return true if anything was removed from memory
@@ -178,18 +180,80 @@ public final class LedgerStore {
     boolean interrupted = false;
     flushMutex.lock();
     try {
-      boolean removed = ledger.clear(name, clock.getAsDouble());
       try {
-        flushLocked();
+        Boolean removed = clearLocked(name);
+        if (removed != null) {
+          return removed;
+        }
       } catch (InterruptedException e) {
-        interrupted = true; // the marker stays in memory; the next flush writes it
+        interrupted = true;
       }
-      return removed;
+      // The file could not be locked, read or written: clear memory now; the next flush writes it.
+      return ledger.clear(name, clock.getAsDouble());
     } finally {
       flushMutex.unlock();
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
+    }
+  }
+
+  /**
+   * The clear under the ledger lock (docs/design.md#clearing): stamped by the clock read while the
+   * lock is held, raised to cover what the file holds for the name, and written at once.
+   *
+   * @return whether memory held the name, or null when the clear could not be written (nothing was
+   *     changed then, except when the write itself failed: the clear is then in memory)
+   */
+  private @Nullable Boolean clearLocked(String name) throws InterruptedException {
+    if (name.isEmpty()) {
+      return false;
+    }
+    FileLock lock;
+    try {
+      lock = FileLock.tryAcquire(file, LOCK_WAIT);
+    } catch (IOException e) {
+      warnOnce(
+          "ledger clear not written, will retry: "
+              + FileProblem.of("lock", FileLock.lockFileFor(file), e).getMessage());
+      return null;
+    }
+    if (lock == null) {
+      log.warn("ledger clear not written yet: {} is locked by another process", file);
+      return null;
+    }
+    try {
+      LedgerLoad onDisk;
+      try {
+        onDisk = readForWrite(file);
+      } catch (FileProblem e) {
+        warnOnce("ledger clear not written, kept in memory: " + e.getMessage());
+        return null;
+      }
+      HazardLedger.FlushPlan plan = ledger.clearForFlush(onDisk, name, clock.getAsDouble());
+      boolean written = false;
+      try {
+        RecordFile.write(file, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
+        written = true;
+        lastWarning = null;
+      } catch (IOException e) {
+        warnOnce(
+            "ledger clear not written, will retry: "
+                + FileProblem.of("write", file, e).getMessage());
+      } finally {
+        if (written) {
+          ledger.flushed(plan);
+        } else {
+          ledger.flushFailed(plan);
+        }
+      }
+      return plan.removedByClear();
+    } catch (RuntimeException e) {
+      log.warn("ledger clear failed (an error of kcshare's own), will retry: {}", e.toString());
+      log.debug("ledger clear failed", e);
+      return null;
+    } finally {
+      release(lock);
     }
   }
 
@@ -284,7 +348,7 @@ public final class LedgerStore {
         }
         boolean written = false;
         try {
-          RecordFile.write(file, plan.toDocument());
+          RecordFile.write(file, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
           written = true;
           lastWarning = null;
         } catch (IOException e) {
@@ -344,25 +408,30 @@ public final class LedgerStore {
   /**
    * The cross-process clear (docs/design.md#clearing): under the ledger lock, drops every
    * observation of {@code name} from the file and stamps {@code cleared[name]}, so a live kcshare
-   * ledger writer drops its in-memory copy at its next flush. The marker is written even when the
-   * file held nothing for the name.
+   * ledger writer drops its in-memory copy at its next flush. The stamp is {@code clock} read while
+   * the lock is held, raised to cover every record the file holds for the name ({@link
+   * LedgerCodec#clearStamp}): a clock read before waiting for the lock would let a writer's flush
+   * meanwhile put newer observations in the file that the clear then removes but a writer could not
+   * tell from the ones after it. The marker is written even when the file held nothing for the
+   * name.
    *
    * @param file the ledger file
    * @param name the configured server name (not empty)
-   * @param now epoch seconds for the marker
+   * @param clock epoch seconds for the stamp, read once the lock is held
    * @return true if the file held observations for {@code name}
    * @throws FileProblem if the file cannot be locked or written, or must be left as it is (written
    *     by a newer version, not understood, or unreadable), or others may write the records
    *     directory ({@link RecordsTrust}): the file is then unchanged
    * @throws IOException if the file cannot be locked or written
    * @throws InterruptedException if interrupted while waiting for the lock
-   * @throws NullPointerException if {@code file} or {@code name} is null
+   * @throws NullPointerException if an argument is null
    * @throws IllegalArgumentException if {@code name} is empty
    */
-  public static boolean clearInFile(Path file, String name, double now)
+  public static boolean clearInFile(Path file, String name, DoubleSupplier clock)
       throws IOException, InterruptedException {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(clock, "clock");
     if (name.isEmpty()) {
       throw new IllegalArgumentException("server name must not be empty");
     }
@@ -376,11 +445,20 @@ public final class LedgerStore {
     try (lock) {
       LedgerLoad load = readForWrite(file);
       try {
-        RecordFile.write(file, LedgerCodec.encodeCleared(load, name, now));
+        RecordFile.write(file, LedgerCodec.encodeCleared(load, name, clock.getAsDouble()));
       } catch (IOException e) {
         throw FileProblem.of("write", file, e);
       }
       return load.servers().containsKey(name);
     }
+  }
+
+  /**
+   * {@link #clearInFile(Path, String, DoubleSupplier)} with a fixed clock reading (raised, as
+   * always, to cover what the file holds for the name).
+   */
+  public static boolean clearInFile(Path file, String name, double now)
+      throws IOException, InterruptedException {
+    return clearInFile(file, name, () -> now);
   }
 }

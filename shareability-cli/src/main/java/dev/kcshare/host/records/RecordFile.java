@@ -177,6 +177,18 @@ public final class RecordFile {
   }
 
   /**
+   * Reads the cache file for a writer that will replace it: every row, keeping what must be written
+   * back as read ({@link CacheCodec#decoderForWriting()}).
+   */
+  public static Loaded<CacheLoad> readCacheForWriting(Path file) {
+    return stream(
+        file,
+        name -> true,
+        CacheCodec.decoderForWriting(),
+        new CacheLoad(new TreeMap<>(), new TreeSet<>(), List.of()));
+  }
+
+  /**
    * Streams {@code file} into {@code decoder}, handing it only the streamed entries whose keys
    * {@code names} accepts; a file that cannot be used reads as {@code empty}.
    */

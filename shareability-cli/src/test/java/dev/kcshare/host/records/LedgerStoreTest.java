@@ -265,4 +265,87 @@ final class LedgerStoreTest {
     assertThat(file).doesNotExist();
     assertThat(new TreeSet<>(writer.ledger().all().keySet())).isEmpty();
   }
+
+  /** The file's count for {@code name}, over every identity. */
+  private static long countOnDisk(Path file, String name) {
+    SortedMap<String, HazardRecord> ids = LedgerStore.read(file).servers().get(name);
+    return ids == null ? 0 : ids.values().stream().mapToLong(HazardRecord::count).sum();
+  }
+
+  /**
+   * The reported scenario, driven step by step on one injected clock: a writer records for X and
+   * flushes every 100 ms; every 2 s {@code kcshare hazards clear X} reads its clock, then waits for
+   * the lock while the writer flushes one more observation, then clears. After every flush the file
+   * holds exactly the observations recorded after the last clear.
+   */
+  @Test
+  void aClearThatWaitedForAFlushIsAPointInTimeInEverySnapshot() throws Exception {
+    Path file = dir.resolve(RecordsDirectory.LEDGER_FILE);
+    Clock clock = new Clock(1_800_000_000.0);
+    LedgerStore writer = new LedgerStore(file, clock::get);
+    long sinceClear = 0;
+    int snapshots = 0;
+    for (int tick = 1; tick <= 222; tick++) {
+      clock.now += 0.1;
+      double clearReadsItsClock = clock.now;
+      writer.record("x", UNROUTABLE_SERVER_REQUEST, "id");
+      sinceClear++;
+      assertThat(writer.flush()).isTrue();
+      if (tick % 20 == 0) {
+        // The observation just flushed was made before the clear took the lock.
+        LedgerStore.clearInFile(file, "x", () -> clearReadsItsClock - 0.05);
+        sinceClear = 0;
+      }
+      clock.now += 0.001;
+      writer.record("x", UNROUTABLE_SERVER_REQUEST, "id");
+      sinceClear++;
+      assertThat(writer.flush()).isTrue();
+      assertThat(countOnDisk(file, "x")).as("snapshot %d", tick).isEqualTo(sinceClear);
+      snapshots++;
+    }
+    assertThat(snapshots).isEqualTo(222);
+  }
+
+  @Test
+  void anInProcessClearCoversWhatAnotherWriterFlushedBeforeIt() throws Exception {
+    Path file = dir.resolve(RecordsDirectory.LEDGER_FILE);
+    Clock clock = new Clock(1_800_000_000.0);
+    // The other writer's clock runs ahead: its flushed record is stamped after our clock reading.
+    LedgerStore other = new LedgerStore(file, () -> clock.get() + 5.0);
+    LedgerStore clearing = new LedgerStore(file, clock::get);
+    for (int i = 0; i < 3; i++) {
+      other.record("x", UNROUTABLE_SERVER_REQUEST, "id");
+    }
+    assertThat(other.flush()).isTrue();
+    assertThat(clearing.clear("x")).isFalse();
+    assertThat(countOnDisk(file, "x")).isZero();
+    clock.now += 10.0;
+    other.record("x", UNROUTABLE_SERVER_REQUEST, "id");
+    assertThat(other.flush()).isTrue();
+    assertThat(clearing.flush()).isTrue();
+    assertThat(countOnDisk(file, "x")).isEqualTo(1);
+  }
+
+  @Test
+  void aFlushWritesBackTheMembersThisVersionDoesNotKnow() throws Exception {
+    Path file = dir.resolve(RecordsDirectory.LEDGER_FILE);
+    Files.writeString(
+        file,
+        "{\"schema\": 1, \"servers\": {\"kept\": {\"identities\": {\"id\": {\"codes\":"
+            + " [\"unroutable_server_request\"], \"count\": 2, \"lastSeen\": 10.0,"
+            + " \"firstSeen\": 4}}, \"codes\": [\"unroutable_server_request\"], \"count\": 2,"
+            + " \"lastSeen\": 10.0, \"note\": {\"by\": [1e3, null]}}}, \"x-top\": \"v\"}");
+    Map<?, ?> was = (Map<?, ?>) RecordFile.read(file).root();
+    LedgerStore writer = new LedgerStore(file, new Clock(20.0)::get);
+    writer.record("other", UNROUTABLE_SERVER_REQUEST, "");
+    assertThat(writer.flush()).isTrue();
+    Map<?, ?> now = (Map<?, ?>) RecordFile.read(file).root();
+    Map<?, ?> wasKept = (Map<?, ?>) ((Map<?, ?>) was.get("servers")).get("kept");
+    Map<?, ?> nowKept = (Map<?, ?>) ((Map<?, ?>) now.get("servers")).get("kept");
+    assertThat(nowKept.get("note")).isEqualTo(wasKept.get("note"));
+    assertThat(((Map<?, ?>) ((Map<?, ?>) nowKept.get("identities")).get("id")).get("firstSeen"))
+        .isEqualTo(4);
+    assertThat(now.get("x-top")).isEqualTo("v");
+    assertThat(LedgerStore.read(file).servers()).containsOnlyKeys("kept", "other");
+  }
 }

@@ -93,6 +93,8 @@ public final class JsonWriter {
             out.append('[');
             stack.push(new Frame(list.iterator(), false));
           }
+        } else if (next instanceof RawJson raw) {
+          raw(out, raw.text(), stack.size());
         } else {
           scalar(out, next);
         }
@@ -132,6 +134,58 @@ public final class JsonWriter {
     List<Map.Entry<?, ?>> list = new ArrayList<>(map.entrySet());
     list.sort(BY_KEY);
     return list.iterator();
+  }
+
+  /**
+   * Writes compact text of one value (as {@link #compact} wrote it) in this writer's style, its
+   * containers starting at {@code depth}: verbatim when compact, re-indented when pretty.
+   */
+  private void raw(StringBuilder out, String text, int depth) {
+    if (indent == 0) {
+      out.append(text);
+      return;
+    }
+    boolean inString = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (inString) {
+        out.append(c);
+        if (c == '\\') {
+          out.append(text.charAt(++i));
+        } else if (c == '"') {
+          inString = false;
+        }
+        continue;
+      }
+      switch (c) {
+        case '"' -> {
+          inString = true;
+          out.append(c);
+        }
+        case '{', '[' -> {
+          char next = i + 1 < text.length() ? text.charAt(i + 1) : 0;
+          out.append(c);
+          if (next == '}' || next == ']') {
+            out.append(next);
+            i++;
+          } else {
+            depth++;
+            newline(out, depth);
+          }
+        }
+        case '}', ']' -> {
+          depth--;
+          newline(out, depth);
+          out.append(c);
+        }
+        case ',' -> {
+          out.append(',');
+          newline(out, depth);
+        }
+        case ':' -> out.append(": ");
+        default -> out.append(c);
+      }
+    }
   }
 
   private void newline(StringBuilder out, int depth) {

@@ -3,6 +3,8 @@ package dev.kcshare.core.records;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.json.RawJson;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -27,24 +29,42 @@ public final class CacheCodec {
 
   /**
    * Decodes a parsed cache document per docs/design.md#read-tolerance,
-   * docs/design.md#stored-handshake. A {@code null} or non-object root is an empty cache. Never
-   * throws.
+   * docs/design.md#stored-handshake, keeping what a writer writes back as read ({@link
+   * CacheLoad#asRead()}, {@link CacheLoad#otherMembers()}), as {@link #decoderForWriting()} does. A
+   * {@code null} or non-object root is an empty cache. Never throws.
    */
   public static CacheLoad decode(@Nullable Object root) {
     return Dropped.tolerantly(
         notes -> {
-          Decoder decoder = decoder();
+          Decoder decoder = decoderForWriting();
           RecordDecoder.feed(root, decoder);
           CacheLoad load = decoder.finish();
           notes.addAll(load.dropped());
-          return new CacheLoad(load.rows(), load.applied(), notes, load.refusal());
+          return new CacheLoad(
+              load.rows(),
+              load.applied(),
+              notes,
+              load.refusal(),
+              load.asRead(),
+              load.otherMembers());
         },
         notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
   }
 
   /** A decoder to feed a document's top level to, member by member ({@link Decoder}). */
   public static Decoder decoder() {
-    return new Decoder();
+    return new Decoder(false);
+  }
+
+  /**
+   * A decoder for a writer that will replace the file: it also keeps, as compact text, every row it
+   * does not take or would not write back as the same value, and every unknown top-level member
+   * ({@link CacheLoad#asRead()}, {@link CacheLoad#otherMembers()}), so a write carries them through
+   * (docs/formats.md#what-kcshare-keeps-when-it-rewrites-a-file). Rows it takes and would write
+   * back identically cost nothing extra.
+   */
+  public static Decoder decoderForWriting() {
+    return new Decoder(true);
   }
 
   /**
@@ -60,8 +80,13 @@ public final class CacheCodec {
     private boolean entriesIsObject;
     private final TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
     private final LinkedHashMap<Object, List<Dropped>> rowNotes = new LinkedHashMap<>();
+    private final boolean forWriting;
+    private final TreeMap<String, RawJson> asRead = new TreeMap<>(CodePoints.ORDER);
+    private final LinkedHashMap<String, RawJson> otherMembers = new LinkedHashMap<>();
 
-    private Decoder() {}
+    private Decoder(boolean forWriting) {
+      this.forWriting = forWriting;
+    }
 
     /**
      * Equal values of different rows held once: rows of one build, or of servers answering alike,
@@ -97,6 +122,10 @@ public final class CacheCodec {
         entriesIsObject = false;
         rows.clear();
         rowNotes.clear();
+        asRead.clear();
+      } else if (forWriting && !"applied".equals(name)) {
+        otherMembers.remove(name);
+        otherMembers.put(name, RawJson.of(value));
       }
     }
 
@@ -107,6 +136,7 @@ public final class CacheCodec {
       entriesIsObject = true;
       rows.clear();
       rowNotes.clear();
+      asRead.clear();
     }
 
     /** One row of {@code entries}; a repeated name keeps its first place and last value. */
@@ -120,9 +150,13 @@ public final class CacheCodec {
       }
       rowNotes.put(name, notes);
       rows.remove(name);
+      asRead.remove(name);
       String where = "entries/" + Values.name(name);
       if (name.isEmpty()) {
         notes.add(new Dropped(where, "empty server name; skipped"));
+        if (forWriting) {
+          asRead.put(name, RawJson.of(value));
+        }
         return;
       }
       CacheRow row =
@@ -133,6 +167,11 @@ public final class CacheCodec {
                 return null;
               },
               notes);
+      if (forWriting
+          && (row == null
+              || !JsonWriter.canonical(value).equals(JsonWriter.canonical(rowValue(row))))) {
+        asRead.put(name, RawJson.of(value));
+      }
       if (row != null) {
         StoredHandshake handshake = row.handshake();
         rows.put(
@@ -215,7 +254,13 @@ public final class CacheCodec {
           }
         }
       }
-      return new CacheLoad(entriesIsObject ? rows : new TreeMap<>(), applied, notes, refusal);
+      return new CacheLoad(
+          entriesIsObject ? rows : new TreeMap<>(),
+          applied,
+          notes,
+          refusal,
+          entriesIsObject ? asRead : new TreeMap<>(),
+          otherMembers);
     }
   }
 
@@ -330,13 +375,32 @@ public final class CacheCodec {
    * back).
    */
   public static Map<String, Object> encode(Map<String, CacheRow> rows, Collection<String> applied) {
-    TreeMap<String, CacheRow> sortedRows = new TreeMap<>(CodePoints.ORDER);
-    sortedRows.putAll(rows);
-    Map<String, Object> entries = new LinkedHashMap<>();
-    for (Map.Entry<String, CacheRow> entry : sortedRows.entrySet()) {
+    return encode(rows, applied, Map.of(), Map.of());
+  }
+
+  /**
+   * {@link #encode(Map, Collection)}, writing back what a writer keeps as read
+   * (docs/formats.md#what-kcshare-keeps-when-it-rewrites-a-file): a name in {@code asRead} is
+   * written as the file held it (in place of a row of {@code rows} under that name, and also under
+   * the empty name), and {@code otherMembers} follow {@code applied} at the top level.
+   */
+  public static Map<String, Object> encode(
+      Map<String, CacheRow> rows,
+      Collection<String> applied,
+      Map<String, RawJson> asRead,
+      Map<String, RawJson> otherMembers) {
+    TreeMap<String, Object> sortedRows = new TreeMap<>(CodePoints.ORDER);
+    for (Map.Entry<String, CacheRow> entry : rows.entrySet()) {
       if (!entry.getKey().isEmpty()) {
-        entries.put(entry.getKey(), rowValue(entry.getValue()));
+        sortedRows.put(entry.getKey(), entry.getValue());
       }
+    }
+    sortedRows.putAll(asRead);
+    Map<String, Object> entries = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> entry : sortedRows.entrySet()) {
+      entries.put(
+          entry.getKey(),
+          entry.getValue() instanceof CacheRow row ? rowValue(row) : entry.getValue());
     }
     TreeSet<String> sortedApplied = new TreeSet<>(CodePoints.ORDER);
     for (String name : applied) {
@@ -347,6 +411,11 @@ public final class CacheCodec {
     Map<String, Object> document = new LinkedHashMap<>();
     document.put("entries", entries);
     document.put("applied", new ArrayList<>(sortedApplied));
+    for (Map.Entry<String, RawJson> member : otherMembers.entrySet()) {
+      if (!"entries".equals(member.getKey()) && !"applied".equals(member.getKey())) {
+        document.put(member.getKey(), member.getValue());
+      }
+    }
     return document;
   }
 

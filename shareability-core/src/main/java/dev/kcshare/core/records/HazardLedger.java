@@ -173,10 +173,12 @@ public final class HazardLedger {
 
   /**
    * Applies clear markers re-read from the file (docs/design.md#clearing, flush step 5): for each
-   * marked name, drops every observation made at or before its marker — baseline records last seen
-   * then, and pending observations by their own times ({@link PendingTimes}) — and merges the
-   * markers into this ledger's own (maximum per name) so they are written back. Entries with an
-   * empty name or a non-finite time are ignored.
+   * marked name, drops every observation the clear covers — pending observations made at or before
+   * its marker, by their own times ({@link PendingTimes}), and the baseline: all of it when the
+   * marker is newer than this ledger's own (that clear removed the name from the file, so nothing
+   * this ledger knew the file to hold survived it, whatever its {@code lastSeen}), else the records
+   * last seen at or before the marker — and merges the markers into this ledger's own (maximum per
+   * name) so they are written back. Entries with an empty name or a non-finite time are ignored.
    *
    * <p>Dirties the ledger when something was dropped, and also when a marker advanced for a name
    * that still holds (newer) records: the other process removed the whole name from the file, so
@@ -212,7 +214,7 @@ public final class HazardLedger {
         }
         Map<String, Cell> kept = new HashMap<>();
         for (Map.Entry<String, Cell> identity : identities.entrySet()) {
-          int outcome = identity.getValue().clearUpTo(time);
+          int outcome = identity.getValue().clearUpTo(time, advanced);
           if (outcome == Cell.KEPT || outcome == Cell.TRIMMED) {
             kept.put(identity.getKey(), identity.getValue());
           }
@@ -453,6 +455,35 @@ public final class HazardLedger {
   }
 
   /**
+   * A clear of {@code name} performed under the file lock, against the file just read: flush steps
+   * 5 to 8 with the clear in between. The clear is stamped with {@link LedgerCodec#clearStamp} (the
+   * clock reading {@code now}, raised to cover everything the file holds for the name and any
+   * existing marker), every identity of the name is dropped from memory, and the plan to write
+   * follows: the file without the name's records and with the marker. Write it, then call {@link
+   * #flushed} or {@link #flushFailed}. A failed write leaves the clear in memory, written by the
+   * next flush.
+   *
+   * @param onDisk the file as read under the lock, tolerantly (never one read as not understood)
+   * @param name the server to clear (an empty name clears nothing)
+   * @param now this process's clock, read under the lock, epoch seconds
+   * @return the plan; {@link FlushPlan#removedByClear()} says whether memory held the name
+   */
+  public FlushPlan clearForFlush(LedgerLoad onDisk, String name, double now) {
+    Objects.requireNonNull(onDisk, "onDisk");
+    Objects.requireNonNull(name, "name");
+    applyCleared(onDisk.cleared());
+    boolean removed = false;
+    if (!name.isEmpty()) {
+      double stamp = LedgerCodec.clearStamp(onDisk, name, now);
+      @Nullable Double own = state.get().cleared.get(name);
+      removed = clear(name, own == null ? stamp : Math.max(own, stamp));
+    }
+    absorb(onDisk);
+    FlushPlan plan = beginFlush();
+    return new FlushPlan(plan.snapshot, plan.sealed, removed);
+  }
+
+  /**
    * The plan's write succeeded (flush step 11): what it wrote becomes the baseline, and the
    * generation it captured is persisted, so the ledger stays dirty iff something changed since.
    */
@@ -531,10 +562,21 @@ public final class HazardLedger {
   public static final class FlushPlan {
     private final LedgerSnapshot snapshot;
     private final List<Cell> sealed;
+    private final boolean removedByClear;
 
     private FlushPlan(LedgerSnapshot snapshot, List<Cell> sealed) {
+      this(snapshot, sealed, false);
+    }
+
+    private FlushPlan(LedgerSnapshot snapshot, List<Cell> sealed, boolean removedByClear) {
       this.snapshot = snapshot;
       this.sealed = sealed;
+      this.removedByClear = removedByClear;
+    }
+
+    /** For a plan of {@link #clearForFlush}: whether memory held something of the cleared name. */
+    public boolean removedByClear() {
+      return removedByClear;
     }
 
     /** The records and markers to write, with the generation captured before sealing. */
@@ -669,16 +711,19 @@ public final class HazardLedger {
     }
 
     /**
-     * Drops what a clear at {@code marker} covers: {@link #KEPT} (nothing covered), {@link
+     * Drops what a clear at {@code marker} covers: the whole baseline when {@code baselineRemoved}
+     * (a clear newer than this ledger's markers removed the name from the file, and with it all the
+     * file held, which is all the baseline is), else the baseline if last seen at or before the
+     * marker; pending observations by their own times. {@link #KEPT} (nothing covered), {@link
      * #TRIMMED} (some dropped, some kept), {@link #DROPPED} (everything: the cell is retired) or
      * {@link #ALREADY_RETIRED}.
      */
-    synchronized int clearUpTo(double marker) {
+    synchronized int clearUpTo(double marker, boolean baselineRemoved) {
       if (retired) {
         return ALREADY_RETIRED;
       }
       boolean dropped = false;
-      if (baseCodes != 0 && baseLastSeen <= marker) {
+      if (baseCodes != 0 && (baselineRemoved || baseLastSeen <= marker)) {
         baseCodes = 0;
         baseCount = 0;
         baseLastSeen = 0.0;

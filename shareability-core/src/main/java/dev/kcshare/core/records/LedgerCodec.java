@@ -1,6 +1,7 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.json.RawJson;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +41,8 @@ public final class LedgerCodec {
           RecordDecoder.feed(root, decoder);
           LedgerLoad load = decoder.finish();
           notes.addAll(load.dropped());
-          return new LedgerLoad(load.servers(), load.cleared(), notes, load.refusal());
+          return new LedgerLoad(
+              load.servers(), load.cleared(), notes, load.refusal(), load.extras());
         },
         notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
   }
@@ -67,7 +69,16 @@ public final class LedgerCodec {
     private record Slot(
         @Nullable String name,
         @Nullable TreeMap<String, HazardRecord> identities,
-        List<Dropped> notes) {}
+        List<Dropped> notes,
+        Map<String, RawJson> extras,
+        Map<String, Map<String, RawJson>> identityExtras) {
+      Slot(
+          @Nullable String name,
+          @Nullable TreeMap<String, HazardRecord> identities,
+          List<Dropped> notes) {
+        this(name, identities, notes, Map.of(), Map.of());
+      }
+    }
 
     private Decoder() {}
 
@@ -115,15 +126,19 @@ public final class LedgerCodec {
         servers.put(name, new Slot(null, null, notes));
         return;
       }
+      Map<String, Map<String, RawJson>> identityExtras = new HashMap<>();
       TreeMap<String, HazardRecord> identities =
           Dropped.tolerantly(
-              n -> readServer(server, where, n),
+              n -> readServer(server, where, n, identityExtras),
               n -> {
                 n.add(new Dropped(where, "unexpected value; skipped"));
                 return new TreeMap<>(CodePoints.ORDER);
               },
               notes);
-      servers.put(name, new Slot(name, identities, notes));
+      servers.put(
+          name,
+          new Slot(
+              name, identities, notes, unknownMembers(server, SERVER_MEMBERS), identityExtras));
     }
 
     /** The document's value is not an object. */
@@ -175,6 +190,9 @@ public final class LedgerCodec {
         }
         return new LedgerLoad(out, cleared, notes, refusal);
       }
+      TreeMap<String, Map<String, RawJson>> serverExtras = new TreeMap<>(CodePoints.ORDER);
+      TreeMap<String, SortedMap<String, Map<String, RawJson>>> identityExtras =
+          new TreeMap<>(CodePoints.ORDER);
       for (Slot slot : servers.values()) {
         notes.addAll(slot.notes());
         TreeMap<String, HazardRecord> identities = slot.identities();
@@ -205,14 +223,58 @@ public final class LedgerCodec {
           notes.add(new Dropped(where, "no identity record left; server absent"));
         } else {
           out.put(name, identities);
+          if (!slot.extras().isEmpty()) {
+            serverExtras.put(name, slot.extras());
+          }
+          TreeMap<String, Map<String, RawJson>> kept = new TreeMap<>(CodePoints.ORDER);
+          slot.identityExtras()
+              .forEach(
+                  (identity, extra) -> {
+                    if (identities.containsKey(identity)) {
+                      kept.put(identity, extra);
+                    }
+                  });
+          if (!kept.isEmpty()) {
+            identityExtras.put(name, kept);
+          }
         }
       }
-      return new LedgerLoad(out, cleared, notes);
+      Map<String, RawJson> top = new LinkedHashMap<>();
+      members.forEach(
+          (member, value) -> {
+            if (!TOP_MEMBERS.contains(member)) {
+              top.put(member, RawJson.of(value));
+            }
+          });
+      return new LedgerLoad(
+          out, cleared, notes, null, new LedgerExtras(top, serverExtras, identityExtras));
     }
   }
 
+  private static final java.util.Set<String> TOP_MEMBERS =
+      java.util.Set.of("schema", "servers", "cleared");
+  private static final java.util.Set<String> SERVER_MEMBERS =
+      java.util.Set.of("identities", "codes", "count", "lastSeen");
+  private static final java.util.Set<String> RECORD_MEMBERS =
+      java.util.Set.of("codes", "count", "lastSeen");
+
+  /** The members of {@code object} not named in {@code known}, as compact text, in file order. */
+  private static Map<String, RawJson> unknownMembers(
+      Map<?, ?> object, java.util.Set<String> known) {
+    Map<String, RawJson> out = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> e : object.entrySet()) {
+      if (e.getKey() instanceof String member && !known.contains(member)) {
+        out.put(member, RawJson.of(e.getValue()));
+      }
+    }
+    return out;
+  }
+
   private static TreeMap<String, HazardRecord> readServer(
-      Map<?, ?> server, String where, List<Dropped> notes) {
+      Map<?, ?> server,
+      String where,
+      List<Dropped> notes,
+      Map<String, Map<String, RawJson>> identityExtras) {
     TreeMap<String, HazardRecord> identities = new TreeMap<>(CodePoints.ORDER);
     Object identitiesValue = server.get("identities");
     if (identitiesValue instanceof Map<?, ?> identityMap) {
@@ -226,6 +288,10 @@ public final class LedgerCodec {
         HazardRecord record = readRecord(e.getValue(), recordWhere, notes);
         if (record != null) {
           identities.put(identity, record);
+          Map<String, RawJson> extra = unknownMembers((Map<?, ?>) e.getValue(), RECORD_MEMBERS);
+          if (!extra.isEmpty()) {
+            identityExtras.put(identity, extra);
+          }
         }
       }
     } else {
@@ -320,13 +386,12 @@ public final class LedgerCodec {
 
   /**
    * The document a cross-process clear writes (docs/design.md#clearing): the file as read without
-   * any record of {@code name}, and {@code cleared[name]} set to the later of its existing value
-   * and {@code now} (stamped even when the file held nothing for the name: a live writer may still
-   * hold unflushed records). A non-finite {@code now} stamps 0.0.
+   * any record of {@code name}, and {@code cleared[name]} set to {@link #clearStamp} (stamped even
+   * when the file held nothing for the name: a live writer may still hold unflushed records).
    *
-   * @param onDisk the file as read, tolerantly
+   * @param onDisk the file as read under the ledger lock, tolerantly
    * @param name the server to clear, not empty
-   * @param now the clear's time, epoch seconds
+   * @param now the clear's clock reading, epoch seconds, taken under the lock
    * @return the document to write
    * @throws IllegalArgumentException if {@code name} is empty
    */
@@ -339,13 +404,56 @@ public final class LedgerCodec {
     servers.remove(name);
     TreeMap<String, Double> cleared = new TreeMap<>(CodePoints.ORDER);
     cleared.putAll(onDisk.cleared());
-    cleared.merge(name, Double.isFinite(now) ? now : 0.0, Math::max);
-    return encode(servers, cleared);
+    cleared.put(name, clearStamp(onDisk, name, now));
+    return encode(servers, cleared, onDisk.extras().without(name));
+  }
+
+  /**
+   * The time a clear of {@code name} is stamped with (docs/design.md#clearing): the latest of the
+   * clock reading {@code now} (0.0 when not finite), the file's existing marker for the name, and
+   * the {@code lastSeen} of every record the file holds for it. A clear removes everything the file
+   * holds for the name, so its stamp is never earlier than any of it, whatever clock wrote it: a
+   * writer then drops, by their own times, exactly the unwritten observations the clear covers.
+   *
+   * @param onDisk the file as read under the ledger lock
+   * @param name the server being cleared
+   * @param now the clearing process's clock, read under the lock
+   * @return the stamp, finite
+   */
+  public static double clearStamp(LedgerLoad onDisk, String name, double now) {
+    double stamp = Double.isFinite(now) ? now : 0.0;
+    @Nullable Double existing = onDisk.cleared().get(name);
+    if (existing != null && Double.isFinite(existing)) {
+      stamp = Math.max(stamp, existing);
+    }
+    @Nullable SortedMap<String, HazardRecord> records = onDisk.servers().get(name);
+    if (records != null) {
+      for (HazardRecord record : records.values()) {
+        if (Double.isFinite(record.lastSeen())) {
+          stamp = Math.max(stamp, record.lastSeen());
+        }
+      }
+    }
+    return stamp;
   }
 
   /** Encodes a snapshot with its clear markers ({@link #encode(Map, Map)}). */
   public static Map<String, Object> encode(LedgerSnapshot snapshot) {
     return encode(snapshot.servers(), snapshot.cleared());
+  }
+
+  /**
+   * Encodes a snapshot with its clear markers, writing back the members of the file just read that
+   * this version does not know ({@link #encode(Map, Map, LedgerExtras)}).
+   */
+  public static Map<String, Object> encode(LedgerSnapshot snapshot, LedgerExtras extras) {
+    return encode(snapshot.servers(), snapshot.cleared(), extras);
+  }
+
+  /** {@link #encode(Map, Map, LedgerExtras)} with nothing unknown to write back. */
+  public static Map<String, Object> encode(
+      Map<String, ? extends Map<String, HazardRecord>> servers, Map<String, Double> cleared) {
+    return encode(servers, cleared, LedgerExtras.NONE);
   }
 
   /**
@@ -355,10 +463,14 @@ public final class LedgerCodec {
    * carries {@code identities} and the flat union of {@link LedgerUnion} ({@code codes} sorted
    * union, {@code count} exact sum, {@code lastSeen} max). Identity counts are {@link Long}, the
    * flat count a {@link Long} or, beyond 2^63−1, a {@link java.math.BigInteger}; times are {@link
-   * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out.
+   * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out. The
+   * members in {@code extras} follow the known ones of the server entry, identity record or top
+   * level they were read from, when that is written at all.
    */
   public static Map<String, Object> encode(
-      Map<String, ? extends Map<String, HazardRecord>> servers, Map<String, Double> cleared) {
+      Map<String, ? extends Map<String, HazardRecord>> servers,
+      Map<String, Double> cleared,
+      LedgerExtras extras) {
     Map<String, Object> document = new LinkedHashMap<>();
     document.put("schema", SCHEMA);
     Map<String, Object> serversOut = new LinkedHashMap<>();
@@ -375,8 +487,14 @@ public final class LedgerCodec {
         if (mask <= 0) {
           continue;
         }
-        identities.put(
-            identity.getKey(), recordValue(mask, record.count(), finite(record.lastSeen())));
+        Map<String, Object> value = recordValue(mask, record.count(), finite(record.lastSeen()));
+        @Nullable SortedMap<String, Map<String, RawJson>> ids =
+            extras.identities().get(server.getKey());
+        @Nullable Map<String, RawJson> extra = ids == null ? null : ids.get(identity.getKey());
+        if (extra != null) {
+          extra.forEach((member, raw) -> value.putIfAbsent(member, raw));
+        }
+        identities.put(identity.getKey(), value);
         written.add(record);
       }
       if (written.isEmpty()) {
@@ -388,6 +506,10 @@ public final class LedgerCodec {
       entry.put("codes", new ArrayList<>(union.codes()));
       entry.put("count", union.countValue());
       entry.put("lastSeen", union.lastSeen());
+      @Nullable Map<String, RawJson> extra = extras.servers().get(server.getKey());
+      if (extra != null) {
+        extra.forEach((member, raw) -> entry.putIfAbsent(member, raw));
+      }
       serversOut.put(server.getKey(), entry);
     }
     document.put("servers", serversOut);
@@ -401,6 +523,7 @@ public final class LedgerCodec {
     if (!clearedOut.isEmpty()) {
       document.put("cleared", clearedOut);
     }
+    extras.top().forEach((member, raw) -> document.putIfAbsent(member, raw));
     return document;
   }
 

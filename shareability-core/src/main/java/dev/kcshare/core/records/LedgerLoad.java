@@ -16,18 +16,30 @@ import org.jspecify.annotations.Nullable;
  *     (docs/design.md#files-left-unchanged), completing "the file …": {@code was written by a newer
  *     version (schema 2)}, or {@code is not a ledger this version understands (…)}. Such a file
  *     still reads as nothing observed.
+ * @param extras the members this version does not know, for a writer to write back as read
  */
 public record LedgerLoad(
     SortedMap<String, SortedMap<String, HazardRecord>> servers,
     SortedMap<String, Double> cleared,
     List<Dropped> dropped,
-    @Nullable String refusal) {
+    @Nullable String refusal,
+    LedgerExtras extras) {
 
   /** Copies the collections. */
   public LedgerLoad {
     servers = Maps.ledgerCopy(servers);
     cleared = Maps.sortedCopy(cleared);
     dropped = List.copyOf(dropped);
+    java.util.Objects.requireNonNull(extras, "extras");
+  }
+
+  /** A load with no unknown members. */
+  public LedgerLoad(
+      SortedMap<String, SortedMap<String, HazardRecord>> servers,
+      SortedMap<String, Double> cleared,
+      List<Dropped> dropped,
+      @Nullable String refusal) {
+    this(servers, cleared, dropped, refusal, LedgerExtras.NONE);
   }
 
   /** A load a writer may replace. */

@@ -1,24 +1,26 @@
 package dev.kcshare.core.records;
 
+import java.util.Arrays;
+
 /**
- * When the not yet written observations of one hazard code on one (name, identity) were made: a few
- * time windows, each with its first and last time and how many observations it holds. Held in
- * memory only (docs/design.md#clearing: a clear is a point in time, so a writer must know which of
- * its observations a clear stamped at T covers).
+ * When the not yet written observations of one hazard code on one (name, identity) were made: time
+ * windows in time order, each with its first and last time and how many observations it holds. Held
+ * in memory only (docs/design.md#clearing: a clear is a point in time, so a writer must know which
+ * of its observations a clear stamped at T covers).
  *
- * <p>Observations less than {@value #WINDOW_SECONDS} s after a window's first one join it, so a
- * flood costs no allocation; beyond {@value #MAX_WINDOWS} windows the two oldest are joined. A
- * clear at T drops every window that ended at or before T and keeps every window that began after
- * it; a window T falls inside keeps only its last observation (counted once): at least that one is
- * newer than the clear, and none that might be older is ever counted again. Counts after a clear
- * are therefore exact unless a clear lands inside a window, and never include an observation made
- * before the clear.
+ * <p>An observation at a time a window already spans joins it, so a repeat within one clock tick
+ * costs no allocation; any other time opens a window of its own. Beyond {@value #MAX_WINDOWS}
+ * windows the two neighbours closest in time are joined. A clear at T drops every window that ended
+ * at or before T and keeps every window that began after it; a window T falls inside keeps only its
+ * last observation (counted once): at least that one is newer than the clear, and none that might
+ * be older is ever counted again. Counts after a clear are therefore exact as long as no more than
+ * {@value #MAX_WINDOWS} distinct times were recorded since the last write, and never include an
+ * observation made at or before the clear.
  *
  * <p>Not thread-safe: the owning ledger cell guards it.
  */
 final class PendingTimes {
-  static final int MAX_WINDOWS = 16;
-  static final double WINDOW_SECONDS = 1.0;
+  static final int MAX_WINDOWS = 64;
 
   private double[] first = new double[4];
   private double[] last = new double[4];
@@ -31,57 +33,83 @@ final class PendingTimes {
 
   /** Adds one observation at {@code time} (finite). */
   void add(double time) {
-    if (size > 0) {
-      int top = size - 1;
-      if (Math.abs(time - first[top]) < WINDOW_SECONDS) {
-        count[top] = saturated(count[top], 1);
-        first[top] = Math.min(first[top], time);
-        last[top] = Math.max(last[top], time);
-        return;
-      }
-    }
-    append(time, time, 1);
+    add(time, time, 1);
   }
 
-  private void append(double from, double to, long n) {
-    if (size == MAX_WINDOWS) {
-      // Join the two oldest windows: only the oldest observations lose their exact times.
-      first[0] = Math.min(first[0], first[1]);
-      last[0] = Math.max(last[0], last[1]);
-      count[0] = saturated(count[0], count[1]);
-      System.arraycopy(first, 2, first, 1, size - 2);
-      System.arraycopy(last, 2, last, 1, size - 2);
-      System.arraycopy(count, 2, count, 1, size - 2);
-      size--;
+  /** Adds {@code n} observations spanning [{@code from}, {@code to}], keeping time order. */
+  private void add(double from, double to, long n) {
+    // Usually the newest: search from the end.
+    int i = size - 1;
+    while (i >= 0 && first[i] > to) {
+      i--;
     }
+    if (i >= 0 && last[i] >= from) {
+      // Overlaps window i (and possibly later ones): join them all.
+      first[i] = Math.min(first[i], from);
+      last[i] = Math.max(last[i], to);
+      count[i] = saturated(count[i], n);
+      int j = i + 1;
+      while (j < size && first[j] <= last[i]) {
+        last[i] = Math.max(last[i], last[j]);
+        count[i] = saturated(count[i], count[j]);
+        j++;
+      }
+      remove(i + 1, j - (i + 1));
+      return;
+    }
+    insert(i + 1, from, to, n);
+    if (size > MAX_WINDOWS) {
+      joinClosest();
+    }
+  }
+
+  private void insert(int at, double from, double to, long n) {
     if (size == first.length) {
-      int grown = Math.min(MAX_WINDOWS, size * 2);
-      first = java.util.Arrays.copyOf(first, grown);
-      last = java.util.Arrays.copyOf(last, grown);
-      count = java.util.Arrays.copyOf(count, grown);
+      int grown = Math.min(MAX_WINDOWS + 1, size * 2);
+      first = Arrays.copyOf(first, grown);
+      last = Arrays.copyOf(last, grown);
+      count = Arrays.copyOf(count, grown);
     }
-    first[size] = from;
-    last[size] = to;
-    count[size] = n;
+    System.arraycopy(first, at, first, at + 1, size - at);
+    System.arraycopy(last, at, last, at + 1, size - at);
+    System.arraycopy(count, at, count, at + 1, size - at);
+    first[at] = from;
+    last[at] = to;
+    count[at] = n;
     size++;
   }
 
-  /** Puts {@code older}'s windows before this one's (a failed write gives its windows back). */
-  void prepend(PendingTimes older) {
-    if (older.size == 0) {
+  private void remove(int at, int n) {
+    if (n <= 0) {
       return;
     }
-    PendingTimes joined = new PendingTimes();
+    System.arraycopy(first, at + n, first, at, size - at - n);
+    System.arraycopy(last, at + n, last, at, size - at - n);
+    System.arraycopy(count, at + n, count, at, size - at - n);
+    size -= n;
+  }
+
+  /** Joins the two neighbouring windows with the smallest gap between them. */
+  private void joinClosest() {
+    int best = 0;
+    double gap = Double.POSITIVE_INFINITY;
+    for (int i = 0; i + 1 < size; i++) {
+      double g = first[i + 1] - last[i];
+      if (g < gap) {
+        gap = g;
+        best = i;
+      }
+    }
+    last[best] = Math.max(last[best], last[best + 1]);
+    count[best] = saturated(count[best], count[best + 1]);
+    remove(best + 1, 1);
+  }
+
+  /** Adds {@code older}'s windows to this one's (a failed write gives its windows back). */
+  void prepend(PendingTimes older) {
     for (int i = 0; i < older.size; i++) {
-      joined.append(older.first[i], older.last[i], older.count[i]);
+      add(older.first[i], older.last[i], older.count[i]);
     }
-    for (int i = 0; i < size; i++) {
-      joined.append(first[i], last[i], count[i]);
-    }
-    first = joined.first;
-    last = joined.last;
-    count = joined.count;
-    size = joined.size;
   }
 
   /** The number of observations held (at most {@link Long#MAX_VALUE}). */
@@ -95,11 +123,7 @@ final class PendingTimes {
 
   /** The latest time held; only meaningful when not empty. */
   double latest() {
-    double t = Double.NEGATIVE_INFINITY;
-    for (int i = 0; i < size; i++) {
-      t = Math.max(t, last[i]);
-    }
-    return t;
+    return size == 0 ? Double.NEGATIVE_INFINITY : last[size - 1];
   }
 
   /**

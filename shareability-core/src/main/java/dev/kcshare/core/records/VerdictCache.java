@@ -1,6 +1,7 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.json.RawJson;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  * write {@link #merge}{@code (onDisk).toDocument()}, then call {@link #written}. The merge applies
  * only what this cache changed to what the file holds now: its own rows replace theirs, a row it
  * dropped (a version change) is dropped only if the file still holds the row it dropped, applied
- * markers are united, and every other row is the file's — so rows another writer stored since this
- * cache was read are kept. ({@link #toDocument()} and {@link #markClean()} remain for a file nobody
- * else writes.)
+ * markers are united, and every other row is the file's, written back as the file held it (unknown
+ * members and rows of a newer entry schema included) — so rows another writer stored since this
+ * cache was read are kept, and nothing this build does not understand is lost. ({@link
+ * #toDocument()} and {@link #markClean()} remain for a file nobody else writes.)
  *
  * <p>Loading never dirties, even when it dropped rows. Dirty triggers: {@link #put}, {@link
  * #markApplied} of a new non-empty name, and a version drop in {@link #get}. Thread-safe (every
@@ -201,22 +203,32 @@ public final class VerdictCache {
     Objects.requireNonNull(onDisk, "onDisk");
     TreeMap<String, CacheRow> merged = new TreeMap<>(CodePoints.ORDER);
     merged.putAll(onDisk.rows());
+    TreeMap<String, RawJson> asRead = new TreeMap<>(CodePoints.ORDER);
+    asRead.putAll(onDisk.asRead());
     for (Map.Entry<String, Change> e : changes.entrySet()) {
       Change change = e.getValue();
       CacheRow replacement = change.replacement();
       if (replacement != null) {
         merged.put(e.getKey(), replacement);
+        asRead.remove(e.getKey());
       } else {
         CacheRow now = merged.get(e.getKey());
-        if (now == null || sameRow(now, change.original())) {
+        if (now == null ? !asRead.containsKey(e.getKey()) : sameRow(now, change.original())) {
           merged.remove(e.getKey());
+          asRead.remove(e.getKey());
         }
       }
     }
     TreeSet<String> mergedApplied = new TreeSet<>(CodePoints.ORDER);
     mergedApplied.addAll(onDisk.applied());
     mergedApplied.addAll(applied);
-    return new Merge(merged, mergedApplied, new HashMap<>(changes), new TreeSet<>(appliedNew));
+    return new Merge(
+        merged,
+        mergedApplied,
+        asRead,
+        onDisk.otherMembers(),
+        new HashMap<>(changes),
+        new TreeSet<>(appliedNew));
   }
 
   /**
@@ -260,16 +272,22 @@ public final class VerdictCache {
   public static final class Merge {
     private final SortedMap<String, CacheRow> rows;
     private final SortedSet<String> applied;
+    private final SortedMap<String, RawJson> asRead;
+    private final Map<String, RawJson> otherMembers;
     private final Map<String, Change> changes;
     private final SortedSet<String> appliedNew;
 
     private Merge(
         SortedMap<String, CacheRow> rows,
         SortedSet<String> applied,
+        SortedMap<String, RawJson> asRead,
+        Map<String, RawJson> otherMembers,
         Map<String, Change> changes,
         SortedSet<String> appliedNew) {
       this.rows = Collections.unmodifiableSortedMap(rows);
       this.applied = Collections.unmodifiableSortedSet(applied);
+      this.asRead = Collections.unmodifiableSortedMap(asRead);
+      this.otherMembers = otherMembers;
       this.changes = changes;
       this.appliedNew = appliedNew;
     }
@@ -284,9 +302,13 @@ public final class VerdictCache {
       return applied;
     }
 
-    /** The document to write ({@link CacheCodec#encode}). */
+    /**
+     * The document to write ({@link CacheCodec#encode(Map, java.util.Collection, Map, Map)}): the
+     * merged rows, and every row and top-level member of the file this cache did not replace
+     * written back as the file held it.
+     */
     public Map<String, Object> toDocument() {
-      return CacheCodec.encode(rows, applied);
+      return CacheCodec.encode(rows, applied, asRead, otherMembers);
     }
   }
 }
