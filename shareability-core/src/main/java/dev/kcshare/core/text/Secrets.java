@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one rule that decides what of a server definition is secret, and the masker that replaces it
- * with {@value #MASK} wherever kcshare shows or stores text (docs/security.md#what-kcshare-masks).
- * A false positive is preferred to a leak.
+ * with {@value #MASK} wherever kcshare shows or stores text (docs/config.md#what-kcshare-masks). A
+ * false positive is preferred to a leak.
  *
  * <p>What is secret, for one definition:
  *

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every case of the masking rule (docs/security.md#what-kcshare-masks), and its near misses. */
+/** Every case of the masking rule (docs/config.md#what-kcshare-masks), and its near misses. */
 final class SecretsTest {
 
   /** Arguments (space-separated) as {@code config} shows them. */
