@@ -6,6 +6,7 @@ import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
+import dev.kcshare.core.text.Secrets;
 import dev.kcshare.host.report.ServerVerdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,11 +22,25 @@ import org.jspecify.annotations.Nullable;
 final class AttemptText {
   private AttemptText() {}
 
-  /** The attempt that belongs to the row's current definition, or null. */
+  /**
+   * The attempt that belongs to the row's current definition, or null; its detail and stderr tail
+   * masked with that definition's secrets (a file written before masking, or by another program,
+   * may hold them raw).
+   */
   static @Nullable AttemptRecord of(AttemptsLoad attempts, ServerVerdict row) {
     AttemptRecord a = attempts.servers().get(row.server().name());
     String identity = row.server().first().identity();
-    return a != null && a.identity().equals(identity) ? a : null;
+    if (a == null || !a.identity().equals(identity)) {
+      return null;
+    }
+    Secrets secrets = row.server().first().definition().secrets();
+    return new AttemptRecord(
+        a.at(),
+        a.identity(),
+        secrets.mask(a.detail()),
+        a.exitStatus(),
+        secrets.mask(a.stderrTail()),
+        a.failures());
   }
 
   /** The table cell in place of a bare {@code not_probed}: {@code could not run 3h ago}. */

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,7 +34,9 @@ import picocli.CommandLine.Option;
           + " failed, with the reason), each server with every definition, the clients that"
           + " define it and where, conflicting definitions and the fields they differ in,"
           + " variables that could not be substituted, the Kiro Crew gateway settings and the"
-          + " host profile with the reason it was chosen. Env values are never printed.",
+          + " host profile with the reason it was chosen. Env values are never printed;"
+          + " secret-looking arguments and URL credentials print as *** (docs/config.md);"
+          + " identity hashes are shown only with -v or --json.",
       "--json prints {profile, files, gateway, identityKeys, servers, conflicts, unresolved,"
           + " errors, skipped} (see docs/config.md).",
       "A discovered file that cannot be used is skipped with a warning. Exit code 2 when a file"
@@ -49,6 +53,8 @@ final class ConfigCommand implements Callable<Integer> {
   private final CliContext ctx;
 
   @Mixin ConfigOptions config = new ConfigOptions();
+
+  @CommandLine.Spec CommandLine.Model.@Nullable CommandSpec spec;
 
   @Option(names = "--json", description = "Machine-readable output.")
   boolean json;
@@ -87,13 +93,20 @@ final class ConfigCommand implements Callable<Integer> {
     if (json) {
       Output.json(ctx, host.toJson());
     } else {
-      printHuman(ctx.out(), host);
+      boolean verbose =
+          spec != null
+              && KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult()) > 0;
+      printHuman(ctx.out(), host, verbose);
       ctx.out().flush();
     }
     return Main.EXIT_OK;
   }
 
-  private static void printHuman(PrintWriter out, HostConfig host) {
+  /**
+   * The human report. Identity strings (which carry the env hash, an unsalted SHA-256 a weak value
+   * can be guessed from) are printed only when {@code verbose}.
+   */
+  private static void printHuman(PrintWriter out, HostConfig host, boolean verbose) {
     out.printf("Profile: %s (because %s)%n", host.profile().name(), esc(host.profile().reason()));
     out.printf("  rule: %s%n", ProfileSelection.RULE);
 
@@ -169,7 +182,7 @@ final class ConfigCommand implements Callable<Integer> {
         }
       }
       for (ConfiguredDefinition d : s.definitions()) {
-        printDefinition(out, d);
+        printDefinition(out, d, verbose);
       }
     }
 
@@ -182,11 +195,11 @@ final class ConfigCommand implements Callable<Integer> {
       out.printf("  %s: %s%n", esc(c.name()), c.reason());
       out.printf("    they differ in: %s%n", String.join(", ", c.differences()));
       for (ConfiguredDefinition d : c.definitions()) {
-        out.printf(
-            "    %s %s  %s%n",
-            esc(d.file()),
-            esc(d.pointer()),
-            d.identity() == null ? "(no identity: not stdio)" : "identity " + esc(d.identity()));
+        String identity =
+            d.identity() == null
+                ? "  (no identity: not stdio)"
+                : verbose ? "  identity " + esc(d.definition().secrets().mask(d.identity())) : "";
+        out.printf("    %s %s%s%n", esc(d.file()), esc(d.pointer()), identity);
       }
     }
 
@@ -206,7 +219,7 @@ final class ConfigCommand implements Callable<Integer> {
     }
   }
 
-  private static void printDefinition(PrintWriter out, ConfiguredDefinition d) {
+  private static void printDefinition(PrintWriter out, ConfiguredDefinition d, boolean verbose) {
     ServerDefinition def = d.definition();
     List<String> flags = new ArrayList<>();
     flags.add(d.format().id());
@@ -219,10 +232,11 @@ final class ConfigCommand implements Callable<Integer> {
     }
     out.printf("    %s %s [%s]%n", esc(d.file()), esc(d.pointer()), String.join(", ", flags));
     if (def.command() != null) {
-      out.printf("      command: %s%n", commandLine(def.command(), def.args()));
+      out.printf("      command: %s%n", commandLine(def.command(), def.shownArgs()));
     }
-    if (def.url() != null) {
-      out.printf("      url: %s%n", esc(def.url()));
+    String url = def.shownUrl();
+    if (url != null) {
+      out.printf("      url: %s%n", esc(url));
     }
     if (def.cwd() != null) {
       out.printf("      cwd: %s%n", esc(def.cwd()));
@@ -233,12 +247,15 @@ final class ConfigCommand implements Callable<Integer> {
     if (!def.unsetEnv().isEmpty()) {
       out.printf("      removes env: %s%n", names(def.unsetEnv()));
     }
-    if (d.identity() != null) {
-      out.printf("      identity: %s%n", esc(d.identity()));
+    if (verbose && d.identity() != null) {
+      out.printf("      identity: %s%n", esc(def.secrets().mask(d.identity())));
     }
   }
 
-  /** The command line with each token shown bare when plain, else quoted and escaped. */
+  /**
+   * The command line with each token shown bare when plain, else quoted and escaped. {@code args}
+   * are the masked ones ({@link ServerDefinition#shownArgs}).
+   */
   static String commandLine(String command, List<String> args) {
     StringBuilder b = new StringBuilder(token(command));
     for (String arg : args) {

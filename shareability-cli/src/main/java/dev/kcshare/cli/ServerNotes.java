@@ -156,7 +156,7 @@ final class ServerNotes {
       ServerDefinition def = d.definition();
       StringBuilder line = new StringBuilder(where(d)).append(": ");
       if (d.stdio() && def.command() != null) {
-        line.append(ConfigCommand.commandLine(def.command(), def.args()));
+        line.append(ConfigCommand.commandLine(def.command(), def.shownArgs()));
         if (!def.env().isEmpty()) {
           List<String> names = new ArrayList<>();
           for (String n : d.envNames()) {
@@ -169,8 +169,9 @@ final class ServerNotes {
         if (def.type() != null) {
           line.append(", type ").append(Escaper.esc(def.type(), Escaper.SHORT_LIMIT));
         }
-        if (def.url() != null) {
-          line.append(", url ").append(Escaper.esc(def.url(), Escaper.LONG_LIMIT));
+        String url = def.shownUrl();
+        if (url != null) {
+          line.append(", url ").append(Escaper.esc(url, Escaper.LONG_LIMIT));
         }
       }
       if (def.disabled()) {

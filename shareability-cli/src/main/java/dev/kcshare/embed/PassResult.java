@@ -43,10 +43,12 @@ public record PassResult(
    * One server measured in a pass.
    *
    * @param name the server name
-   * @param result the pre-flight result ({@code ran}, reasons, detail, era, reported version)
+   * @param result the pre-flight result ({@code ran}, reasons, detail, era, reported version); a
+   *     detail that could carry the server's words has its secrets masked as {@code ***}
+   *     (docs/config.md#what-kcshare-masks), so it can be logged
    * @param stored whether the result was stored in the verdict cache (only a pre-flight that ran)
-   * @param stderrTail the escaped end of the server's stderr, for local diagnostics ({@code ""}
-   *     when none)
+   * @param stderrTail the end of the server's stderr, secrets masked, escaped and bounded, for
+   *     diagnostics ({@code ""} when none)
    * @param exitStatus how the server's process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}),
    *     or null when nothing was spawned or it is unknown
    */

@@ -298,11 +298,11 @@ public record HostConfig(
     m.put("pointer", d.pointer());
     m.put("format", d.format().id());
     m.put("command", d.definition().command());
-    m.put("args", d.definition().args());
+    m.put("args", d.definition().shownArgs());
     m.put("envNames", d.envNames());
     m.put("cwd", d.definition().cwd());
     m.put("disabled", d.definition().disabled());
-    m.put("url", d.definition().url());
+    m.put("url", d.definition().shownUrl());
     m.put("type", d.definition().type());
     m.put("stdio", d.stdio());
     m.put("identity", d.identity());

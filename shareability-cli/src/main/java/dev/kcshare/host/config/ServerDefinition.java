@@ -2,6 +2,7 @@ package dev.kcshare.host.config;
 
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.Transport;
+import dev.kcshare.core.text.Secrets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,6 +95,25 @@ public record ServerDefinition(
    */
   public @Nullable String refusal() {
     return DefinitionFacts.refusal(disabled, isStdio(), command);
+  }
+
+  /**
+   * What of this definition is secret (its declared env values, secret-looking arguments, URL
+   * credentials) and masks it in any text shown or stored (docs/config.md#what-kcshare-masks). The
+   * identity hashes are computed from the raw values, never from a masked form.
+   */
+  public Secrets secrets() {
+    return Secrets.of(env, args, url);
+  }
+
+  /** The arguments as output shows them: secrets masked ({@link #secrets}). */
+  public List<String> shownArgs() {
+    return secrets().maskArgs(args);
+  }
+
+  /** The URL as output shows it, secrets masked ({@link #secrets}); null when none. */
+  public @Nullable String shownUrl() {
+    return secrets().maskUrl(url);
   }
 
   /** A copy with a different declared environment. */

@@ -5,15 +5,17 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One spawned process of a pre-flight, for local diagnostics only (never persisted: the stderr tail
- * can carry local paths).
+ * One spawned process of a pre-flight, for diagnostics: shown by {@code -v} and {@code preflight};
+ * its stderr tail (masked, escaped and bounded) is also what {@code kcshare-attempts.json} keeps.
  *
  * @param identity {@code "A"} or {@code "B"}
  * @param era the phase it ran in
  * @param retry whether it was the one-sided failure's retry (docs/design.md#two-identities)
  * @param status how it ended
- * @param failure the failure detail when {@code status} is {@link Status#FAILED}, else null
- * @param stderrTail the last stderr bytes, escaped and bounded to 500 code points (its end kept)
+ * @param failure the failure detail when {@code status} is {@link Status#FAILED}, else null; the
+ *     server's secrets masked (docs/config.md#what-kcshare-masks)
+ * @param stderrTail the last stderr bytes, the server's secrets masked, then escaped and bounded to
+ *     500 code points (its end kept)
  * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
  *     when it was never spawned or could not be reaped
  * @param phases how long each phase took, or null when it was never spawned

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Drains a server's stderr continuously (a full pipe must never block the server) and keeps only
- * the last {@value #CAPACITY} bytes, for local diagnostics. Never persisted: it can carry paths.
+ * the last {@value #CAPACITY} bytes, for diagnostics. Raw: the prober masks the server's secrets in
+ * it (docs/config.md#what-kcshare-masks), then escapes and bounds it, before anything shows or
+ * stores it.
  */
 final class StderrTail {
   static final int CAPACITY = 4096;

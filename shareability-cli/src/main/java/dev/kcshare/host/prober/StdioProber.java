@@ -7,6 +7,7 @@ import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.ExitStatus;
+import dev.kcshare.core.text.Secrets;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ServerDefinition;
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -62,6 +64,24 @@ public final class StdioProber {
    * reported.
    */
   static final long EXIT_SETTLE_MILLIS = 250;
+
+  /**
+   * kcshare's own fixed failure details: never masked, since retries and advice are decided by
+   * them. Every other detail can carry a server's words and is masked with the server's {@link
+   * Secrets}.
+   */
+  private static final Set<String> FIXED_DETAILS =
+      Set.of(
+          ProbeFailure.NO_RESPONSE,
+          ProbeFailure.TIMEOUT,
+          ProbeFailure.OVERSIZE,
+          ProbeFailure.TOO_DEEP,
+          ProbeFailure.NAME_TOO_LONG,
+          ProbeFailure.NUMBER_TOO_LONG,
+          ProbeFailure.PROBE_ERROR,
+          PreflightResult.PREFLIGHT_ERROR,
+          DefinitionFacts.DISABLED,
+          DefinitionFacts.NO_COMMAND);
 
   private final Map<String, String> baseEnv;
   private final Path baseCwd;
@@ -276,11 +296,12 @@ public final class StdioProber {
       if (!(launch instanceof Launch l)) {
         return Optional.empty();
       }
-      Attempt legacy = new Attempt(l, Identity.A, Era.LEGACY, true, false);
+      Secrets secrets = server.secrets();
+      Attempt legacy = new Attempt(l, secrets, Identity.A, Era.LEGACY, true, false);
       legacy.sampleCost = false; // a re-check is not a measurement: its cost is not kept
       Exchange.Result r = legacy.run();
       if (r instanceof Exchange.ModernDetected) {
-        Attempt modern = new Attempt(l, Identity.A, Era.MODERN, false, false);
+        Attempt modern = new Attempt(l, secrets, Identity.A, Era.MODERN, false, false);
         modern.sampleCost = false;
         r = modern.run();
       }
@@ -306,15 +327,18 @@ public final class StdioProber {
       AtomicReference<@Nullable LaunchSummary> launched,
       AtomicReference<SessionCost> cost)
       throws InterruptedException {
+    Secrets secrets = server.secrets();
     Object launch = launch(server);
     if (!(launch instanceof Launch l)) {
-      return PreflightResult.couldNotRun((String) launch, null, null);
+      return PreflightResult.couldNotRun(shown(secrets, (String) launch), null, null);
     }
     launched.set(
         new LaunchSummary(
-            l.commandLine(), new ArrayList<>(server.env().keySet()), l.directory().toString()));
+            secrets.maskArgs(l.commandLine()),
+            new ArrayList<>(server.env().keySet()),
+            l.directory().toString()));
     checkpoints.beforeMeasuring(server);
-    Phase phase = new Phase(l, keepCaptures, attempts, captures);
+    Phase phase = new Phase(l, secrets, keepCaptures, attempts, captures);
     PreflightResult legacy = phase.run(Era.LEGACY);
     if (legacy != null) {
       cost.set(phase.cost);
@@ -360,6 +384,7 @@ public final class StdioProber {
   /** One phase (legacy or modern) of docs/design.md#two-identities. */
   private final class Phase {
     private final Launch launch;
+    private final Secrets secrets;
     private final boolean keepCaptures;
     private final List<ProbeAttempt> attempts;
     private final Map<String, Map<String, @Nullable Object>> captures;
@@ -369,10 +394,12 @@ public final class StdioProber {
 
     Phase(
         Launch launch,
+        Secrets secrets,
         boolean keepCaptures,
         List<ProbeAttempt> attempts,
         Map<String, Map<String, @Nullable Object>> captures) {
       this.launch = launch;
+      this.secrets = secrets;
       this.keepCaptures = keepCaptures;
       this.attempts = attempts;
       this.captures = captures;
@@ -381,8 +408,8 @@ public final class StdioProber {
     /** The result, or null when the legacy phase identified a modern server. */
     @Nullable PreflightResult run(Era era) throws InterruptedException {
       boolean detect = era == Era.LEGACY;
-      Attempt a = new Attempt(launch, Identity.A, era, detect, keepCaptures);
-      Attempt b = new Attempt(launch, Identity.B, era, detect, keepCaptures);
+      Attempt a = new Attempt(launch, secrets, Identity.A, era, detect, keepCaptures);
+      Attempt b = new Attempt(launch, secrets, Identity.B, era, detect, keepCaptures);
       BlockingQueue<Attempt> completions = new LinkedBlockingQueue<>();
       a.startOn(completions);
       b.startOn(completions);
@@ -417,7 +444,7 @@ public final class StdioProber {
       // Exactly one failed; the other is torn down already. Retry the failed identity alone.
       Attempt answered = a.result instanceof Exchange.Answered ? a : b;
       Attempt failed = answered == a ? b : a;
-      Attempt retry = new Attempt(launch, failed.identity, era, detect, keepCaptures);
+      Attempt retry = new Attempt(launch, secrets, failed.identity, era, detect, keepCaptures);
       retry.retry = true;
       try {
         retry.result = retry.run();
@@ -457,6 +484,7 @@ public final class StdioProber {
   /** One identity, one era, one fresh process. */
   private final class Attempt {
     final Launch launch;
+    final Secrets secrets;
     final Identity identity;
     final Era era;
     final boolean detectModern;
@@ -473,8 +501,15 @@ public final class StdioProber {
     private @Nullable Thread runner;
     private final CountDownLatch done = new CountDownLatch(1);
 
-    Attempt(Launch launch, Identity identity, Era era, boolean detectModern, boolean keepRaw) {
+    Attempt(
+        Launch launch,
+        Secrets secrets,
+        Identity identity,
+        Era era,
+        boolean detectModern,
+        boolean keepRaw) {
       this.launch = launch;
+      this.secrets = secrets;
       this.identity = identity;
       this.era = era;
       this.detectModern = detectModern;
@@ -625,9 +660,10 @@ public final class StdioProber {
       }
     }
 
+    /** The failure detail, masked ({@link #shown}). */
     String failure() {
       String f = failure;
-      return f != null ? f : ProbeFailure.PROBE_ERROR;
+      return f != null ? shown(secrets, f) : ProbeFailure.PROBE_ERROR;
     }
 
     ProbeAttempt toProbeAttempt() {
@@ -646,11 +682,20 @@ public final class StdioProber {
           era,
           retry,
           status,
-          status == ProbeAttempt.Status.FAILED ? failure : null,
-          Escaper.escTail(stderrTail, Escaper.LONG_LIMIT),
+          status == ProbeAttempt.Status.FAILED ? failure() : null,
+          // masked before it is cut, so no cut can leave part of a secret visible
+          Escaper.escTail(secrets.mask(stderrTail), Escaper.LONG_LIMIT),
           exitStatus,
           phases);
     }
+  }
+
+  /**
+   * A failure detail as it may be shown and stored: {@link #FIXED_DETAILS} as they are, anything
+   * else with the server's secrets masked (docs/config.md#what-kcshare-masks).
+   */
+  private static String shown(Secrets secrets, String detail) {
+    return FIXED_DETAILS.contains(detail) ? detail : secrets.mask(detail);
   }
 
   private static PhaseTimes phases(

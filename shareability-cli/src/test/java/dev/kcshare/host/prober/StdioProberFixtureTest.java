@@ -9,6 +9,7 @@ import dev.kcshare.host.config.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,6 +98,38 @@ final class StdioProberFixtureTest {
         .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
     assertThat(outcome.captures()).containsOnlyKeys("a", "b");
     assertThat(f.pids()).hasSize(2);
+  }
+
+  @Test
+  void aServersSecretsAreMaskedInItsStderrTailsAndLaunchLine(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ServerDefinition server =
+        f.server("leak-secrets", "--api-key", "ctx7sk-0123456789")
+            .withEnv(Map.of("API_KEY", "sk-live-abcdef123456"));
+    ProbeOutcome outcome = probe(f, PROBER, server);
+    assertCouldNotRun(outcome, "no response (process exited with status 1)");
+    assertThat(outcome.attempts()).isNotEmpty();
+    for (ProbeAttempt attempt : outcome.attempts()) {
+      assertThat(attempt.stderrTail())
+          .startsWith("fixture: bad key ***; args --api-key *** --pid-dir ")
+          .doesNotContain("sk-live-abcdef123456")
+          .doesNotContain("ctx7sk-0123456789");
+    }
+    assertThat(outcome.lastStderrTail()).startsWith("fixture: bad key ***;");
+    assertThat(Objects.requireNonNull(outcome.launch()).commandLine())
+        .containsSequence("--api-key", "***")
+        .doesNotContain("ctx7sk-0123456789");
+    assertThat(String.join("\n", outcome.humanLines("leaky"))).doesNotContain("sk-live");
+  }
+
+  @Test
+  void kcsharesOwnDetailsAreNeverMaskedEvenWhenAnEnvValueMatchesThem(@TempDir Path dir)
+      throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ServerDefinition server = f.server("silent").withEnv(Map.of("MODE", "timeout"));
+    ProbeOutcome outcome = probe(f, FAST_TIMEOUT, server);
+    assertCouldNotRun(outcome, "timeout");
+    assertThat(outcome.timedOut()).isTrue();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -1,0 +1,373 @@
+package dev.kcshare.core.text;
+
+import dev.kcshare.core.verdict.SecretPrefixes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one rule that decides what of a server definition is secret, and the masker that replaces it
+ * with {@value #MASK} wherever kcshare shows or stores text (docs/config.md#what-kcshare-masks). A
+ * false positive is preferred to a leak.
+ *
+ * <p>What is secret, for one definition:
+ *
+ * <ul>
+ *   <li>every declared env value of {@value #MIN_TEXT_LENGTH} characters or more (as the server
+ *       receives it), wherever it appears in text;
+ *   <li>the value after a secret-looking option, {@code --opt value} and {@code --opt=value}: the
+ *       option's name without its leading dashes is at least two characters long and {@link
+ *       #isSecretName secret-looking}; in the two-argument form the next argument is the value
+ *       unless it starts with {@code --} (another long option);
+ *   <li>the value of an argument {@code NAME=value} whose NAME (letters, digits, {@code _ . -}) is
+ *       secret-looking or starts with one of the secret prefixes ({@link SecretPrefixes}, compared
+ *       ignoring case);
+ *   <li>in every URL (in an argument, the definition's URL or any text): the userinfo before
+ *       {@code @} (user and password alike), and the value of every query or fragment parameter
+ *       whose name is secret-looking.
+ * </ul>
+ *
+ * <p>Values found by the last three rules that are {@value #MIN_TEXT_LENGTH} characters or more are
+ * also masked wherever they appear in text, like env values. In any text, {@code NAME=value} and
+ * {@code --NAME=value} with a secret-looking NAME are masked too (the value runs to white space, a
+ * quote, {@code &}, {@code ;} or {@code ,}). Overlapping values are masked as one run.
+ *
+ * <p>Pure: no I/O. Masking is for display and storage only; identity hashes are computed from the
+ * raw values.
+ */
+public final class Secrets {
+  /** What a masked value prints as. */
+  public static final String MASK = "***";
+
+  /** Declared values shorter than this are not searched for in free text (too many false hits). */
+  public static final int MIN_TEXT_LENGTH = 4;
+
+  /**
+   * A name is secret-looking when, lower-cased, it contains one of these (so {@code --keyboard} and
+   * {@code --author} are masked too: a false positive is preferred to a leak), or is exactly {@code
+   * sig}.
+   */
+  public static final List<String> SECRET_WORDS =
+      List.of(
+          "key",
+          "token",
+          "secret",
+          "password",
+          "passwd",
+          "auth",
+          "credential",
+          "cookie",
+          "signature");
+
+  /** A masker that masks only what the patterns find (no declared values). */
+  public static final Secrets NONE = new Secrets(List.of());
+
+  private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]*");
+
+  /** {@code NAME=value} or {@code --NAME=value} in free text. */
+  private static final Pattern ASSIGNMENT =
+      Pattern.compile("(?<![A-Za-z0-9_.-])(-*)([A-Za-z0-9_.-]+)=([^\\s\"'&;,]+)");
+
+  private static final Pattern ARGUMENT_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+
+  /** Longest first, each at least {@link #MIN_TEXT_LENGTH} characters, no duplicates. */
+  private final List<String> values;
+
+  private Secrets(List<String> values) {
+    this.values = values;
+  }
+
+  /**
+   * The masker of one definition.
+   *
+   * @param env the declared env as the server receives it (after variable resolution and envFile)
+   * @param args the arguments
+   * @param url the definition's URL, or null
+   */
+  public static Secrets of(Map<String, String> env, List<String> args, @Nullable String url) {
+    Set<String> found = new LinkedHashSet<>(env.values());
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      String name = optionName(arg);
+      int eq = arg.indexOf('=');
+      if (name != null && eq < 0 && isSecretOption(name) && i + 1 < args.size()) {
+        String next = args.get(i + 1);
+        if (!next.startsWith("--")) {
+          found.add(next);
+        }
+      } else if (eq >= 0 && secretAssignment(arg, eq)) {
+        found.add(arg.substring(eq + 1));
+      }
+      collectUrlSecrets(arg, found);
+    }
+    if (url != null) {
+      collectUrlSecrets(url, found);
+    }
+    List<String> kept = new ArrayList<>();
+    for (String v : found) {
+      if (v.length() >= MIN_TEXT_LENGTH && !v.equals(MASK)) {
+        kept.add(v);
+      }
+    }
+    kept.sort(Comparator.comparingInt(String::length).reversed());
+    return new Secrets(List.copyOf(kept));
+  }
+
+  /**
+   * Whether a name (an option without its dashes, a {@code NAME=value} name, a URL parameter) looks
+   * secret: lower-cased it contains one of {@link #SECRET_WORDS}, or it is {@code sig}.
+   */
+  public static boolean isSecretName(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.equals("sig")) {
+      return true;
+    }
+    for (String word : SECRET_WORDS) {
+      if (lower.contains(word)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code text} with every secret masked: the declared values, then what the patterns find. */
+  public String mask(String text) {
+    return maskPatterns(maskValues(text));
+  }
+
+  /**
+   * The arguments as they may be shown: the value after (or of) a secret-looking option, the value
+   * of a secret {@code NAME=value}, URL credentials, and every known value inside any argument,
+   * masked. Same length as {@code args}.
+   */
+  public List<String> maskArgs(List<String> args) {
+    List<String> out = new ArrayList<>(args.size());
+    boolean maskNext = false;
+    for (String arg : args) {
+      if (maskNext && !arg.startsWith("--")) {
+        out.add(MASK);
+        maskNext = false;
+        continue;
+      }
+      maskNext = false;
+      String name = optionName(arg);
+      int eq = arg.indexOf('=');
+      if (name != null && isSecretOption(name)) {
+        if (eq < 0) {
+          maskNext = true;
+          out.add(mask(arg));
+        } else {
+          out.add(arg.substring(0, eq + 1) + MASK);
+        }
+      } else if (eq >= 0 && secretAssignment(arg, eq)) {
+        out.add(arg.substring(0, eq + 1) + MASK);
+      } else {
+        out.add(mask(arg));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** A URL (or null) as it may be shown: {@link #mask} of it. */
+  public @Nullable String maskUrl(@Nullable String url) {
+    return url == null ? null : mask(url);
+  }
+
+  /** The option's name without its leading dashes (before any {@code =}), or null if no option. */
+  private static @Nullable String optionName(String arg) {
+    int i = 0;
+    while (i < arg.length() && arg.charAt(i) == '-') {
+      i++;
+    }
+    if (i == 0 || i == arg.length()) {
+      return null;
+    }
+    int eq = arg.indexOf('=', i);
+    return eq < 0 ? arg.substring(i) : arg.substring(i, eq);
+  }
+
+  /** Single-letter options are never masked (too many false positives). */
+  private static boolean isSecretOption(String name) {
+    return name.length() >= 2 && isSecretName(name);
+  }
+
+  /** {@code arg} is {@code NAME=value} (or {@code --NAME=value}) with a secret NAME. */
+  private static boolean secretAssignment(String arg, int eq) {
+    String name = optionName(arg);
+    if (name != null) {
+      return isSecretOption(name);
+    }
+    String left = arg.substring(0, eq);
+    return ARGUMENT_NAME.matcher(left).matches() && isSecretArgumentName(left);
+  }
+
+  /** The {@code NAME=value} rule: secret-looking, or a secret prefix ignoring case. */
+  private static boolean isSecretArgumentName(String name) {
+    return isSecretName(name)
+        || SecretPrefixes.matchesIgnoringCase(name)
+        || SecretPrefixes.matchesCredentialScrub(name.toUpperCase(Locale.ROOT));
+  }
+
+  private String maskValues(String text) {
+    if (values.isEmpty() || text.isEmpty()) {
+      return text;
+    }
+    boolean[] covered = null;
+    for (String v : values) {
+      int at = text.indexOf(v);
+      while (at >= 0) {
+        if (covered == null) {
+          covered = new boolean[text.length()];
+        }
+        for (int i = at; i < at + v.length(); i++) {
+          covered[i] = true;
+        }
+        at = text.indexOf(v, at + 1);
+      }
+    }
+    if (covered == null) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length());
+    int i = 0;
+    while (i < text.length()) {
+      if (covered[i]) {
+        out.append(MASK);
+        while (i < text.length() && covered[i]) {
+          i++;
+        }
+      } else {
+        out.append(text.charAt(i++));
+      }
+    }
+    return out.toString();
+  }
+
+  private static String maskPatterns(String text) {
+    if (text.indexOf('=') < 0 && text.indexOf("://") < 0) {
+      return text;
+    }
+    Matcher url = URL.matcher(text);
+    StringBuilder out = new StringBuilder(text.length());
+    int last = 0;
+    while (url.find()) {
+      out.append(maskAssignments(text.substring(last, url.start())));
+      out.append(maskOneUrl(url.group()));
+      last = url.end();
+    }
+    out.append(maskAssignments(text.substring(last)));
+    return out.toString();
+  }
+
+  private static String maskAssignments(String text) {
+    if (text.indexOf('=') < 0) {
+      return text;
+    }
+    Matcher m = ASSIGNMENT.matcher(text);
+    StringBuilder out = new StringBuilder(text.length());
+    int last = 0;
+    while (m.find()) {
+      String dashes = m.group(1);
+      String name = m.group(2);
+      boolean secret = dashes.isEmpty() ? isSecretArgumentName(name) : isSecretOption(name);
+      if (secret && !m.group(3).equals(MASK)) {
+        out.append(text, last, m.start(3)).append(MASK);
+        last = m.end(3);
+      }
+    }
+    out.append(text, last, text.length());
+    return out.toString();
+  }
+
+  /** One URL with its userinfo and its secret query and fragment parameters masked. */
+  private static String maskOneUrl(String url) {
+    int authorityStart = url.indexOf("://") + 3;
+    int authorityEnd = authorityEnd(url, authorityStart);
+    StringBuilder out = new StringBuilder(url.length());
+    int at = url.lastIndexOf('@', authorityEnd - 1);
+    if (at >= authorityStart) {
+      out.append(url, 0, authorityStart).append(MASK);
+      out.append(url, at, authorityEnd);
+    } else {
+      out.append(url, 0, authorityEnd);
+    }
+    int last = authorityEnd;
+    for (int[] p : parameters(url, authorityEnd)) {
+      int eq = url.indexOf('=', p[0]);
+      if (eq > p[0] && eq < p[1] && isSecretName(url.substring(p[0], eq))) {
+        out.append(url, last, eq + 1).append(MASK);
+        last = p[1];
+      }
+    }
+    out.append(url, last, url.length());
+    return out.toString();
+  }
+
+  /** Collects the userinfo and secret parameter values of every URL in {@code text}. */
+  private static void collectUrlSecrets(String text, Set<String> found) {
+    Matcher m = URL.matcher(text);
+    while (m.find()) {
+      String url = m.group();
+      int authorityStart = url.indexOf("://") + 3;
+      int authorityEnd = authorityEnd(url, authorityStart);
+      int at = url.lastIndexOf('@', authorityEnd - 1);
+      if (at >= authorityStart) {
+        String userinfo = url.substring(authorityStart, at);
+        found.add(userinfo);
+        int colon = userinfo.indexOf(':');
+        if (colon >= 0) {
+          found.add(userinfo.substring(0, colon));
+          found.add(userinfo.substring(colon + 1));
+        }
+      }
+      for (int[] p : parameters(url, authorityEnd)) {
+        int eq = url.indexOf('=', p[0]);
+        if (eq > p[0] && eq < p[1] && isSecretName(url.substring(p[0], eq))) {
+          found.add(url.substring(eq + 1, p[1]));
+        }
+      }
+    }
+  }
+
+  /**
+   * Where the authority that starts at {@code from} ends: the first {@code /}, {@code ?}, {@code
+   * #}.
+   */
+  private static int authorityEnd(String url, int from) {
+    int end = from;
+    while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+      end++;
+    }
+    return end;
+  }
+
+  /**
+   * The {@code [start, end)} spans of the query and fragment parameters: the pieces after the first
+   * {@code ?} or {@code #} that follows {@code from}, separated by {@code &}, {@code ;} or {@code
+   * #}.
+   */
+  private static List<int[]> parameters(String url, int from) {
+    List<int[]> spans = new ArrayList<>();
+    int i = from;
+    while (i < url.length() && url.charAt(i) != '?' && url.charAt(i) != '#') {
+      i++;
+    }
+    while (i < url.length()) {
+      int start = i + 1;
+      int end = start;
+      while (end < url.length() && "&;#".indexOf(url.charAt(end)) < 0) {
+        end++;
+      }
+      spans.add(new int[] {start, end});
+      i = end;
+    }
+    return spans;
+  }
+}
