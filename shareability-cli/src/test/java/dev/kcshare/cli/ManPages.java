@@ -108,6 +108,12 @@ public final class ManPages {
                   + " (Claude Desktop, VS Code and the extensions in its storage, Zed, Goose,"
                   + " opencode) are read under it instead."),
           new Variable(
+              "XDG_STATE_HOME",
+              ManPages::readsConfig,
+              "When an absolute path, where a quiet run (\\fB\\-q\\fR) remembers the skipped"
+                  + " configuration files it already warned about (\\fIkcshare/skipped-files.json\\fR;"
+                  + " default \\fI~/.local/state\\fR)."),
+          new Variable(
               "CODEX_HOME",
               ManPages::readsConfig,
               "Codex CLI's home (default \\fI~/.codex\\fR): its \\fIconfig.toml\\fR is read."),
