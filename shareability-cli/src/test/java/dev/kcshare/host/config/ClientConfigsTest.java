@@ -305,7 +305,12 @@ final class ClientConfigsTest {
     assertThat(developer).isNotNull();
     assertThat(developer.partOfClient()).isTrue();
     assertThat(developer.first().definition().type()).isEqualTo("builtin");
-    assertThat(c.clientParts()).extracting(ConfiguredServer::name).contains("developer");
+    assertThat(c.clientParts()).extracting(ConfiguredServer::name).contains("developer", "todo");
+    assertThat(c.server("todo")).isNull();
+    // A websocket extension is remote, at its uri: a server, not part of Goose.
+    assertThat(def("goosesocket").definition().url()).isEqualTo("wss://example.invalid/goose");
+    assertThat(def("goosesocket").stdio()).isFalse();
+    assertThat(file("goose").warnings()).noneMatch(w -> w.contains("goosesocket: a Goose"));
     assertThat(def("gooseremote").definition().url()).isEqualTo("https://example.invalid/goose");
   }
 
