@@ -65,10 +65,10 @@ public final class Escaper {
   }
 
   /**
-   * Reads back what {@link #esc} wrote: {@code \\n}, {@code \\r}, {@code \\t}, {@code \\\\}, {@code
-   * \\"}, {@code \\xNN}, {@code \\uNNNN} and {@code \\UNNNNNNNN} become the characters they stand
-   * for; anything else (a truncation mark, a stray backslash) is kept as it is. For outputs that
-   * carry their own escaping, such as JSON, so the text is escaped once.
+   * Reads back what {@link #esc} wrote: a backslash followed by {@code n}, {@code r}, {@code t}, a
+   * backslash, a quote, {@code xNN}, {@code uNNNN} or {@code UNNNNNNNN} becomes the character it
+   * stands for; anything else (a truncation mark, a stray backslash) is kept as it is. For outputs
+   * that carry their own escaping, such as JSON, so the text is escaped once.
    */
   public static String unescape(String escaped) {
     if (escaped.indexOf('\\') < 0) {
