@@ -185,7 +185,19 @@ final class AssessCommand implements Callable<Integer> {
   private Assessed fromHost() {
     // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
     HostConfig host = config.load(ctx).requireValid().requireGatewaySettings();
-    List<ConfiguredServer> servers = all ? host.servers() : host.require(names);
+    // Client parts named on the command line are said to be what they are; --all lists them apart.
+    List<ConfiguredServer> parts = new ArrayList<>();
+    List<String> serverNames = new ArrayList<>();
+    for (String name : new java.util.LinkedHashSet<>(names)) {
+      ConfiguredServer part = host.server(name) == null ? host.clientPart(name) : null;
+      if (part != null) {
+        parts.add(part);
+      } else {
+        serverNames.add(name);
+      }
+    }
+    List<ConfiguredServer> servers = all ? host.servers() : host.require(serverNames);
+    List<ConfiguredServer> shownParts = all ? host.clientParts() : parts;
     RecordsDirectory dir = records.resolveForReading(ctx);
     List<ServerVerdict> rows =
         VerdictReport.load(dir, servers).verdicts(servers, host.hostProfile(), host.identityKeys());
@@ -214,14 +226,40 @@ final class AssessCommand implements Callable<Integer> {
             for (ServerVerdict row : rows) {
               out.add(toJson(row, AttemptText.of(attempts, row)));
             }
+            if (!all) {
+              for (ConfiguredServer part : parts) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", part.name());
+                m.put("partOfClient", true);
+                m.put("clients", part.clients());
+                out.add(m);
+              }
+            }
             Output.json(ctx, out);
           };
+    } else if (rows.isEmpty() && !all) {
+      print = () -> printParts(shownParts);
     } else if (rows.size() == 1 && !all) {
-      print = () -> printDetail(rows.get(0), AttemptText.of(attempts, rows.get(0)), now);
+      print =
+          () -> {
+            printDetail(rows.get(0), AttemptText.of(attempts, rows.get(0)), now);
+            printParts(shownParts);
+          };
     } else {
-      print = () -> printTable(rows, attempts, now);
+      print =
+          () -> {
+            printTable(rows, attempts, now);
+            printParts(shownParts);
+          };
     }
     return new Assessed(verdicts, print);
+  }
+
+  /** One line per client part shown, after the verdicts (docs/config.md#part-of-the-client). */
+  private void printParts(List<ConfiguredServer> parts) {
+    for (ConfiguredServer part : parts) {
+      ctx.out().println(HostConfig.clientPartText(part));
+    }
   }
 
   static Map<String, Object> toJson(ServerVerdict row) {

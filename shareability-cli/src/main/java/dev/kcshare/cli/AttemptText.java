@@ -79,13 +79,16 @@ final class AttemptText {
     return lines;
   }
 
-  /** {@code {"at", "detail", "exitStatus", "stderrTail", "failures"}}. */
+  /**
+   * {@code {"at", "detail", "exitStatus", "stderrTail", "failures"}}; the tail is stored escaped
+   * for terminals and carried here as the text itself, escaped once by JSON.
+   */
   static Map<String, Object> json(AttemptRecord a) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("at", a.at());
     m.put("detail", a.detail());
     m.put("exitStatus", a.exitStatus());
-    m.put("stderrTail", a.stderrTail());
+    m.put("stderrTail", Escaper.unescape(a.stderrTail()));
     m.put("failures", a.failures());
     return m;
   }

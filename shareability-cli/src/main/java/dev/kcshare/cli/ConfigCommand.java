@@ -37,7 +37,7 @@ import picocli.CommandLine.Option;
           + " host profile with the reason it was chosen. Env values are never printed;"
           + " secret-looking arguments and URL credentials print as *** (docs/config.md);"
           + " identity hashes are shown only with -v or --json.",
-      "--json prints {profile, files, gateway, identityKeys, servers, conflicts, unresolved,"
+      "--json prints {profile, files, gateway, identityKeys, servers, clientParts, conflicts, unresolved,"
           + " errors, skipped} (see docs/config.md).",
       "A discovered file that cannot be used is skipped with a warning. Exit code 2 when a file"
           + " named with --config cannot be used (the report is still printed).",
@@ -183,6 +183,19 @@ final class ConfigCommand implements Callable<Integer> {
       }
       for (ConfiguredDefinition d : s.definitions()) {
         printDefinition(out, d, verbose);
+      }
+    }
+
+    if (!host.clientParts().isEmpty()) {
+      out.printf("%nPart of the client, not server processes (never assessed or measured):%n");
+      for (ConfiguredServer s : host.clientParts()) {
+        out.printf("  %s  %s%n", esc(s.name()), String.join(", ", s.clients()));
+        for (ConfiguredDefinition d : s.definitions()) {
+          String type = d.definition().type();
+          out.printf(
+              "    %s %s [type %s]%n",
+              esc(d.file()), esc(d.pointer()), esc(type == null ? "" : type));
+        }
       }
     }
 

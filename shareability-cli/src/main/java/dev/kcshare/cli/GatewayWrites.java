@@ -5,6 +5,7 @@ import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.ConfigFile;
 import dev.kcshare.host.config.ConfigFormat;
+import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
@@ -138,7 +139,8 @@ final class GatewayWrites {
           section != null
               && (section.roster().contains(name) || section.stubOverrides().containsKey(name));
       if (host.server(name) == null && !inSection) {
-        unknown.add(host.unknownServer(name));
+        ConfiguredServer part = host.clientPart(name);
+        unknown.add(part != null ? HostConfig.clientPartText(part) : host.unknownServer(name));
       }
     }
     if (!unknown.isEmpty()) {

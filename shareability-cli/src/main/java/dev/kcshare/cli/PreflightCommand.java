@@ -4,6 +4,7 @@ import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.ServerDefinition;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Parameters;
           + " working directory (else the current one). A disabled server, or one without a"
           + " command, is never spawned.",
       "Output with --json: {\"name\", \"ran\", \"callerSensitive\", \"reasons\", \"detail\","
-          + " \"era\", \"reportedVersion\"}, plus \"stderrTail\" (escaped) and \"exitStatus\""
+          + " \"era\", \"reportedVersion\"}, plus \"stderrTail\" (its last stderr, secrets masked) and \"exitStatus\""
           + " when the server could not run.",
       "Exit code 0 whether or not the server could run; 2 for an unknown server or a bad config.",
       ""
@@ -109,7 +110,7 @@ final class PreflightCommand implements Callable<Integer> {
       report.put("name", definition.name());
       report.putAll(outcome.result().toReportJson());
       if (!outcome.result().ran()) {
-        report.put("stderrTail", outcome.lastStderrTail());
+        report.put("stderrTail", Escaper.unescape(outcome.lastStderrTail()));
         report.put("exitStatus", outcome.lastExitStatus());
       }
       Output.json(ctx, report);

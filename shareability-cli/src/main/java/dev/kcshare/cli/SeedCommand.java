@@ -1,8 +1,11 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.policy.FailureAdvice;
 import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
+import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
@@ -13,6 +16,7 @@ import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
+import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordsDirectory;
@@ -28,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -50,8 +55,8 @@ import picocli.CommandLine.Option;
           + " never seeded again, even after it leaves the configuration and comes back.",
       "Only mcp_gateway.stub_overrides is written; stub_servers and the sharing switch"
           + " (enabled) never are. Servers whose verdict would also share are listed for a"
-          + " separate decision. Servers not measured yet, whose definitions conflict or that"
-          + " are disabled are left for a later seed.",
+          + " separate decision. Servers not measured yet (or that could not run), whose definitions conflict or"
+          + " that are disabled are left for a later seed.",
       "Only servers the Kiro Crew gateway fronts are seeded: those defined in"
           + " ~/.kiro/settings/mcp.json or ~/.kiro/agents/*.json. Servers defined only in other"
           + " clients' files are listed as not served by the gateway and never written.",
@@ -138,13 +143,16 @@ final class SeedCommand implements Callable<Integer> {
    * @param conflicting served, but the definitions disagree, so no measurement counts
    * @param disabled served, but disabled, so never spawned and never measured
    * @param notServed defined only in files the Kiro Crew gateway does not front; never seeded
+   * @param couldNotRun the names of {@code notMeasured} whose last pre-flight of the current
+   *     definition could not run, with that attempt (secrets masked), in code-point order
    */
   private record Candidates(
       Map<String, Seeding.Recommendation> recommendations,
       List<String> notMeasured,
       List<String> conflicting,
       List<String> disabled,
-      List<String> notServed) {}
+      List<String> notServed,
+      Map<String, AttemptRecord> couldNotRun) {}
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -188,7 +196,13 @@ final class SeedCommand implements Callable<Integer> {
     GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
     VerdictReport report = VerdictReport.load(dir);
     Candidates candidates =
-        candidates(report, host, settings, report.cache().applied(), GatewaySources.of(ctx.env()));
+        candidates(
+            report,
+            host,
+            settings,
+            report.cache().applied(),
+            GatewaySources.of(ctx.env()),
+            AttemptStore.read(dir.attemptsFile()));
     Seeding.SeedPlan plan =
         Seeding.plan(
             report.cache().applied(), candidates.recommendations(), settings.effectiveStubSet());
@@ -218,7 +232,13 @@ final class SeedCommand implements Callable<Integer> {
         GatewaySettings settings = editor.settings();
         Map<String, @Nullable Object> section = editor.section();
         Candidates candidates =
-            candidates(report, host, settings, cache.applied(), GatewaySources.of(ctx.env()));
+            candidates(
+                report,
+                host,
+                settings,
+                cache.applied(),
+                GatewaySources.of(ctx.env()),
+                AttemptStore.read(dir.attemptsFile()));
         Seeding.SeedPlan plan =
             Seeding.plan(
                 cache.applied(), candidates.recommendations(), Seeding.effectiveStubSet(section));
@@ -265,12 +285,14 @@ final class SeedCommand implements Callable<Integer> {
       HostConfig host,
       GatewaySettings settings,
       Set<String> applied,
-      GatewaySources sources) {
+      GatewaySources sources,
+      AttemptsLoad attempts) {
     Map<String, Seeding.Recommendation> out = new LinkedHashMap<>();
     List<String> notMeasured = new ArrayList<>();
     List<String> conflicting = new ArrayList<>();
     List<String> disabled = new ArrayList<>();
     List<String> notServed = new ArrayList<>();
+    Map<String, AttemptRecord> couldNotRun = new TreeMap<>(CodePoints.ORDER);
     for (ServerVerdict v :
         report.verdicts(host.servers(), host.hostProfile(), settings.identityKeys())) {
       String name = v.verdict().name();
@@ -286,6 +308,10 @@ final class SeedCommand implements Callable<Integer> {
           disabled.add(name);
         } else {
           notMeasured.add(name);
+          AttemptRecord last = AttemptText.of(attempts, v);
+          if (last != null) {
+            couldNotRun.put(name, last);
+          }
         }
       } else {
         out.put(
@@ -296,7 +322,8 @@ final class SeedCommand implements Callable<Integer> {
     for (List<String> list : List.of(notMeasured, conflicting, disabled, notServed)) {
       list.sort(CodePoints.ORDER);
     }
-    return new Candidates(out, notMeasured, conflicting, disabled, notServed);
+    return new Candidates(
+        out, notMeasured, conflicting, disabled, notServed, new LinkedHashMap<>(couldNotRun));
   }
 
   /** Takes the cache lock, saying so when an evaluation pass holds it. */
@@ -325,6 +352,11 @@ final class SeedCommand implements Callable<Integer> {
     plan.put("wantsShare", o.plan().wantsShare());
     out.put("plan", plan);
     out.put("notMeasured", o.candidates().notMeasured());
+    Map<String, Object> couldNotRun = new LinkedHashMap<>();
+    o.candidates()
+        .couldNotRun()
+        .forEach((name, a) -> couldNotRun.put(name, couldNotRunJson(name, a)));
+    out.put("couldNotRun", couldNotRun);
     out.put("applied", o.applied());
     if (o.applied()) {
       out.put("added", o.added());
@@ -340,6 +372,25 @@ final class SeedCommand implements Callable<Integer> {
       out.put("configCreated", o.configWritten() && !o.before().fileExisted());
     }
     return out;
+  }
+
+  /** {@code {"at", "failures", "advice"}}: when it last failed, how often in a row, what to do. */
+  private static Map<String, Object> couldNotRunJson(String name, AttemptRecord a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("at", a.at());
+    m.put("failures", a.failures());
+    m.put("advice", FailureAdvice.of(a.detail(), a.exitStatus(), a.stderrTail()).text(name));
+    return m;
+  }
+
+  /** {@code could not run, 7 failures in a row; advice: ...} for one server. */
+  private static String couldNotRunLine(String name, AttemptRecord a) {
+    return "    "
+        + Escaper.esc(name, Escaper.SHORT_LIMIT)
+        + ": could not run"
+        + (a.failures() > 1 ? ", " + a.failures() + " failures in a row" : "")
+        + "; advice: "
+        + FailureAdvice.of(a.detail(), a.exitStatus(), a.stderrTail()).text(name);
   }
 
   private void printHuman(PrintWriter out, Outcome o) {
@@ -359,10 +410,17 @@ final class SeedCommand implements Callable<Integer> {
     out.printf("  mark applied:                 %s%n", GatewayWrites.list(plan.markApplied()));
     out.printf("  would also share:             %s%n", GatewayWrites.list(plan.wantsShare()));
     Candidates c = o.candidates();
-    if (!c.notMeasured().isEmpty()) {
+    List<String> neverTried = new ArrayList<>(c.notMeasured());
+    neverTried.removeAll(c.couldNotRun().keySet());
+    if (!neverTried.isEmpty()) {
       out.printf(
           "  not measured yet (left for a later seed; run kcshare measure): %s%n",
-          GatewayWrites.list(c.notMeasured()));
+          GatewayWrites.list(neverTried));
+    }
+    if (!c.couldNotRun().isEmpty()) {
+      out.printf(
+          "  could not run (left until it runs; kcshare assess NAME shows the last attempt):%n");
+      c.couldNotRun().forEach((name, a) -> out.println(couldNotRunLine(name, a)));
     }
     if (!c.conflicting().isEmpty()) {
       out.printf(

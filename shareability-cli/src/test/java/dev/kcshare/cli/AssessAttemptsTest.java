@@ -155,7 +155,7 @@ final class AssessAttemptsTest {
     assertThat(last.get("at")).isEqualTo(THREE_HOURS_AGO);
     assertThat(last.get("detail")).isEqualTo("no response (process exited with status 1)");
     assertThat(last.get("exitStatus")).isEqualTo("exit 1");
-    assertThat(last.get("stderrTail")).isEqualTo("fixture: FIXTURE_TOKEN is not set\\n");
+    assertThat(last.get("stderrTail")).isEqualTo("fixture: FIXTURE_TOKEN is not set\n");
     assertThat(((Number) last.get("failures")).intValue()).isEqualTo(3);
     assertThat(((Map<?, ?>) after.get("other")).containsKey("lastAttempt")).isFalse();
     assertThat(((Map<?, ?>) after.get("edited")).containsKey("lastAttempt")).isFalse();

@@ -549,7 +549,7 @@ final class MeasureCommandTest {
     assertThat(first.exitCode()).as(first.stderr()).isZero();
     assertThat(result(results(first), "needs-env"))
         .containsEntry("detail", "no response (process exited with status 1)")
-        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\\n")
+        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\n")
         .containsEntry("exitStatus", "exit 1");
     String identity =
         FixtureFleet.load(dir.resolve("cfg.json"), env()).server("needs-env").first().identity();

@@ -92,10 +92,10 @@ final class PreflightCommandTest {
         .containsEntry("ran", false)
         .containsEntry("detail", "no response (process exited with status 1)")
         .containsEntry("exitStatus", "exit 1");
-    // The tail is escaped as in human output: no raw control character reaches stdout.
+    // The tail is the text itself, escaped once by JSON: no raw control character reaches stdout.
     assertThat((String) out.get("stderrTail"))
         .startsWith("...x")
-        .endsWith("\\x1b[31mfixture: BRAVE_API_KEY is not set\\x1b[0m\\n");
+        .endsWith("\u001b[31mfixture: BRAVE_API_KEY is not set\u001b[0m\n");
     assertThat(r.stdout()).doesNotContain("\u001b");
 
     config(dir, "stable");

@@ -3,6 +3,8 @@ package dev.kcshare.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.FailedAttempts;
+import dev.kcshare.host.records.AttemptStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -155,6 +157,50 @@ final class SeedCommandTest {
     assertThat(f.run("seed", "--apply").exitCode()).isZero();
     assertThat(f.configText()).isEqualTo(text);
     assertThat(f.readCache().applied()).contains("x");
+  }
+
+  @Test
+  void aServerThatCouldNotRunIsListedWithItsFailuresAndAdviceNotAsNotMeasuredYet()
+      throws Exception {
+    OperatorFixture f = OperatorFixture.create(root);
+    Map<String, CacheRow> rows = new LinkedHashMap<>();
+    rows.put("x", f.measured("x"));
+    rows.put("p", f.declared("p"));
+    f.cache(rows, List.of());
+    FailedAttempts attempts = FailedAttempts.empty();
+    for (int i = 0; i < 7; i++) {
+      attempts.recordFailure(
+          "q",
+          f.identity("q"),
+          1_700_000_000.0,
+          "no response (process exited with status 1)",
+          "exit 1",
+          "fixture: FIXTURE_TOKEN is not set\\n");
+    }
+    AttemptStore.flush(f.records.resolve("kcshare-attempts.json"), attempts);
+
+    CliRun human = f.run("seed", "--plan");
+    assertThat(human.exitCode()).as(human.stderr()).isZero();
+    assertThat(human.stdout())
+        .contains("  not measured yet (left for a later seed; run kcshare measure): e, h, s\n")
+        .contains(
+            "  could not run (left until it runs; kcshare assess NAME shows the last attempt):\n"
+                + "    q: could not run, 7 failures in a row; advice: set the environment variable"
+                + " FIXTURE_TOKEN it asks for, in the server's \"env\" in its config file or in the"
+                + " environment kcshare runs with (for cron: the crontab), then run `kcshare measure"
+                + " q`\n");
+
+    CliRun json = f.run("seed", "--plan", "--json");
+    Map<String, Object> out = object(OperatorFixture.parse(json.stdout()));
+    assertThat(out).containsEntry("notMeasured", List.of("e", "h", "q", "s"));
+    assertThat(object(out.get("couldNotRun"))).containsOnlyKeys("q");
+    assertThat(object(object(out.get("couldNotRun")).get("q")))
+        .containsEntry("failures", 7)
+        .hasEntrySatisfying(
+            "advice",
+            advice ->
+                assertThat((String) advice)
+                    .startsWith("set the environment variable FIXTURE_TOKEN it asks for"));
   }
 
   @Test

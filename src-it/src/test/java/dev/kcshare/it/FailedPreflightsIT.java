@@ -97,7 +97,7 @@ final class FailedPreflightsIT {
     assertThat(failed)
         .containsEntry("ran", false)
         .containsEntry("detail", "no response (process exited with status 1)")
-        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\\n")
+        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\n")
         .containsEntry("exitStatus", "exit 1")
         .containsEntry("stored", false);
 

@@ -124,6 +124,19 @@ public record ConfiguredServer(String name, List<ConfiguredDefinition> definitio
     return new Conflict(name, reason, definitions);
   }
 
+  /**
+   * True when every definition is part of its client ({@link ServerDefinition#partOfClient}): the
+   * name is listed apart and left out of verdicts, passes and metrics.
+   */
+  public boolean partOfClient() {
+    for (ConfiguredDefinition d : definitions) {
+      if (!d.definition().partOfClient()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The clients whose files define it, in config order, each once ("Cursor", "VS Code"). */
   public List<String> clients() {
     Set<String> out = new java.util.LinkedHashSet<>();

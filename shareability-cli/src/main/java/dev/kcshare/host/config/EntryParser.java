@@ -21,10 +21,6 @@ import org.jspecify.annotations.Nullable;
 final class EntryParser {
   private static final Set<String> KNOWN_TYPES = Set.of("stdio", "local");
 
-  /** Servers a client runs itself (Goose built-ins, Zed extensions): nothing to launch here. */
-  private static final Set<String> HOSTED_TYPES =
-      Set.of("builtin", "platform", "frontend", "inline_python", "extension");
-
   private EntryParser() {}
 
   /**
@@ -95,7 +91,9 @@ final class EntryParser {
               + "'"
               + (command != null ? "; read as stdio because a command is given" : ""));
     }
-    if (command == null && url == null && (type == null || !HOSTED_TYPES.contains(type))) {
+    if (command == null
+        && url == null
+        && (type == null || !ServerDefinition.CLIENT_PART_TYPES.contains(type))) {
       warnings.add(pointer + ": neither command nor url: nothing to launch or connect to");
     }
     ServerDefinition definition =

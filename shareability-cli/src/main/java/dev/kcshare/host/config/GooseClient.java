@@ -117,7 +117,7 @@ final class GooseClient implements ClientFamily {
         gooseEnv(e, raw, pointer, warnings);
         secrets.addAll(envKeys(raw, pointer));
       }
-      case "streamable_http", "sse" -> {
+      case "streamable_http", "sse", "websocket" -> {
         if (raw.get("uri") != null) {
           e.put("url", raw.get("uri"), at(pointer, "uri"));
         }

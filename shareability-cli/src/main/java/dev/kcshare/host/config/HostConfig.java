@@ -20,19 +20,24 @@ import org.jspecify.annotations.Nullable;
  * Built by {@link HostConfigLoader#load}.
  *
  * @param files every file looked at, in source order
- * @param servers server names in order of first appearance
+ * @param servers server names in order of first appearance, without the client parts
+ * @param clientParts the names whose every definition is part of its client rather than a server
+ *     process (a Goose {@code builtin} extension, ...): listed by {@code kcshare config}, left out
+ *     of every verdict, pass and metric (docs/config.md#part-of-the-client)
  * @param gateway the {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none)
  * @param profile the host profile in force and why
  */
 public record HostConfig(
     List<ConfigFile> files,
     List<ConfiguredServer> servers,
+    List<ConfiguredServer> clientParts,
     GatewaySettings gateway,
     ProfileSelection profile) {
 
   public HostConfig {
     files = List.copyOf(files);
     servers = List.copyOf(servers);
+    clientParts = List.copyOf(clientParts);
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(profile, "profile");
   }
@@ -47,6 +52,37 @@ public record HostConfig(
     return null;
   }
 
+  /** The client part of that name ({@link #clientParts}), or null when there is none. */
+  public @Nullable ConfiguredServer clientPart(String name) {
+    for (ConfiguredServer s : clientParts) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * {@code "developer" is part of Goose (a builtin extension), not a server process kcshare can
+   * start: nothing to measure, share or stub}.
+   */
+  public static String clientPartText(ConfiguredServer part) {
+    List<String> types = new ArrayList<>();
+    for (ConfiguredDefinition d : part.definitions()) {
+      String type = d.definition().type();
+      String kind = "extension".equals(type) ? "an extension" : "a " + type + " extension";
+      if (type != null && !types.contains(kind)) {
+        types.add(kind);
+      }
+    }
+    return Escaper.quoted(part.name(), Escaper.SHORT_LIMIT)
+        + " is part of "
+        + String.join(", ", part.clients())
+        + " ("
+        + Escaper.esc(String.join(", ", types), Escaper.SHORT_LIMIT)
+        + "), not a server process kcshare can start: nothing to measure, share or stub";
+  }
+
   /**
    * The servers named on a command line, in the order given (a repeated name counts once).
    *
@@ -58,7 +94,10 @@ public record HostConfig(
     List<String> unknown = new ArrayList<>();
     for (String name : new LinkedHashSet<>(names)) {
       ConfiguredServer s = server(name);
-      if (s == null) {
+      ConfiguredServer part = s == null ? clientPart(name) : null;
+      if (part != null) {
+        unknown.add(clientPartText(part));
+      } else if (s == null) {
         unknown.add(unknownServer(name));
       } else {
         out.add(s);
@@ -201,8 +240,8 @@ public record HostConfig(
 
   /**
    * The documented JSON form ({@code docs/config.md}): {@code profile}, {@code files}, {@code
-   * gateway}, {@code identityKeys}, {@code servers}, {@code conflicts}, {@code unresolved}, {@code
-   * errors}, {@code skipped}. Env names only, never env values.
+   * gateway}, {@code identityKeys}, {@code servers}, {@code clientParts}, {@code conflicts}, {@code
+   * unresolved}, {@code errors}, {@code skipped}. Env names only, never env values.
    */
   public Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
@@ -244,6 +283,23 @@ public record HostConfig(
       serverList.add(m);
     }
     out.put("servers", serverList);
+    List<@Nullable Object> partList = new ArrayList<>();
+    for (ConfiguredServer s : clientParts) {
+      Map<String, @Nullable Object> m = new LinkedHashMap<>();
+      m.put("name", s.name());
+      m.put("clients", s.clients());
+      List<@Nullable Object> defs = new ArrayList<>();
+      for (ConfiguredDefinition d : s.definitions()) {
+        Map<String, @Nullable Object> dm = new LinkedHashMap<>();
+        dm.put("source", d.file());
+        dm.put("pointer", d.pointer());
+        dm.put("type", d.definition().type());
+        defs.add(dm);
+      }
+      m.put("definitions", defs);
+      partList.add(m);
+    }
+    out.put("clientParts", partList);
     List<@Nullable Object> conflictList = new ArrayList<>();
     for (Conflict c : conflicts()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();

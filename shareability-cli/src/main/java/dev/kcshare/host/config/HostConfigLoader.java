@@ -49,7 +49,12 @@ public final class HostConfigLoader {
     if (request.discovers()) {
       run.discover();
     }
-    return new HostConfig(run.files, run.servers(), run.gateway, profile);
+    List<ConfiguredServer> servers = new ArrayList<>();
+    List<ConfiguredServer> clientParts = new ArrayList<>();
+    for (ConfiguredServer s : run.servers()) {
+      (s.partOfClient() ? clientParts : servers).add(s);
+    }
+    return new HostConfig(run.files, servers, clientParts, run.gateway, profile);
   }
 
   /** One loading pass: what has been read so far. */

@@ -52,6 +52,22 @@ public record ServerDefinition(
     unsetEnv = List.copyOf(unsetEnv);
   }
 
+  /**
+   * Entry types of things a client runs inside itself rather than as a process or at a URL (Goose
+   * {@code builtin}, {@code platform}, {@code frontend} and {@code inline_python} extensions, Zed
+   * extensions): docs/config.md#part-of-the-client.
+   */
+  public static final java.util.Set<String> CLIENT_PART_TYPES =
+      java.util.Set.of("builtin", "platform", "frontend", "inline_python", "extension");
+
+  /**
+   * True when this entry is part of the client itself ({@link #CLIENT_PART_TYPES}, with neither a
+   * command nor a url): there is no server process to measure, share or stub.
+   */
+  public boolean partOfClient() {
+    return command == null && url == null && type != null && CLIENT_PART_TYPES.contains(type);
+  }
+
   /** A definition that removes nothing from the inherited environment. */
   public ServerDefinition(
       String name,

@@ -2,6 +2,7 @@ package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.prober.LaunchSummary;
 import dev.kcshare.host.prober.ProbeAttempt;
 import java.util.LinkedHashMap;
@@ -51,7 +52,8 @@ public record ServerResult(
    * The JSON form {@code kcshare measure --json} prints: {@code name}, the pre-flight report
    * members ({@code ran}, {@code callerSensitive}, {@code reasons}, {@code detail}, {@code era},
    * {@code reportedVersion}) and {@code stored}; for a server that could not run also {@code
-   * stderrTail} (escaped, {@code ""} when none) and {@code exitStatus} (null when unknown).
+   * stderrTail} (the text itself, escaped only by JSON; {@code ""} when none) and {@code
+   * exitStatus} (null when unknown).
    */
   public Map<String, Object> toJson() {
     Map<String, Object> out = new LinkedHashMap<>();
@@ -59,7 +61,7 @@ public record ServerResult(
     out.putAll(result.toReportJson());
     out.put("stored", stored);
     if (!result.ran()) {
-      out.put("stderrTail", stderrTail);
+      out.put("stderrTail", Escaper.unescape(stderrTail));
       out.put("exitStatus", exitStatus);
     }
     return out;

@@ -260,8 +260,8 @@ final class ClientConfigsTest {
     assertThat(nested.command()).isEqualTo("npx");
     assertThat(nested.args()).containsExactly("-y", "zed-nested");
     assertThat(def("zed-nested").stdio()).isTrue();
-    assertThat(def("zed-extension").stdio()).isFalse();
-    assertThat(def("zed-extension").definition().type()).isEqualTo("extension");
+    assertThat(c.server("zed-extension")).isNull();
+    assertThat(c.clientPart("zed-extension").first().definition().type()).isEqualTo("extension");
     assertThat(file("zed-user").warnings())
         .anyMatch(w -> w.startsWith("/context_servers/zed-extension: provided by a Zed extension"));
     assertThat(def("zed-project-tool").stdio()).isFalse();
@@ -299,8 +299,18 @@ final class ClientConfigsTest {
     assertThat(file("goose").warnings())
         .anyMatch(w -> w.startsWith("/extensions/goosetool/envs/PATH: skipped"));
     assertThat(def("gooseoff").definition().disabled()).isTrue();
-    assertThat(def("developer").stdio()).isFalse();
-    assertThat(def("developer").definition().type()).isEqualTo("builtin");
+    // A builtin extension is part of Goose: listed apart, never a server.
+    assertThat(c.server("developer")).isNull();
+    ConfiguredServer developer = c.clientPart("developer");
+    assertThat(developer).isNotNull();
+    assertThat(developer.partOfClient()).isTrue();
+    assertThat(developer.first().definition().type()).isEqualTo("builtin");
+    assertThat(c.clientParts()).extracting(ConfiguredServer::name).contains("developer", "todo");
+    assertThat(c.server("todo")).isNull();
+    // A websocket extension is remote, at its uri: a server, not part of Goose.
+    assertThat(def("goosesocket").definition().url()).isEqualTo("wss://example.invalid/goose");
+    assertThat(def("goosesocket").stdio()).isFalse();
+    assertThat(file("goose").warnings()).noneMatch(w -> w.contains("goosesocket: a Goose"));
     assertThat(def("gooseremote").definition().url()).isEqualTo("https://example.invalid/goose");
   }
 

@@ -103,7 +103,7 @@ final class PassAttemptsTest {
     assertThat(failed.attempts()).hasSize(2);
     assertThat(failed.launch()).isEqualTo(FakePreflights.LAUNCH);
     assertThat(failed.toJson())
-        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\\n")
+        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\n")
         .containsEntry("exitStatus", "exit 1");
     assertThat(result(r, "ok").lastAttempt()).isNull();
     assertThat(result(r, "ok").toJson()).doesNotContainKeys("stderrTail", "exitStatus");

@@ -64,6 +64,72 @@ public final class Escaper {
     return "..." + esc(s.substring(s.offsetByCodePoints(0, count - limit)), limit);
   }
 
+  /**
+   * Reads back what {@link #esc} wrote: a backslash followed by {@code n}, {@code r}, {@code t}, a
+   * backslash, a quote, {@code xNN}, {@code uNNNN} or {@code UNNNNNNNN} becomes the character it
+   * stands for; anything else (a truncation mark, a stray backslash) is kept as it is. For outputs
+   * that carry their own escaping, such as JSON, so the text is escaped once.
+   */
+  public static String unescape(String escaped) {
+    if (escaped.indexOf('\\') < 0) {
+      return escaped;
+    }
+    StringBuilder out = new StringBuilder(escaped.length());
+    int i = 0;
+    while (i < escaped.length()) {
+      char c = escaped.charAt(i);
+      if (c != '\\' || i + 1 >= escaped.length()) {
+        out.append(c);
+        i++;
+        continue;
+      }
+      char n = escaped.charAt(i + 1);
+      int digits =
+          switch (n) {
+            case 'x' -> 2;
+            case 'u' -> 4;
+            case 'U' -> 8;
+            default -> 0;
+          };
+      switch (n) {
+        case 'n' -> out.append('\n');
+        case 'r' -> out.append('\r');
+        case 't' -> out.append('\t');
+        case '\\' -> out.append('\\');
+        case '"' -> out.append('"');
+        default -> {
+          int cp = digits == 0 ? -1 : hexAt(escaped, i + 2, digits);
+          if (cp < 0) {
+            out.append(c);
+            i++;
+            continue;
+          }
+          out.appendCodePoint(cp);
+          i += 2 + digits;
+          continue;
+        }
+      }
+      i += 2;
+    }
+    return out.toString();
+  }
+
+  /** The code point written as {@code digits} lowercase hex digits at {@code from}, or -1. */
+  private static int hexAt(String s, int from, int digits) {
+    if (from + digits > s.length()) {
+      return -1;
+    }
+    int value = 0;
+    for (int k = from; k < from + digits; k++) {
+      int d = Character.digit(s.charAt(k), 16);
+      if (d < 0) {
+        return -1;
+      }
+      value = value * 16 + d;
+    }
+    return value <= Character.MAX_CODE_POINT ? value : -1;
+  }
+
   /** {@link #esc} inside double quotes, the form logs use. */
   public static String quoted(String s, int limit) {
     return '"' + esc(s, limit) + '"';

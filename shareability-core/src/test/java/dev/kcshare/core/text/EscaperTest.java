@@ -190,4 +190,40 @@ final class EscaperTest {
     assertThat(Escaper.escTail("ab" + "\uD83D\uDE00".repeat(3), 2))
         .isEqualTo("...\uD83D\uDE00\uD83D\uDE00");
   }
+
+  @Test
+  void unescapeReadsBackEveryShortAndHexEscape() {
+    assertThat(Escaper.unescape("fixture: x\\\\y \\\"q\\\" \\x1b[31m\\u202e\\U0001f600\\n"))
+        .isEqualTo("fixture: x\\y \"q\" \u001b[31m\u202e\ud83d\ude00\n");
+  }
+
+  @Test
+  void unescapeKeepsWhatIsNotAnEscape() {
+    assertThat(Escaper.unescape("...tail \\q \\x1 end\\")).isEqualTo("...tail \\q \\x1 end\\");
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("roundTripSeeds")
+  void unescapeUndoesEscOfAnyStringWithinTheLimit(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    StringBuilder s = new StringBuilder();
+    int length = random.nextInt(0, 60);
+    for (int k = 0; k < length; k++) {
+      int pick = random.nextInt(4);
+      int cp =
+          switch (pick) {
+            case 0 -> random.nextInt(0, 0x80);
+            case 1 -> "\\\"\n\r\t".charAt(random.nextInt(5));
+            case 2 -> random.nextInt(0x80, 0x3000);
+            default -> random.nextInt(0x10000, 0x20000);
+          };
+      s.appendCodePoint(cp);
+    }
+    String original = s.toString();
+    assertThat(Escaper.unescape(Escaper.esc(original, Escaper.LONG_LIMIT))).isEqualTo(original);
+  }
+
+  static LongStream roundTripSeeds() {
+    return LongStream.range(1, 41);
+  }
 }
