@@ -32,6 +32,9 @@ final class ServerNotes {
     if (server.conflict() != null) {
       return "conflicting definitions";
     }
+    if (server.first().unmeasurable() != null) {
+      return "template with variables";
+    }
     if (disabled(server)) {
       return "disabled";
     }
@@ -49,6 +52,9 @@ final class ServerNotes {
     String name = name(server);
     if (server.conflict() != null) {
       return "make its definitions agree (see below), then run `kcshare measure " + name + "`";
+    }
+    if (server.first().unmeasurable() != null) {
+      return "nothing kcshare can measure: 1MCP renders it for each client (see below)";
     }
     if (disabled(server)) {
       return "enable it (see below), then run `kcshare measure " + name + "`";
@@ -79,7 +85,10 @@ final class ServerNotes {
       out.add("  to resolve it: " + resolution(server));
       return out;
     }
-    if (disabled(server)) {
+    String unmeasurable = server.first().unmeasurable();
+    if (unmeasurable != null) {
+      out.add("  not measurable: " + unmeasurable + "; kcshare never spawns it.");
+    } else if (disabled(server)) {
       out.add(
           "  disabled: kcshare never spawns a disabled server, so it stays not measured. To"
               + " enable it:");
@@ -204,7 +213,7 @@ final class ServerNotes {
   static String enableHint(ConfiguredDefinition d) {
     String file = Escaper.esc(d.file(), Escaper.LONG_LIMIT);
     return switch (d.format()) {
-      case CODEX, ZED, GOOSE, OPENCODE ->
+      case CODEX, ZED, GOOSE, OPENCODE, MCPHUB ->
           "set \"enabled\" to true at "
               + file
               + " "

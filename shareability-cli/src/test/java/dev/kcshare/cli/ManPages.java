@@ -82,20 +82,22 @@ public final class ManPages {
                   + " records directory rule, and setting it selects the kirocrew host profile."),
           new Variable(
               "MCPHUB_SETTING_PATH",
-              c -> c.name().equals("seed"),
-              "With \\fB\\-\\-gateway mcphub\\fR: mcphub's settings file, as mcphub reads it (a"
-                  + " path ending in \\fImcp_settings.json\\fR, else that file in the directory it"
-                  + " names); without it, \\fImcp_settings.json\\fR in the working directory or its"
-                  + " parent."),
+              c -> c.name().equals("seed") || readsConfig(c),
+              "mcphub's settings file, read as a configuration source and by \\fB\\-\\-gateway"
+                  + " mcphub\\fR, as mcphub reads it (a path ending in \\fImcp_settings.json\\fR,"
+                  + " else that file in the directory it names); without it,"
+                  + " \\fImcp_settings.json\\fR in the working directory or its parent."),
           new Variable(
               "ONE_MCP_CONFIG",
-              c -> c.name().equals("seed"),
-              "With \\fB\\-\\-gateway 1mcp\\fR: 1MCP's configuration file, as 1MCP reads it."),
+              c -> c.name().equals("seed") || readsConfig(c),
+              "1MCP's configuration file, read as a configuration source and by \\fB\\-\\-gateway"
+                  + " 1mcp\\fR, as 1MCP reads it."),
           new Variable(
               "ONE_MCP_CONFIG_DIR",
-              c -> c.name().equals("seed"),
-              "With \\fB\\-\\-gateway 1mcp\\fR and no ONE_MCP_CONFIG: the directory of 1MCP's"
-                  + " \\fImcp.json\\fR (default \\fI~/.config/1mcp\\fR)."),
+              c -> c.name().equals("seed") || readsConfig(c),
+              "Without ONE_MCP_CONFIG: the directory of 1MCP's \\fImcp.json\\fR (default"
+                  + " \\fI~/.config/1mcp\\fR), read as a configuration source and by"
+                  + " \\fB\\-\\-gateway 1mcp\\fR."),
           new Variable(
               "HOME",
               c -> readsRecords(c) || readsConfig(c),
@@ -274,7 +276,11 @@ public final class ManPages {
           "opencode-user",
           "opencode, user level.",
           "opencode-project",
-          "opencode, this project.");
+          "opencode, this project.",
+          "mcphub",
+          "mcphub's mcp_settings.json.",
+          "1mcp",
+          "1MCP's mcp.json (static servers and templates).");
 
   /**
    * Writes {@code kcshare.1} and {@code kcshare-COMMAND.1} pages into {@code dir}.

@@ -29,7 +29,9 @@ final class ClientFamilies {
           new GooseClient(),
           new LmStudioClient(),
           new AmazonQClient(),
-          new OpencodeClient());
+          new OpencodeClient(),
+          new McphubClient(),
+          new OneMcpClient());
 
   /** Files named with {@code --config} that no client claims, and in-memory definitions. */
   static final ClientFamily NAMED = new NamedFileClient();

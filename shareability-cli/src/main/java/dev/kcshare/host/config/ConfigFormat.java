@@ -70,6 +70,13 @@ public enum ConfigFormat {
   AMAZONQ_AGENT("amazonq-agent", "Amazon Q Developer CLI"),
   /** opencode's {@code opencode.json(c)}: {@code mcp} with a command array and environment. */
   OPENCODE("opencode", "opencode"),
+  /** mcphub's {@code mcp_settings.json}: {@code mcpServers} with {@code enabled}; verbatim. */
+  MCPHUB("mcphub", "mcphub"),
+  /**
+   * 1MCP's {@code mcp.json}: static {@code mcpServers} and {@code mcpTemplates}; a template whose
+   * launch holds a variable ({@code {{...}}}) cannot be measured as written.
+   */
+  ONE_MCP("1mcp", "1MCP"),
   /** Any other file with an {@code mcpServers} object; verbatim. */
   MCP_SERVERS("mcp-servers", "a named file"),
   /** The Kiro Crew configuration: its {@code mcp_gateway} section only. */

@@ -46,6 +46,24 @@ public record ConfiguredDefinition(
     return definition.isStdio();
   }
 
+  /** Why this definition is never spawned (a 1MCP template with variables). */
+  static final String TEMPLATE_REFUSAL =
+      "a 1MCP template with variables, rendered for each client: it cannot be measured as written";
+
+  /**
+   * Why this definition cannot be measured as written, or null when it can: a template the client
+   * renders for each of its clients (an unresolved {@code template} variable). Such a definition is
+   * also disabled, has no identity and is never spawned.
+   */
+  public @Nullable String unmeasurable() {
+    for (UnresolvedVariable u : unresolved) {
+      if (u.reason() == UnresolvedVariable.Reason.TEMPLATE) {
+        return TEMPLATE_REFUSAL;
+      }
+    }
+    return null;
+  }
+
   /** The configured server name. */
   public String name() {
     return definition.name();

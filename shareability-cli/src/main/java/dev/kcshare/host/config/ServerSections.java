@@ -136,6 +136,27 @@ final class ServerSections {
       definition = definition.withDisabled(true);
       result.warnings.add(pointer + ": " + client.disabledOutsideWhy());
     }
+    boolean templated = !mapped.templated().isEmpty();
+    if (templated) {
+      // Rendered per client: what is written is not what runs, so it is never spawned and has
+      // no identity a measurement could count for.
+      for (Shapes.Held h : mapped.templated()) {
+        unresolved.add(
+            new UnresolvedVariable(
+                serverName,
+                result.display,
+                h.pointer(),
+                h.reference(),
+                UnresolvedVariable.Reason.TEMPLATE));
+      }
+      definition = definition.withDisabled(true);
+      result.warnings.add(
+          pointer
+              + ": a template with variables ("
+              + mapped.templated().get(0).reference()
+              + "), rendered for each client: it cannot be measured as written and is never"
+              + " spawned");
+    }
     result.definitions.add(
         new ConfiguredDefinition(
             definition,
@@ -143,7 +164,7 @@ final class ServerSections {
             result.path,
             pointer,
             format,
-            definition.isStdio() ? identity(definition) : null,
+            definition.isStdio() && !templated ? identity(definition) : null,
             unresolved));
   }
 

@@ -13,8 +13,29 @@ import org.jspecify.annotations.Nullable;
 final class Shapes {
   private Shapes() {}
 
-  /** One mapped entry and the env names whose values kcshare cannot know (Goose's env_keys). */
-  record Mapped(Entry entry, List<String> secretEnv) {}
+  /**
+   * One mapped entry, the env names whose values kcshare cannot know (Goose's env_keys), and the
+   * template variables the client renders per client context (1MCP's templates): an entry with any
+   * cannot be measured as written, so it is never spawned and gets no execution identity.
+   */
+  record Mapped(Entry entry, List<String> secretEnv, List<Held> templated) {
+    Mapped {
+      secretEnv = List.copyOf(secretEnv);
+      templated = List.copyOf(templated);
+    }
+
+    Mapped(Entry entry, List<String> secretEnv) {
+      this(entry, secretEnv, List.of());
+    }
+  }
+
+  /**
+   * A string the client renders per client context.
+   *
+   * @param pointer where it is
+   * @param reference the first variable in it, as written ({@code {{project.path}}})
+   */
+  record Held(String pointer, String reference) {}
 
   /**
    * Maps the entry {@code value} named {@code name} at {@code pointer}.

@@ -43,7 +43,16 @@ public record UnresolvedVariable(
     SECRET(
         "secret",
         "the value comes from the client's secret store, which kcshare does not read; it stays as"
-            + " written (an env name is declared without its value)");
+            + " written (an env name is declared without its value)"),
+    /**
+     * A template variable the gateway renders for each client from that client's context (1MCP's
+     * {@code mcpTemplates}): the entry cannot be measured as written, gets no execution identity
+     * and is never spawned.
+     */
+    TEMPLATE(
+        "template",
+        "1MCP renders this template for each client from that client's context; kcshare cannot"
+            + " measure it as written, so it gets no identity and is never spawned");
 
     private final String id;
     private final String explanation;

@@ -678,10 +678,15 @@ public final class EvaluationRunner {
   /**
    * Why a server is never spawned (docs/design.md#pre-flight-ground-rules,
    * docs/design.md#spawning), or null when it may be: its first definition's refusal ({@link
-   * ServerDefinition#refusal}), else a conflict among its definitions (no common identity: no
-   * measurement of one definition could count for the name, so none is made, as in the commands).
+   * ServerDefinition#refusal}, a template that cannot be measured as written first), else a
+   * conflict among its definitions (no common identity: no measurement of one definition could
+   * count for the name, so none is made, as in the commands).
    */
   private static @Nullable String refusal(ConfiguredServer s) {
+    String unmeasurable = s.first().unmeasurable();
+    if (unmeasurable != null) {
+      return unmeasurable;
+    }
     String refusal = s.first().definition().refusal();
     if (refusal != null) {
       return refusal;

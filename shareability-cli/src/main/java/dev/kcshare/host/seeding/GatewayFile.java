@@ -5,8 +5,8 @@ import dev.kcshare.core.policy.GatewaySeeding.Gateway;
 import dev.kcshare.core.policy.GatewaySeeding.Kind;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.GatewayLocations;
 import dev.kcshare.host.config.KiroCrewConfig;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +21,6 @@ import org.jspecify.annotations.Nullable;
 public final class GatewayFile {
   static final String SERVERS = "mcpServers";
   static final String TEMPLATES = "mcpTemplates";
-  private static final String MCPHUB_FILE = "mcp_settings.json";
 
   private GatewayFile() {}
 
@@ -40,41 +39,14 @@ public final class GatewayFile {
       Map<String, @Nullable Object> value) {}
 
   /**
-   * The file the gateway reads.
-   *
-   * <p>mcphub ({@code src/utils/path.ts}, {@code getConfigFilePath}): {@code $MCPHUB_SETTING_PATH}
-   * when set (a path ending in {@code mcp_settings.json} as it is, else that file in the directory
-   * it names), else the first that exists of {@code mcp_settings.json} in the working directory and
-   * in its parent, else the one in the working directory. (mcphub also falls back to its installed
-   * package's directory, which kcshare cannot know: name that file with {@code --gateway-config}.)
-   *
-   * <p>1MCP ({@code src/commands/serve/runtimeScope.ts}, {@code src/constants/paths.ts}): {@code
-   * $ONE_MCP_CONFIG} (its {@code --config}), else {@code mcp.json} in {@code $ONE_MCP_CONFIG_DIR}
-   * (its {@code --config-dir}), else {@code ~/.config/1mcp/mcp.json}.
+   * The file the gateway reads, where the gateway finds it ({@link GatewayLocations#mcphub}, {@link
+   * GatewayLocations#oneMcp}).
    */
   public static Path locate(Gateway gateway, Map<String, String> env, Path cwd) {
     if (gateway == Gateway.MCPHUB) {
-      String setting = env.get("MCPHUB_SETTING_PATH");
-      if (setting != null && !setting.isEmpty()) {
-        Path p = cwd.resolve(setting);
-        return setting.endsWith(MCPHUB_FILE) ? p : p.resolve(MCPHUB_FILE);
-      }
-      Path here = cwd.resolve(MCPHUB_FILE);
-      Path parent = cwd.toAbsolutePath().getParent();
-      if (!Files.exists(here) && parent != null && Files.exists(parent.resolve(MCPHUB_FILE))) {
-        return parent.resolve(MCPHUB_FILE);
-      }
-      return here;
+      return GatewayLocations.mcphub(env, cwd);
     }
-    String config = env.get("ONE_MCP_CONFIG");
-    if (config != null && !config.isEmpty()) {
-      return cwd.resolve(config);
-    }
-    String dir = env.get("ONE_MCP_CONFIG_DIR");
-    if (dir != null && !dir.isEmpty()) {
-      return cwd.resolve(dir).resolve("mcp.json");
-    }
-    return KiroCrewConfig.userHome(env).resolve(".config/1mcp/mcp.json");
+    return GatewayLocations.oneMcp(env, cwd, KiroCrewConfig.userHome(env));
   }
 
   /**
@@ -159,29 +131,9 @@ public final class GatewayFile {
         entry);
   }
 
-  /**
-   * Whether a value holds a Handlebars variable (two opening braces): 1MCP renders only strings
-   * that contain them ({@code src/template/handlebarsTemplateRenderer.ts}).
-   */
+  /** Whether a value holds a Handlebars variable ({@link GatewayLocations#holdsVariable}). */
   static boolean holdsVariable(@Nullable Object value) {
-    if (value instanceof String s) {
-      return s.contains("{{");
-    }
-    if (value instanceof List<?> list) {
-      for (Object o : list) {
-        if (holdsVariable(o)) {
-          return true;
-        }
-      }
-    }
-    if (value instanceof Map<?, ?> map) {
-      for (Object o : map.values()) {
-        if (holdsVariable(o)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return GatewayLocations.holdsVariable(value);
   }
 
   /** Where the entry's isolation switch goes: the object path and the member name. */

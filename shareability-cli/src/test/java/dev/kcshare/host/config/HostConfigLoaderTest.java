@@ -99,7 +99,9 @@ final class HostConfigLoaderTest {
             "opencode-project",
             "opencode-project",
             "opencode-project",
-            "opencode-project");
+            "opencode-project",
+            "mcphub",
+            "1mcp");
     assertThat(c.errors()).isEmpty();
     assertThat(names(c))
         .containsExactly(
@@ -393,7 +395,7 @@ final class HostConfigLoaderTest {
 
     HostConfig both = load(l, l.env(), new ConfigRequest(List.of(named.toString()), true, null));
     assertThat(both.files().get(0).display()).isEqualTo(named.toString());
-    assertThat(both.files()).hasSize(45);
+    assertThat(both.files()).hasSize(47);
     assertThat(names(both)).startsWith("sqlite", "memory", "fetch");
     assertThat(server(both, "memory").definitions()).hasSize(3);
   }
