@@ -9,6 +9,8 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The file slots discovery offers the clients ({@link ClientFamily.Locations}): a file, a workspace
@@ -44,33 +46,14 @@ final class DiscoverySlots implements ClientFamily.Locations {
 
   @Override
   public void subdirectoryFiles(String origin, Path dir, String fileName, ConfigFormat format) {
-    List<Path> found = new ArrayList<>();
     String display = user(dir.toAbsolutePath().normalize()) + "/*/" + fileName;
-    if (!exists(dir)) {
-      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
-      return;
-    }
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-      for (Path p : stream) {
-        if (Files.isRegularFile(p.resolve(fileName))) {
-          found.add(p.resolve(fileName));
-        }
-      }
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
-      return;
-    } catch (IOException | SecurityException e) {
-      files.add(
-          status(
-              display,
-              dir,
-              origin,
-              ConfigFile.Status.SKIPPED,
-              List.of("cannot list the directory: " + ConfigFiles.reason(e))));
-      return;
-    }
-    if (found.isEmpty()) {
-      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+    List<Path> found =
+        listed(
+            display,
+            dir,
+            origin,
+            p -> Files.isRegularFile(p.resolve(fileName)) ? p.resolve(fileName) : null);
+    if (found == null) {
       return;
     }
     found.sort(
@@ -104,37 +87,18 @@ final class DiscoverySlots implements ClientFamily.Locations {
             + (extensions.size() == 1
                 ? extensions.get(0)
                 : "{" + String.join(",", extensions) + "}");
-    if (!exists(dir)) {
-      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
-      return;
-    }
-    List<Path> found = new ArrayList<>();
-    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
-      for (Path p : stream) {
-        String name = p.getFileName().toString();
-        if (extensions.stream().anyMatch(name::endsWith) && Files.isRegularFile(p)) {
-          found.add(p);
-        }
-      }
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
-      return;
-    } catch (IOException | SecurityException e) {
-      if (!Files.exists(dir)) {
-        files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
-      } else {
-        files.add(
-            status(
-                display,
-                dir,
-                origin,
-                ConfigFile.Status.SKIPPED,
-                List.of("cannot list the directory: " + ConfigFiles.reason(e))));
-      }
-      return;
-    }
-    if (found.isEmpty()) {
-      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+    List<Path> found =
+        listed(
+            display,
+            dir,
+            origin,
+            p -> {
+              String name = p.getFileName().toString();
+              return extensions.stream().anyMatch(name::endsWith) && Files.isRegularFile(p)
+                  ? p
+                  : null;
+            });
+    if (found == null) {
       return;
     }
     found.sort(
@@ -143,6 +107,45 @@ final class DiscoverySlots implements ClientFamily.Locations {
       Path file = p.toAbsolutePath().normalize();
       reader.read(base + "/" + file.getFileName(), file, origin, format);
     }
+  }
+
+  /**
+   * The files {@code wanted} finds among the entries of {@code dir}, or null when there are none:
+   * the slot is then recorded as missing (no directory, nothing in it) or skipped (it cannot be
+   * listed).
+   */
+  private @Nullable List<Path> listed(
+      String display, Path dir, String origin, Function<Path, @Nullable Path> wanted) {
+    List<Path> found = new ArrayList<>();
+    if (exists(dir)) {
+      try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+        for (Path p : stream) {
+          Path file = wanted.apply(p);
+          if (file != null) {
+            found.add(file);
+          }
+        }
+      } catch (NoSuchFileException | NotDirectoryException e) {
+        found.clear();
+      } catch (IOException | SecurityException e) {
+        if (exists(dir)) {
+          files.add(
+              status(
+                  display,
+                  dir,
+                  origin,
+                  ConfigFile.Status.SKIPPED,
+                  List.of("cannot list the directory: " + ConfigFiles.reason(e))));
+          return null;
+        }
+        found.clear();
+      }
+    }
+    if (found.isEmpty()) {
+      files.add(status(display, dir, origin, ConfigFile.Status.MISSING, List.of()));
+      return null;
+    }
+    return found;
   }
 
   private String user(Path path) {
