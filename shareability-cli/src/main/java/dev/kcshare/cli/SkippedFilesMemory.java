@@ -4,6 +4,7 @@ import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.policy.SkippedFileWarnings;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AtomicFiles;
+import dev.kcshare.host.records.RecordsTrust;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -93,19 +93,10 @@ final class SkippedFilesMemory {
     if (file == null) {
       return;
     }
-    Path dir = file.getParent();
     try {
-      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        Files.createDirectories(
-            dir,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      }
-      if (Files.isSymbolicLink(dir)
-          || !Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS)
-              .getName()
-              .equals(System.getProperty("user.name"))) {
-        return; // not a directory of this user's own: remember nothing rather than write there
-      }
+      // The same rule as the records directory: created 0700, written only when nobody else can
+      // write it (docs/security.md).
+      RecordsTrust.requireWritable(file.getParent());
       Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("schema", 1);
       doc.put("files", files);
