@@ -1,19 +1,19 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.cost.SessionCost;
-import dev.kcshare.core.json.JsonInputException;
-import dev.kcshare.core.records.AttemptRecord;
-import dev.kcshare.core.records.AttemptsLoad;
+import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.core.verdict.EvidenceDocument;
-import dev.kcshare.core.verdict.EvidenceInput;
-import dev.kcshare.core.verdict.EvidenceJson;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.core.verdict.VerdictJson;
+import dev.kcshare.core.verdict.host.EvidenceDocument;
+import dev.kcshare.core.verdict.host.EvidenceInput;
+import dev.kcshare.core.verdict.host.EvidenceJson;
+import dev.kcshare.core.verdict.host.VerdictJson;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.ConfiguredDefinition;

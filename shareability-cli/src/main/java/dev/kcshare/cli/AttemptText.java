@@ -1,9 +1,9 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.Backoff;
-import dev.kcshare.core.policy.FailureAdvice;
-import dev.kcshare.core.records.AttemptRecord;
-import dev.kcshare.core.records.AttemptsLoad;
+import dev.kcshare.core.policy.host.Backoff;
+import dev.kcshare.core.policy.host.FailureAdvice;
+import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
 import dev.kcshare.core.text.Secrets;

@@ -1,6 +1,6 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.SkippedFileWarnings;
+import dev.kcshare.core.policy.host.SkippedFileWarnings;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.config.ConfigFile;
 import dev.kcshare.host.config.ConfigRequest;

@@ -1,6 +1,6 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.Selection;
+import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;

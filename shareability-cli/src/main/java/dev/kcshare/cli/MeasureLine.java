@@ -1,6 +1,6 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.Selection;
+import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.host.config.ConfigRequest;
 import dev.kcshare.host.prober.ProbeOptions;
 import java.util.ArrayList;

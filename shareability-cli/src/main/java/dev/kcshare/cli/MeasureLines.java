@@ -1,8 +1,8 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.policy.Backoff;
-import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.policy.host.Backoff;
+import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
 import dev.kcshare.host.evaluation.ServerResult;

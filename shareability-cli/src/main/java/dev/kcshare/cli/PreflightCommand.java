@@ -1,9 +1,9 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.handshake.Answer;
-import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.handshake.host.Captures;
+import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;

@@ -1,10 +1,10 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.records.AttemptsCodec;
-import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.host.AttemptsCodec;
+import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.RecordFile;

@@ -1,6 +1,6 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.records.IdentityDifference;
+import dev.kcshare.core.records.host.IdentityDifference;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.host.config.ConfiguredDefinition;

@@ -1,7 +1,7 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.records.HazardCodes;
-import dev.kcshare.core.records.RecordLimits;
+import dev.kcshare.core.records.host.RecordLimits;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.records.LedgerStore;

@@ -1,6 +1,6 @@
 package dev.kcshare.embed;
 
-import dev.kcshare.core.policy.Transport;
+import dev.kcshare.core.policy.host.Transport;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.kcshare.embed;
 
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
-import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;

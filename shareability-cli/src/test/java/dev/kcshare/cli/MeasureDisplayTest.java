@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.host.evaluation.PassProgress;
 import dev.kcshare.host.evaluation.ServerResult;
 import dev.kcshare.host.prober.LaunchSummary;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.json.host.CodePoints;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.json.host.CodePoints;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

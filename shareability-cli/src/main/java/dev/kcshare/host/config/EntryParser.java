@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.JsonInputException;
-import dev.kcshare.core.policy.Transport;
+import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.policy.host.Transport;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

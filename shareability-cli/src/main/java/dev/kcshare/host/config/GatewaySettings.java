@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.verdict.IdentityKeys;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.policy.DefinitionFacts;
-import dev.kcshare.core.policy.Transport;
+import dev.kcshare.core.policy.host.Transport;
 import dev.kcshare.core.text.Secrets;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.prober.LaunchSummary;
 import dev.kcshare.host.prober.ProbeAttempt;

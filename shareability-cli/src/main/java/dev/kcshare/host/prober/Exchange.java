@@ -1,10 +1,10 @@
 package dev.kcshare.host.prober;
 
 import dev.kcshare.core.handshake.Answer;
-import dev.kcshare.core.handshake.Answers;
-import dev.kcshare.core.handshake.Captures;
 import dev.kcshare.core.handshake.Era;
-import dev.kcshare.core.json.JsonValues;
+import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.host.Captures;
+import dev.kcshare.core.json.host.JsonValues;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.records.RecordLimits;
+import dev.kcshare.core.records.host.RecordLimits;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
-import dev.kcshare.core.json.JsonValues;
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.json.host.JsonValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;

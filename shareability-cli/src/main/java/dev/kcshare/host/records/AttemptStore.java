@@ -1,8 +1,8 @@
 package dev.kcshare.host.records;
 
-import dev.kcshare.core.records.AttemptsCodec;
-import dev.kcshare.core.records.AttemptsLoad;
-import dev.kcshare.core.records.FailedAttempts;
+import dev.kcshare.core.records.host.AttemptsCodec;
+import dev.kcshare.core.records.host.AttemptsLoad;
+import dev.kcshare.core.records.host.FailedAttempts;
 import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerView;
-import dev.kcshare.core.records.RecordLimits;
+import dev.kcshare.core.records.host.RecordLimits;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.records;
 
-import dev.kcshare.core.records.DirectoryTrust;
+import dev.kcshare.core.records.host.DirectoryTrust;
 import dev.kcshare.host.FileProblem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

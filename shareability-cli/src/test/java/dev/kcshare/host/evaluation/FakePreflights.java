@@ -1,9 +1,9 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.Answer;
-import dev.kcshare.core.handshake.Answers;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.handshake.host.Answers;
 import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.prober.LaunchSummary;
 import dev.kcshare.host.prober.PhaseTimes;

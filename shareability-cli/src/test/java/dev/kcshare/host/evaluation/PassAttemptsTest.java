@@ -2,7 +2,7 @@ package dev.kcshare.host.evaluation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.records.AttemptRecord;
+import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.HeldCacheLock;

@@ -8,7 +8,7 @@ import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.LedgerLoad;
-import dev.kcshare.core.records.RecordLimits;
+import dev.kcshare.core.records.host.RecordLimits;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,10 @@ package dev.kcshare.core.records;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
-import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.RawJson;
+import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.records.host.Values;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

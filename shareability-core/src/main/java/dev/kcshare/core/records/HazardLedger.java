@@ -1,6 +1,8 @@
 package dev.kcshare.core.records;
 
-import dev.kcshare.core.json.CodePoints;
+import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.records.host.Maps;
+import dev.kcshare.core.records.host.RecordLimits;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

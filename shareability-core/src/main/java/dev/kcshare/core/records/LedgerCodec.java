@@ -1,7 +1,8 @@
 package dev.kcshare.core.records;
 
-import dev.kcshare.core.json.CodePoints;
 import dev.kcshare.core.json.RawJson;
+import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.records.host.Values;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

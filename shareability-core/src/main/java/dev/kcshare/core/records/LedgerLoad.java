@@ -1,5 +1,6 @@
 package dev.kcshare.core.records;
 
+import dev.kcshare.core.records.host.Maps;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;

@@ -1,6 +1,6 @@
 package dev.kcshare.core.text;
 
-import dev.kcshare.core.verdict.SecretPrefixes;
+import dev.kcshare.core.verdict.host.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
 package dev.kcshare.core.verdict;
 
+import dev.kcshare.core.verdict.host.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.kcshare.core.handshake;
 
+import dev.kcshare.core.handshake.host.Answers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -11,6 +11,7 @@ import static dev.kcshare.core.handshake.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import dev.kcshare.core.handshake.host.Answers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package dev.kcshare.core.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.verdict.host.SecretPrefixes;
+import dev.kcshare.core.verdict.host.VerdictJson;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;

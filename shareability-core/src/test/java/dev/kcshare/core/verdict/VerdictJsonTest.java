@@ -3,9 +3,10 @@ package dev.kcshare.core.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.testing.TestJson;
+import dev.kcshare.core.verdict.host.VerdictJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

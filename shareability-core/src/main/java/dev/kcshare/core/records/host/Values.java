@@ -1,0 +1,124 @@
+package dev.kcshare.core.records.host;
+
+import dev.kcshare.core.text.Escaper;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** Type tests on decoded JSON values shared by the two record codecs. */
+final class Values {
+  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+  private Values() {}
+
+  /** Whether the value is an integral JSON number (never a fraction or exponent literal). */
+  static boolean isIntegral(@Nullable Object value) {
+    return value instanceof Integer
+        || value instanceof Long
+        || value instanceof Short
+        || value instanceof Byte
+        || value instanceof BigInteger;
+  }
+
+  /** A non-negative integer literal that fits a long, or -1. */
+  static long nonNegativeLong(@Nullable Object value) {
+    if (value instanceof BigInteger big) {
+      return big.signum() >= 0 && big.compareTo(LONG_MAX) <= 0 ? big.longValue() : -1;
+    }
+    if (isIntegral(value)) {
+      long v = ((Number) value).longValue();
+      return v >= 0 ? v : -1;
+    }
+    return -1;
+  }
+
+  /** Whether the value is a number whose double value is finite (booleans are not numbers). */
+  static boolean isFiniteNumber(@Nullable Object value) {
+    return value instanceof Number n && Double.isFinite(n.doubleValue());
+  }
+
+  /** The value as a double if it is a finite number, else the fallback. */
+  static double finiteOr(@Nullable Object value, double fallback) {
+    return isFiniteNumber(value) ? ((Number) value).doubleValue() : fallback;
+  }
+
+  /** Whether the value is numerically exactly one: {@code 1} or {@code 1.0}, never {@code true}. */
+  static boolean isOne(@Nullable Object value) {
+    if (value instanceof BigInteger big) {
+      return big.equals(BigInteger.ONE);
+    }
+    if (value instanceof BigDecimal dec) {
+      return dec.compareTo(BigDecimal.ONE) == 0;
+    }
+    if (isIntegral(value)) {
+      return ((Number) value).longValue() == 1;
+    }
+    return (value instanceof Double || value instanceof Float)
+        && ((Number) value).doubleValue() == 1.0;
+  }
+
+  /**
+   * Whether the value is a number with an integral value above {@code bound} ({@code 2}, {@code
+   * 2.0}, a huge integer), never a boolean or a fraction.
+   */
+  static boolean isIntegerAbove(@Nullable Object value, long bound) {
+    if (value instanceof BigInteger big) {
+      return big.compareTo(BigInteger.valueOf(bound)) > 0;
+    }
+    if (isIntegral(value)) {
+      return ((Number) value).longValue() > bound;
+    }
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      return Double.isFinite(d) && d == Math.rint(d) && d > bound;
+    }
+    return false;
+  }
+
+  /** A number as plain decimal text (integral doubles without a fraction), bounded. */
+  static String plain(@Nullable Object value) {
+    if (value instanceof Double || value instanceof Float) {
+      double d = ((Number) value).doubleValue();
+      if (Double.isFinite(d)) {
+        return Escaper.esc(
+            new BigDecimal(d).stripTrailingZeros().toPlainString(), Escaper.SHORT_LIMIT);
+      }
+    }
+    return Escaper.esc(String.valueOf(value), Escaper.SHORT_LIMIT);
+  }
+
+  /** A short human description of a value for load notes: its type and, for scalars, the value. */
+  static String describe(@Nullable Object value) {
+    if (value == null) {
+      return "null";
+    }
+    if (value instanceof Boolean b) {
+      return b.toString();
+    }
+    if (value instanceof String s) {
+      return "string " + Escaper.quoted(s, Escaper.SHORT_LIMIT);
+    }
+    if (value instanceof Number n) {
+      return "number " + Escaper.esc(n.toString(), Escaper.SHORT_LIMIT);
+    }
+    if (value instanceof Map<?, ?>) {
+      return "object";
+    }
+    if (value instanceof List<?>) {
+      return "array";
+    }
+    return Escaper.esc(value.getClass().getSimpleName(), Escaper.SHORT_LIMIT);
+  }
+
+  /** A server name as it appears in a load note's path. */
+  static String name(String s) {
+    return Escaper.esc(s, Escaper.SHORT_LIMIT);
+  }
+
+  /** An identity string (which contains NULs) as it appears in a load note's path. */
+  static String identity(String s) {
+    return Escaper.esc(s, Escaper.LONG_LIMIT);
+  }
+}

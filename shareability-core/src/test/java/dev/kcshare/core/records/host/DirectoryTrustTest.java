@@ -1,0 +1,121 @@
+package dev.kcshare.core.records.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+final class DirectoryTrustTest {
+  private static final long ALICE = 1000;
+  private static final long ROOT = 0;
+
+  private static DirectoryTrust.Facts alice(int mode, String group, Set<String> members) {
+    return new DirectoryTrust.Facts(ALICE, "alice", group, mode, members);
+  }
+
+  /** Case name, who runs kcshare, the directory's facts, the expected problem (null: trusted). */
+  static Stream<Arguments> cases() {
+    Set<String> none = Set.of();
+    return Stream.of(
+        Arguments.of("0700 own", ALICE, alice(0700, "alice", none), null),
+        Arguments.of("0755 own", ALICE, alice(0755, "alice", none), null),
+        Arguments.of("0755 own, shared group", ALICE, alice(0755, "staff", Set.of("bob")), null),
+        Arguments.of("0775 private group", ALICE, alice(0775, "alice", none), null),
+        Arguments.of(
+            "0775 private group listing its owner",
+            ALICE,
+            alice(0775, "alice", Set.of("alice")),
+            null),
+        Arguments.of("2775 private group, setgid", ALICE, alice(02775, "alice", none), null),
+        Arguments.of(
+            "0775 shared group",
+            ALICE,
+            alice(0775, "staff", Set.of("alice", "bob")),
+            "is writable by group staff"),
+        Arguments.of(
+            "0775 group named like the owner, with members",
+            ALICE,
+            alice(0775, "alice", Set.of("alice", "mallory", "bob")),
+            "is writable by group alice, which has other members (bob, mallory)"),
+        Arguments.of(
+            "0775 group not in the group database",
+            ALICE,
+            alice(0775, "alice", null),
+            "is writable by group alice, not known to be a private group"),
+        Arguments.of("0777", ALICE, alice(0777, "alice", none), "is writable by others"),
+        Arguments.of("0757", ALICE, alice(0757, "alice", none), "is writable by others"),
+        Arguments.of("1777 sticky", ALICE, alice(01777, "alice", none), "is writable by others"),
+        Arguments.of(
+            "0700 other owner",
+            ROOT,
+            alice(0700, "alice", none),
+            "is owned by alice, not by the user running kcshare"),
+        Arguments.of(
+            "0755 owned by root, run by alice",
+            ALICE,
+            new DirectoryTrust.Facts(ROOT, "root", "root", 0755, Set.of()),
+            "is owned by root, not by the user running kcshare"),
+        Arguments.of(
+            "0777 owned by root, run as root",
+            ROOT,
+            new DirectoryTrust.Facts(ROOT, "root", "root", 0777, Set.of()),
+            "is writable by others"),
+        Arguments.of(
+            "1777 owned by root, run as root",
+            ROOT,
+            new DirectoryTrust.Facts(ROOT, "root", "root", 01777, Set.of()),
+            "is writable by others"),
+        Arguments.of(
+            "0700 owned by a uid without a name",
+            ALICE,
+            new DirectoryTrust.Facts(4242, "4242", "4242", 0700, null),
+            "is owned by 4242, not by the user running kcshare"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void decidesWhetherTheDirectoryMayBeWritten(
+      String name, long euid, DirectoryTrust.Facts facts, String expected) {
+    assertThat(DirectoryTrust.problem(euid, facts)).isEqualTo(expected);
+    String refusal = DirectoryTrust.refusal("/x", euid, facts);
+    if (expected == null) {
+      assertThat(refusal).isNull();
+    } else {
+      assertThat(refusal).startsWith("records directory /x " + expected + " (owner ");
+    }
+  }
+
+  static Stream<Arguments> lines() {
+    return Stream.of(
+        Arguments.of(
+            ALICE,
+            alice(01777, "alice", Set.of()),
+            "records directory /x is writable by others (owner alice, mode 1777):"
+                + " run chmod go-w /x"),
+        Arguments.of(
+            ROOT,
+            alice(0777, "alice", Set.of()),
+            "records directory /x is writable by others (owner alice, mode 0777):"
+                + " run chmod go-w /x, or run kcshare as its owner: sudo -u alice kcshare ..."),
+        Arguments.of(
+            ROOT,
+            alice(0700, "alice", Set.of()),
+            "records directory /x is owned by alice, not by the user running kcshare"
+                + " (owner alice, mode 0700): run kcshare as its owner: sudo -u alice kcshare ..."),
+        Arguments.of(
+            ALICE,
+            alice(0770, "staff", Set.of("bob")),
+            "records directory /x is writable by group staff (owner alice, mode 0770):"
+                + " run chmod go-w /x"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("lines")
+  void theRefusalNamesTheDirectoryItsOwnerAndModeAndTheFix(
+      long euid, DirectoryTrust.Facts facts, String line) {
+    assertThat(DirectoryTrust.refusal("/x", euid, facts)).isEqualTo(line);
+  }
+}
