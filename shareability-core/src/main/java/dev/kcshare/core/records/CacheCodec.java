@@ -35,7 +35,7 @@ public final class CacheCodec {
    * {@code null} or non-object root is an empty cache. Never throws.
    */
   public static CacheLoad decode(@Nullable Object root) {
-    return Dropped.tolerantly(
+    return Values.tolerantly(
         notes -> {
           Decoder decoder = decoderForWriting();
           RecordDecoder.feed(root, decoder);
@@ -161,7 +161,7 @@ public final class CacheCodec {
         return;
       }
       CacheRow row =
-          Dropped.tolerantly(
+          Values.tolerantly(
               n -> readRow(value, where, n),
               n -> {
                 n.add(new Dropped(where, "unexpected value; row dropped"));
@@ -200,7 +200,7 @@ public final class CacheCodec {
     /** What was fed, decoded: as {@link CacheCodec#decode} of the whole document. */
     @Override
     public CacheLoad finish() {
-      return Dropped.tolerantly(
+      return Values.tolerantly(
           this::finish, notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
     }
 

@@ -36,7 +36,7 @@ public final class LedgerCodec {
    * non-object root is an empty ledger. Never throws.
    */
   public static LedgerLoad decode(@Nullable Object root) {
-    return Dropped.tolerantly(
+    return Values.tolerantly(
         notes -> {
           Decoder decoder = decoder();
           RecordDecoder.feed(root, decoder);
@@ -129,7 +129,7 @@ public final class LedgerCodec {
       }
       Map<String, Map<String, RawJson>> identityExtras = new HashMap<>();
       TreeMap<String, HazardRecord> identities =
-          Dropped.tolerantly(
+          Values.tolerantly(
               n -> readServer(server, where, n, identityExtras),
               n -> {
                 n.add(new Dropped(where, "unexpected value; skipped"));
@@ -152,7 +152,7 @@ public final class LedgerCodec {
     /** What was fed, decoded: as {@link LedgerCodec#decode} of the whole document. */
     @Override
     public LedgerLoad finish() {
-      return Dropped.tolerantly(
+      return Values.tolerantly(
           this::finish, notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
     }
 

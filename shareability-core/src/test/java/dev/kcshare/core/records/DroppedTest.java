@@ -2,6 +2,7 @@ package dev.kcshare.core.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.records.host.Values;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ final class DroppedTest {
   @Test
   void aDecoderThatThrowsYieldsTheEmptyResultAndANoteInsteadOfAnException() {
     List<Dropped> result =
-        Dropped.tolerantly(
+        Values.tolerantly(
             notes -> {
               notes.add(new Dropped("servers/a", "not an object; skipped"));
               throw new ClassCastException("boom");
@@ -24,7 +25,7 @@ final class DroppedTest {
 
   @Test
   void aDecoderThatReturnsIsTakenAsItIs() {
-    assertThat(Dropped.<String>tolerantly(notes -> "decoded", notes -> "empty"))
+    assertThat(Values.<String>tolerantly(notes -> "decoded", notes -> "empty"))
         .isEqualTo("decoded");
   }
 

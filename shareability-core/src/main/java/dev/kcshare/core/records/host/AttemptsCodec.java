@@ -40,7 +40,7 @@ public final class AttemptsCodec {
 
   /** Decodes a parsed document; {@code null} (missing or unparseable file) is "no attempts". */
   public static AttemptsLoad decode(@Nullable Object root) {
-    return Dropped.tolerantly(
+    return Values.tolerantly(
         notes -> decode(root, notes), notes -> new AttemptsLoad(new TreeMap<>(), false, notes));
   }
 

@@ -9,16 +9,16 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /** Immutable code-point-ordered copies, the form every name- or identity-keyed map is held in. */
-final class Maps {
+public final class Maps {
   private Maps() {}
 
-  static <V> SortedMap<String, V> sortedCopy(Map<String, ? extends V> map) {
+  public static <V> SortedMap<String, V> sortedCopy(Map<String, ? extends V> map) {
     TreeMap<String, V> copy = new TreeMap<>(CodePoints.ORDER);
     copy.putAll(map);
     return Collections.unmodifiableSortedMap(copy);
   }
 
-  static <V, W> SortedMap<String, W> sortedCopy(
+  public static <V, W> SortedMap<String, W> sortedCopy(
       Map<String, ? extends V> map, Function<? super V, ? extends W> valueCopy) {
     TreeMap<String, W> copy = new TreeMap<>(CodePoints.ORDER);
     for (Map.Entry<String, ? extends V> e : map.entrySet()) {
@@ -28,7 +28,7 @@ final class Maps {
   }
 
   /** A ledger's name → identity → record map, copied at both levels. */
-  static SortedMap<String, SortedMap<String, HazardRecord>> ledgerCopy(
+  public static SortedMap<String, SortedMap<String, HazardRecord>> ledgerCopy(
       Map<String, ? extends Map<String, HazardRecord>> servers) {
     return sortedCopy(servers, Maps::sortedCopy);
   }

@@ -1,20 +1,23 @@
 package dev.kcshare.core.records.host;
 
+import dev.kcshare.core.records.Dropped;
 import dev.kcshare.core.text.Escaper;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /** Type tests on decoded JSON values shared by the two record codecs. */
-final class Values {
+public final class Values {
   private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   private Values() {}
 
   /** Whether the value is an integral JSON number (never a fraction or exponent literal). */
-  static boolean isIntegral(@Nullable Object value) {
+  public static boolean isIntegral(@Nullable Object value) {
     return value instanceof Integer
         || value instanceof Long
         || value instanceof Short
@@ -23,7 +26,7 @@ final class Values {
   }
 
   /** A non-negative integer literal that fits a long, or -1. */
-  static long nonNegativeLong(@Nullable Object value) {
+  public static long nonNegativeLong(@Nullable Object value) {
     if (value instanceof BigInteger big) {
       return big.signum() >= 0 && big.compareTo(LONG_MAX) <= 0 ? big.longValue() : -1;
     }
@@ -35,17 +38,17 @@ final class Values {
   }
 
   /** Whether the value is a number whose double value is finite (booleans are not numbers). */
-  static boolean isFiniteNumber(@Nullable Object value) {
+  public static boolean isFiniteNumber(@Nullable Object value) {
     return value instanceof Number n && Double.isFinite(n.doubleValue());
   }
 
   /** The value as a double if it is a finite number, else the fallback. */
-  static double finiteOr(@Nullable Object value, double fallback) {
+  public static double finiteOr(@Nullable Object value, double fallback) {
     return isFiniteNumber(value) ? ((Number) value).doubleValue() : fallback;
   }
 
   /** Whether the value is numerically exactly one: {@code 1} or {@code 1.0}, never {@code true}. */
-  static boolean isOne(@Nullable Object value) {
+  public static boolean isOne(@Nullable Object value) {
     if (value instanceof BigInteger big) {
       return big.equals(BigInteger.ONE);
     }
@@ -63,7 +66,7 @@ final class Values {
    * Whether the value is a number with an integral value above {@code bound} ({@code 2}, {@code
    * 2.0}, a huge integer), never a boolean or a fraction.
    */
-  static boolean isIntegerAbove(@Nullable Object value, long bound) {
+  public static boolean isIntegerAbove(@Nullable Object value, long bound) {
     if (value instanceof BigInteger big) {
       return big.compareTo(BigInteger.valueOf(bound)) > 0;
     }
@@ -78,7 +81,7 @@ final class Values {
   }
 
   /** A number as plain decimal text (integral doubles without a fraction), bounded. */
-  static String plain(@Nullable Object value) {
+  public static String plain(@Nullable Object value) {
     if (value instanceof Double || value instanceof Float) {
       double d = ((Number) value).doubleValue();
       if (Double.isFinite(d)) {
@@ -90,7 +93,7 @@ final class Values {
   }
 
   /** A short human description of a value for load notes: its type and, for scalars, the value. */
-  static String describe(@Nullable Object value) {
+  public static String describe(@Nullable Object value) {
     if (value == null) {
       return "null";
     }
@@ -113,12 +116,37 @@ final class Values {
   }
 
   /** A server name as it appears in a load note's path. */
-  static String name(String s) {
+  public static String name(String s) {
     return Escaper.esc(s, Escaper.SHORT_LIMIT);
   }
 
   /** An identity string (which contains NULs) as it appears in a load note's path. */
-  static String identity(String s) {
+  public static String identity(String s) {
     return Escaper.esc(s, Escaper.LONG_LIMIT);
+  }
+
+  /**
+   * Runs a tolerant decoder that reports into a list of notes. An exception escaping it (impossible
+   * for plain JSON values; a safety net so a loader can never raise) becomes a note on the whole
+   * document and the result {@code empty} builds from the notes so far.
+   */
+  public static <T> T tolerantly(
+      Function<List<Dropped>, T> decode, Function<List<Dropped>, T> empty) {
+    return tolerantly(decode, empty, new ArrayList<>());
+  }
+
+  /**
+   * As {@link #tolerantly(Function, Function)}, reporting into {@code notes}: the decoder's notes
+   * so far are kept when it fails, and the failure is one more note.
+   */
+  public static <T> T tolerantly(
+      Function<List<Dropped>, T> decode, Function<List<Dropped>, T> empty, List<Dropped> notes) {
+    try {
+      return decode.apply(notes);
+    } catch (RuntimeException e) {
+      notes.add(
+          new Dropped("", "unexpected value (" + e.getClass().getSimpleName() + "); ignored"));
+      return empty.apply(notes);
+    }
   }
 }
