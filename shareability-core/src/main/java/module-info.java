@@ -1,12 +1,18 @@
 /**
  * The pure decision engine: evidence in, a verdict with its reasons out ({@code verdict}); the
  * handshake comparison ({@code handshake}); the two record files as values and codecs, the ledger's
- * in-memory state, cache validity and identity hashing ({@code records}); selection, seeding and
- * eligibility ({@code policy}); session-cost arithmetic ({@code cost}); and the JSON text the
- * record files are written in ({@code json}). No file, process, environment, clock or thread
- * access, and no runtime dependency beyond {@code java.base}: a gateway with its own IO reads the
- * files, hands their parsed JSON to the codecs and writes back what they encode. See {@code
- * docs/embedding.md}.
+ * in-memory state, cache validity and identity hashing ({@code records}); seeding, evidence
+ * assembly and eligibility ({@code policy}); session-cost arithmetic ({@code cost}); and the JSON
+ * text the record files are written in ({@code json}). No file, process, environment, clock or
+ * thread access, and no runtime dependency beyond {@code java.base}: a gateway with its own IO
+ * reads the files, hands their parsed JSON to the codecs and writes back what they encode. See
+ * {@code docs/embedding.md}.
+ *
+ * <p>Each exported package has a {@code .host} companion exported to {@code dev.kcshare.cli} only:
+ * the pure parts that only kcshare's own passes, commands and config reader use (the attempts file,
+ * selection and back-off, the evidence and verdict JSON forms, capture files, {@code /proc}
+ * parsers, seeding of other gateways), so an embedder compiles against what the guide uses and no
+ * more.
  */
 @SuppressWarnings("module") // the qualified export names a module compiled after this one
 module dev.kcshare.core {
@@ -18,6 +24,20 @@ module dev.kcshare.core {
   exports dev.kcshare.core.policy;
   exports dev.kcshare.core.cost;
   exports dev.kcshare.core.json;
+  // What only the command line and the host library use: not an API (docs/embedding.md, What is
+  // exported). Each mirrors the exported package it serves.
+  exports dev.kcshare.core.verdict.host to
+      dev.kcshare.cli;
+  exports dev.kcshare.core.handshake.host to
+      dev.kcshare.cli;
+  exports dev.kcshare.core.records.host to
+      dev.kcshare.cli;
+  exports dev.kcshare.core.policy.host to
+      dev.kcshare.cli;
+  exports dev.kcshare.core.cost.host to
+      dev.kcshare.cli;
+  exports dev.kcshare.core.json.host to
+      dev.kcshare.cli;
   // Text helpers for kcshare's own output; not an API.
   exports dev.kcshare.core.text to
       dev.kcshare.cli;

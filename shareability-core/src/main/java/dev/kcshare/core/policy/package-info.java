@@ -1,8 +1,10 @@
 /**
- * The policies around the verdict: which servers a pass measures ({@link Selection}), how evidence
- * is assembled from config and records ({@link EvidenceAssembly}), seeding ({@link Seeding}) and
+ * The policies around the verdict: how evidence is assembled from config and records ({@link
+ * EvidenceAssembly}, {@link ServerFacts}, {@link DefinitionFacts}), seeding ({@link Seeding}) and
  * bulk-stub eligibility ({@link Eligibility}). All pure: the caller loads config and records, holds
- * the locks and writes the files.
+ * the locks and writes the files. What only kcshare's passes and commands apply (selection,
+ * back-off, other gateways' seeding) is {@code dev.kcshare.core.policy.host}, exported to the
+ * command-line module alone.
  */
 @NullMarked
 package dev.kcshare.core.policy;
