@@ -11,11 +11,11 @@ import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 
 /** Small builders for plain JSON values and answers, shared by the handshake tests. */
-final class Fixtures {
+public final class Fixtures {
   private Fixtures() {}
 
   /** An insertion-ordered object from alternating keys and values (values may be null). */
-  static Map<String, @Nullable Object> obj(@Nullable Object... keysAndValues) {
+  public static Map<String, @Nullable Object> obj(@Nullable Object... keysAndValues) {
     if (keysAndValues.length % 2 != 0) {
       throw new IllegalArgumentException("odd number of arguments");
     }
@@ -27,12 +27,12 @@ final class Fixtures {
   }
 
   /** A mutable array (elements may be null). */
-  static List<@Nullable Object> arr(@Nullable Object... elements) {
+  public static List<@Nullable Object> arr(@Nullable Object... elements) {
     return new ArrayList<>(Arrays.asList(elements));
   }
 
   /** A tool object with a name and, when non-null, annotations. */
-  static Map<String, @Nullable Object> tool(
+  public static Map<String, @Nullable Object> tool(
       @Nullable Object name, @Nullable Map<String, ?> annotations) {
     Map<String, @Nullable Object> tool = obj("name", name, "description", "does " + name);
     if (annotations != null) {
@@ -42,7 +42,7 @@ final class Fixtures {
   }
 
   /** A legacy answer built directly, for tables that vary one facet at a time. */
-  static Answer legacy(
+  public static Answer legacy(
       @Nullable Map<String, ?> capabilities,
       String protocolVersion,
       Map<String, ?> serverInfo,
@@ -53,7 +53,7 @@ final class Fixtures {
   }
 
   /** A modern answer built directly. */
-  static Answer modern(
+  public static Answer modern(
       @Nullable Map<String, ?> capabilities,
       List<?> supportedVersions,
       Map<String, ?> serverInfo,
@@ -70,7 +70,7 @@ final class Fixtures {
   }
 
   /** A baseline legacy answer with one of everything, to vary in tables. */
-  static Answer baseline() {
+  public static Answer baseline() {
     return legacy(
         obj("tools", obj("listChanged", true)),
         "2025-03-26",
@@ -80,7 +80,7 @@ final class Fixtures {
   }
 
   /** Wraps {@code leaf} in {@code depth} objects {@code {"a": ...}}, built without recursion. */
-  static Map<String, Object> nestedObjects(int depth, Object leaf) {
+  public static Map<String, Object> nestedObjects(int depth, Object leaf) {
     Object value = leaf;
     for (int i = 0; i < depth; i++) {
       Map<String, Object> wrapper = new LinkedHashMap<>();
@@ -93,7 +93,7 @@ final class Fixtures {
   }
 
   /** Wraps {@code leaf} in {@code depth} single-element arrays, built without recursion. */
-  static List<Object> nestedArrays(int depth, Object leaf) {
+  public static List<Object> nestedArrays(int depth, Object leaf) {
     Object value = leaf;
     for (int i = 0; i < depth; i++) {
       List<Object> wrapper = new ArrayList<>();
@@ -109,7 +109,7 @@ final class Fixtures {
    * A deep copy whose objects get a shuffled insertion order; arrays keep their order (it is part
    * of a JSON value). For the shallow values of the randomised tests only (recursive).
    */
-  static @Nullable Object shuffledCopy(@Nullable Object value, SplittableRandom random) {
+  public static @Nullable Object shuffledCopy(@Nullable Object value, SplittableRandom random) {
     if (value instanceof Map<?, ?> map) {
       List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
       shuffle(entries, random);
@@ -129,7 +129,7 @@ final class Fixtures {
     return value;
   }
 
-  static <T> void shuffle(List<T> list, SplittableRandom random) {
+  public static <T> void shuffle(List<T> list, SplittableRandom random) {
     for (int i = list.size() - 1; i > 0; i--) {
       Collections.swap(list, i, random.nextInt(i + 1));
     }

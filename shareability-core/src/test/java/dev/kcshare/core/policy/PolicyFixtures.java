@@ -8,18 +8,18 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** Small builders shared by the policy tests. */
-final class PolicyFixtures {
+public final class PolicyFixtures {
   private PolicyFixtures() {}
 
-  static String identity(String tag) {
+  public static String identity(String tag) {
     return "a".repeat(64) + "\u0000" + "b".repeat(64) + "\u0000" + tag + "\u00002";
   }
 
-  static CacheRow row(String identity, boolean callerSensitive, String version) {
+  public static CacheRow row(String identity, boolean callerSensitive, String version) {
     return row(identity, callerSensitive, version, null);
   }
 
-  static CacheRow row(
+  public static CacheRow row(
       String identity, boolean callerSensitive, String version, @Nullable StoredHandshake hs) {
     return new CacheRow(
         true,
@@ -32,7 +32,7 @@ final class PolicyFixtures {
         hs);
   }
 
-  static StoredHandshake handshake(Map<String, Object> capabilities, boolean readOnly) {
+  public static StoredHandshake handshake(Map<String, Object> capabilities, boolean readOnly) {
     return new StoredHandshake(
         capabilities,
         "2024-11-05",

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds plain JSON values (insertion-ordered maps, lists) the way a parser would produce them. */
-final class Json {
+public final class Json {
   private Json() {}
 
-  static Map<String, Object> obj(Object... keyValues) {
+  public static Map<String, Object> obj(Object... keyValues) {
     if (keyValues.length % 2 != 0) {
       throw new IllegalArgumentException("odd number of arguments");
     }
@@ -21,19 +21,19 @@ final class Json {
     return map;
   }
 
-  static List<Object> arr(Object... items) {
+  public static List<Object> arr(Object... items) {
     return new ArrayList<>(Arrays.asList(items));
   }
 
   /** A copy of {@code base} with one member set (added at the end if new). */
-  static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
+  public static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
     Map<String, Object> copy = new LinkedHashMap<>(base);
     copy.put(key, value);
     return copy;
   }
 
   /** A copy of {@code base} without one member. */
-  static Map<String, Object> without(Map<String, Object> base, String key) {
+  public static Map<String, Object> without(Map<String, Object> base, String key) {
     Map<String, Object> copy = new LinkedHashMap<>(base);
     copy.remove(key);
     return copy;
