@@ -12,6 +12,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.module.ModuleDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +24,13 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CLI jar's API is the embedding package alone: its module exports only {@code
- * dev.kcshare.embed}, and every public signature there uses only the JDK, the core's exported
- * packages and the embedding package itself (so an embedder on the module path can use all of it).
+ * What an embedder compiles against: the CLI jar exports only {@code dev.kcshare.embed} and
+ * requires the core transitively, so an embedder sees the unqualified exports of both modules. The
+ * types there are exactly the list in {@code exported-api.txt} (test resources, one type per line),
+ * and every public signature of every one of them uses only the JDK, those exported packages and
+ * JSpecify's annotations (so an embedder on the module path can use all of it). The core's
+ * command-line-only packages are exported to this module alone (docs/embedding.md, What is
+ * exported).
  */
 class ExportedApiTest {
   private static final Set<String> CORE_EXPORTS =
@@ -36,6 +41,9 @@ class ExportedApiTest {
           "dev.kcshare.core.policy",
           "dev.kcshare.core.cost",
           "dev.kcshare.core.json");
+
+  private static final Path EXPECTED_TYPES =
+      Path.of("src", "test", "resources", "dev", "kcshare", "embed", "exported-api.txt");
 
   private static final JavaClasses MAIN =
       new ClassFileImporter()
@@ -70,6 +78,19 @@ class ExportedApiTest {
     assertThat(unqualifiedExports(descriptor("dev.kcshare.core"))).isEqualTo(CORE_EXPORTS);
   }
 
+  /** The packages an embedder can compile against: the unqualified exports of both modules. */
+  private static Set<String> embedderPackages() {
+    try {
+      Set<String> out = new TreeSet<>(unqualifiedExports(descriptor("dev.kcshare.cli")));
+      out.addAll(unqualifiedExports(descriptor("dev.kcshare.core")));
+      return out;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static final Set<String> EMBEDDER_PACKAGES = embedderPackages();
+
   private static boolean allowed(JavaClass type) {
     JavaClass base = type;
     while (base.isArray()) {
@@ -80,8 +101,7 @@ class ExportedApiTest {
     }
     String pkg = base.getPackageName();
     return pkg.startsWith("java.")
-        || pkg.equals("dev.kcshare.embed")
-        || CORE_EXPORTS.contains(pkg)
+        || EMBEDDER_PACKAGES.contains(pkg)
         || pkg.equals("org.jspecify.annotations");
   }
 
@@ -97,8 +117,9 @@ class ExportedApiTest {
         continue;
       }
       List<JavaType> named = new ArrayList<>();
-      c.getRawSuperclass().ifPresent(named::add);
+      c.getSuperclass().ifPresent(named::add);
       named.addAll(c.getInterfaces());
+      named.addAll(c.getTypeParameters());
       for (JavaField f : c.getFields()) {
         if (visible(f.getModifiers())) {
           named.add(f.getType());
@@ -111,11 +132,12 @@ class ExportedApiTest {
         named.add(u.getReturnType());
         named.addAll(u.getParameterTypes());
         named.addAll(u.getThrowsClause().getTypes());
+        named.addAll(u.getTypeParameters());
       }
       for (JavaType t : named) {
         for (JavaClass raw : t.getAllInvolvedRawTypes()) {
           if (!allowed(raw)) {
-            out.add(c.getSimpleName() + " -> " + raw.getName());
+            out.add(c.getName() + " -> " + raw.getName());
           }
         }
       }
@@ -123,22 +145,100 @@ class ExportedApiTest {
     return out;
   }
 
-  /** A public class reachable by name: public and, when nested, in public classes only. */
+  /**
+   * A class an embedder can name: public, and when nested, public or protected in such classes (a
+   * protected one is reachable from a subclass).
+   */
   private static boolean isApi(JavaClass c) {
+    if (c.isAnonymousClass() || c.isLocalClass()) {
+      return false;
+    }
     for (JavaClass k = c; k != null; k = k.getEnclosingClass().orElse(null)) {
-      if (!k.getModifiers().contains(JavaModifier.PUBLIC)) {
+      boolean nested = k.getEnclosingClass().isPresent();
+      if (!k.getModifiers().contains(JavaModifier.PUBLIC)
+          && !(nested && k.getModifiers().contains(JavaModifier.PROTECTED))) {
         return false;
       }
     }
-    return !c.isAnonymousClass() && !c.isLocalClass();
+    return true;
+  }
+
+  /** Every type an embedder can compile against, by its canonical name, sorted. */
+  static List<String> embedderTypes() {
+    return MAIN.stream()
+        .filter(c -> EMBEDDER_PACKAGES.contains(c.getPackageName()) && isApi(c))
+        .map(c -> c.getName().replace('$', '.'))
+        .sorted()
+        .toList();
+  }
+
+  /** The lines to add to, and remove from, the expected list so that it matches {@code actual}. */
+  static String differences(List<String> expected, List<String> actual) {
+    StringBuilder out = new StringBuilder();
+    for (String type : actual) {
+      if (!expected.contains(type)) {
+        out.append("\n  add:    ").append(type);
+      }
+    }
+    for (String type : expected) {
+      if (!actual.contains(type)) {
+        out.append("\n  remove: ").append(type);
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<String> expectedTypes() throws IOException {
+    return Files.readAllLines(EXPECTED_TYPES).stream()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+        .toList();
+  }
+
+  @Test
+  void anEmbedderSeesExactlyTheListedTypes() throws IOException {
+    List<String> expected = expectedTypes();
+    List<String> actual = embedderTypes();
+    assertThat(expected).as("%s is sorted, one type per line", EXPECTED_TYPES).isSorted();
+    assertThat(expected).as("%s lists each type once", EXPECTED_TYPES).doesNotHaveDuplicates();
+    String diff = differences(expected, actual);
+    assertThat(diff)
+        .as(
+            "The types an embedder can compile against changed. If that is intended (a public type"
+                + " of an exported package added or removed, or moved to a package exported to"
+                + " dev.kcshare.cli only), change %s:%s",
+            EXPECTED_TYPES, diff)
+        .isEmpty();
+  }
+
+  @Test
+  void theListComparisonNamesWhatToAddAndRemove() {
+    assertThat(differences(List.of("a.B", "a.C"), List.of("a.C", "a.D")))
+        .isEqualTo("\n  add:    a.D\n  remove: a.B");
+    assertThat(differences(List.of("a.B"), List.of("a.B"))).isEmpty();
+  }
+
+  @Test
+  void theTypeListSeesNestedTypesAndLeavesOutTheQualifiedExports() {
+    List<String> types = embedderTypes();
+    assertThat(types)
+        .contains("dev.kcshare.embed.PassResult.Measured", "dev.kcshare.core.verdict.Verdict")
+        .noneMatch(t -> t.startsWith("dev.kcshare.core.text."))
+        .noneMatch(t -> t.startsWith("dev.kcshare.host."))
+        .noneMatch(t -> t.contains(".host."));
   }
 
   @Test
   void theEmbeddingApiNamesOnlyExportedTypes() {
-    assertThat(MAIN.stream().filter(c -> c.getPackageName().equals("dev.kcshare.embed")))
-        .as("the embedding package was imported")
-        .isNotEmpty();
-    assertThat(foreignTypesInTheApiOf("dev.kcshare.embed")).isEmpty();
+    assertThat(EMBEDDER_PACKAGES).contains("dev.kcshare.embed").containsAll(CORE_EXPORTS);
+    for (String pkg : EMBEDDER_PACKAGES) {
+      assertThat(MAIN.stream().filter(c -> c.getPackageName().equals(pkg)))
+          .as("%s was imported", pkg)
+          .isNotEmpty();
+      assertThat(foreignTypesInTheApiOf(pkg))
+          .as("public signatures in %s that name a type an embedder cannot see", pkg)
+          .isEmpty();
+    }
   }
 
   /**
@@ -188,6 +288,15 @@ class ExportedApiTest {
   void theEmbeddingApiThrowsNoCheckedExceptionBeyondItsContract() {
     assertThat(checkedExceptionsBeyondTheContractIn("dev.kcshare.embed")).isEmpty();
     assertThat(RecordsException.class.getSuperclass()).isEqualTo(IOException.class);
+  }
+
+  @Test
+  void theCheckReportsATypeOfAPackageExportedToThisModuleOnly() {
+    // back-off is the command line's: its signatures name the attempts memory, which an embedder
+    // cannot see; the same check over an exported package must report such a type
+    assertThat(foreignTypesInTheApiOf("dev.kcshare.core.policy.host"))
+        .contains(
+            "dev.kcshare.core.policy.host.Backoff -> dev.kcshare.core.records.host.FailedAttempts");
   }
 
   @Test
