@@ -24,8 +24,8 @@ module dev.kcshare.core {
   exports dev.kcshare.core.policy;
   exports dev.kcshare.core.cost;
   exports dev.kcshare.core.json;
-  // What only the command line and the host library use: not an API (docs/embedding.md, What is
-  // exported). Each mirrors the exported package it serves.
+  // What only the command line and the host library use, not an API
+  // (docs/embedding.md#what-is-exported); each is the .host companion of the package it serves.
   exports dev.kcshare.core.verdict.host to
       dev.kcshare.cli;
   exports dev.kcshare.core.handshake.host to

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * types there are exactly the list in {@code exported-api.txt} (test resources, one type per line),
  * and every public signature of every one of them uses only the JDK, those exported packages and
  * JSpecify's annotations (so an embedder on the module path can use all of it). The core's
- * command-line-only packages are exported to this module alone (docs/embedding.md, What is
- * exported).
+ * command-line-only packages are exported to this module alone
+ * (docs/embedding.md#what-is-exported).
  */
 class ExportedApiTest {
   private static final Set<String> CORE_EXPORTS =
