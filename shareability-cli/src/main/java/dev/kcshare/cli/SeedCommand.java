@@ -9,7 +9,6 @@ import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
@@ -298,7 +297,7 @@ final class SeedCommand implements Callable<Integer> {
       String name = v.verdict().name();
       if (!sources.serves(v.server())) {
         notServed.add(name);
-      } else if (v.verdict().strength() == Strength.UNKNOWN) {
+      } else if (!Seeding.isSeedable(v.verdict())) {
         if (applied.contains(name)) {
           continue;
         }
@@ -314,9 +313,7 @@ final class SeedCommand implements Callable<Integer> {
           }
         }
       } else {
-        out.put(
-            name,
-            new Seeding.Recommendation(v.verdict().recommendStub(), v.verdict().recommendShare()));
+        out.put(name, Seeding.Recommendation.of(v.verdict()));
       }
     }
     for (List<String> list : List.of(notMeasured, conflicting, disabled, notServed)) {

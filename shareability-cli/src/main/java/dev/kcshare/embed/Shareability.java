@@ -537,8 +537,11 @@ public final class Shareability implements AutoCloseable {
    * server's recommendation is written into the section's {@code stub_overrides} once; after that
    * the config is the operator's. Under the verdict cache's lock: plans from the "already seeded"
    * markers, applies the plan to {@code section}, has {@code writer} write it when it changed, then
-   * marks the servers seeded. Never turns the global sharing switch on: {@code plan.wantsShare()}
-   * is for the gateway to report.
+   * marks the servers seeded. A server whose verdict is {@code unknown} (never measured,
+   * conflicting definitions, disabled) is neither seeded nor marked, so the first seed after it is
+   * measured seeds it ({@link Seeding#recommendations}, the rule {@code kcshare seed} follows too).
+   * Never turns the global sharing switch on: {@code plan.wantsShare()} is for the gateway to
+   * report.
    *
    * @param <E> what {@code writer} may throw
    * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
@@ -568,13 +571,16 @@ public final class Shareability implements AutoCloseable {
     Seeding.SeedPlan plan;
     boolean marked = false;
     try {
-      Map<String, Seeding.Recommendation> verdicts = new LinkedHashMap<>();
+      List<Verdict> verdicts = new ArrayList<>(rows.size());
       for (ServerVerdict row : rows) {
-        Verdict v = row.verdict();
-        verdicts.put(v.name(), new Seeding.Recommendation(v.recommendStub(), v.recommendShare()));
+        verdicts.add(row.verdict());
       }
       VerdictCache cache = markers.cache();
-      plan = Seeding.plan(cache.applied(), verdicts, Seeding.effectiveStubSet(section));
+      plan =
+          Seeding.plan(
+              cache.applied(),
+              Seeding.recommendations(verdicts), // an unknown verdict is left for a later seed
+              Seeding.effectiveStubSet(section));
       if (Seeding.apply(plan, section, cache::markApplied)) {
         writer.write(section); // what the gateway's own write throws passes as it is
       }

@@ -3,6 +3,9 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.policy.Seeding;
+import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
@@ -510,6 +513,39 @@ final class ShareabilityTest {
     assertThat(kc.verdicts(List.of(s)).get(0).evidence().isStdio()).isFalse();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> kc.launchIdentity(http))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void seedLeavesAnUnknownVerdictUnmarkedAndSeedsItOnceMeasured(@TempDir Path dir)
+      throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    List<ConfiguredServer> servers =
+        kc.servers(List.of(ServerDefinition.stdio("files-mcp", "/bin/sh", List.of("-c", ":"))));
+    Map<String, Object> section = new HashMap<>();
+    AtomicInteger writes = new AtomicInteger();
+
+    Seeding.SeedPlan first = kc.seed(section, kc.verdicts(servers), s -> writes.incrementAndGet());
+
+    assertThat(kc.verdicts(servers).get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
+    assertThat(first.markApplied()).as("never measured: its one seed is not used up").isEmpty();
+    assertThat(CacheStore.read(kc.cacheFile()).applied()).isEmpty();
+    assertThat(writes).hasValue(0);
+
+    String identity = servers.get(0).commonIdentity();
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(
+        kc.cacheFile(),
+        JsonWriter.pretty(
+            CacheCodec.encode(
+                Map.of("files-mcp", EmbedFixtures.measuredRow(identity, 1.0)), List.of())));
+    Seeding.SeedPlan second = kc.seed(section, kc.verdicts(servers), s -> writes.incrementAndGet());
+
+    assertThat(second.addStub()).containsExactly("files-mcp");
+    assertThat(second.markApplied()).containsExactly("files-mcp");
+    assertThat(CacheStore.read(kc.cacheFile()).applied()).containsExactly("files-mcp");
+    assertThat(section.get("stub_overrides")).isEqualTo(Map.of("files-mcp", true));
+    assertThat(writes).hasValue(1);
   }
 
   @Test
