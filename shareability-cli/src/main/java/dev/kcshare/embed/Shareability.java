@@ -4,6 +4,10 @@ import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.AttemptsCodec;
+import dev.kcshare.core.records.AttemptsLoad;
+import dev.kcshare.core.records.CacheLoad;
+import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
@@ -13,15 +17,19 @@ import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.ServerIdentity;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -30,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -96,7 +105,8 @@ public final class Shareability implements AutoCloseable {
     this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
     this.records =
         new RecordsDirectory(
-            workingDirectory.resolve(b.recordsDirectory).normalize(), RecordsDirectory.Rule.OPTION);
+            RecordsDirectory.withoutDotSegments(workingDirectory.resolve(b.recordsDirectory)),
+            RecordsDirectory.Rule.OPTION);
     this.environment = Map.copyOf(b.environment);
     this.wallClock = b.clock;
     this.clock = () -> Times.seconds(wallClock);
@@ -136,7 +146,8 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * The records directory, absolute.
+   * The records directory, absolute, without {@code .} segments; a {@code ..} segment is kept, so
+   * it names the directory the OS reaches (as the {@code kcshare} command does).
    *
    * @return the directory
    * @throws IllegalStateException if this facade is closed
@@ -491,8 +502,10 @@ public final class Shareability implements AutoCloseable {
    * Clears a server's observed hazards in the ledger FILE, from a process that does not hold the
    * gateway's writer (an admin tool; {@code kcshare hazards clear NAME} does the same): under the
    * ledger lock it drops the name's observations and stamps a clear marker, so a running writer
-   * drops its own copy at its next flush. Inside the gateway, use {@link LedgerWriter#clear}.
-   * Blocking: file I/O under the ledger lock.
+   * drops its own copy at its next flush. Inside the gateway, use {@link LedgerWriter#clear}. Like
+   * every write of the records, it first ends the server processes a killed pass left running in
+   * the records directory (those it can prove are such; never a running pass's). Blocking: file I/O
+   * under the ledger lock.
    *
    * @param name the configured server name (not empty)
    * @return true if the file held observations for {@code name}
@@ -506,11 +519,78 @@ public final class Shareability implements AutoCloseable {
   public boolean clearHazards(String name) throws RecordsException, InterruptedException {
     Objects.requireNonNull(name, "name");
     ensureOpen();
+    // A write of the records also ends what a killed pass left running there (never a live one's).
+    SpawnRegistry.reapOrphans(records.path());
     try {
       return LedgerStore.clearInFile(records.ledgerFile(), name, clock);
     } catch (IOException e) {
       throw RecordsException.of(e, records.ledgerFile());
     }
+  }
+
+  /**
+   * The hazard ledger file as it is now, read once and tolerantly, for display ({@code kcshare
+   * hazards list}): every server's observations by launch identity, the clear markers and what was
+   * dropped on read. Inside the gateway, the writer's own reads ({@link LedgerWriter#all()}) answer
+   * from memory instead. Never throws for a bad file: it then reads as nothing observed, and says
+   * why. Blocking: file I/O.
+   *
+   * @return the file as read
+   * @throws IllegalStateException if this facade is closed
+   */
+  public RecordFileRead<LedgerLoad> readLedger() {
+    ensureOpen();
+    return ledgerRead();
+  }
+
+  private RecordFileRead<LedgerLoad> ledgerRead() {
+    RecordFile.Loaded<LedgerLoad> read = RecordFile.readLedger(records.ledgerFile());
+    return fileRead(records.ledgerFile(), read, read.value().refusal());
+  }
+
+  /**
+   * Every file of the records directory as it is now, each read once and tolerantly, for display
+   * ({@code kcshare records}): what each holds, why one could not be used, and every row dropped on
+   * read. Never throws for a bad file. Blocking: file I/O.
+   *
+   * @return the snapshot
+   * @throws IllegalStateException if this facade is closed
+   */
+  public RecordsSnapshot readRecords() {
+    ensureOpen();
+    RecordFileRead<LedgerLoad> ledgerRead = ledgerRead();
+    RecordFile.Loaded<CacheLoad> cache = RecordFile.readCache(records.cacheFile());
+    RecordFile.Read attemptsRead = RecordFile.read(records.attemptsFile());
+    AttemptsLoad attempts = AttemptsCodec.decode(attemptsRead.root());
+    Path registry = SpawnRegistry.fileIn(records.path());
+    return new RecordsSnapshot(
+        records.path(),
+        ledgerRead,
+        fileRead(records.cacheFile(), cache, cache.value().refusal()),
+        new RecordFileRead<>(
+            records.attemptsFile(),
+            attemptsRead.exists(),
+            attemptsRead.state() == RecordFile.State.MISSING
+                || attemptsRead.state() == RecordFile.State.PARSED,
+            Optional.ofNullable(attemptsRead.problem()),
+            attempts.newer() ? Optional.of(NEWER) : Optional.empty(),
+            List.copyOf(attempts.servers().keySet())),
+        registry,
+        Files.exists(registry, LinkOption.NOFOLLOW_LINKS),
+        SpawnRegistry.recordedCount(records.path()));
+  }
+
+  private static final String NEWER = "was written by a newer version";
+
+  private static <T> RecordFileRead<T> fileRead(
+      Path file, RecordFile.Loaded<T> read, @Nullable String refusal) {
+    return new RecordFileRead<>(
+        file,
+        read.exists(),
+        read.state() == RecordFile.State.MISSING || read.state() == RecordFile.State.PARSED,
+        Optional.ofNullable(read.problem()),
+        Optional.ofNullable(refusal),
+        read.value());
   }
 
   /**
@@ -560,36 +640,90 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(section, "section");
     requireElements(rows, "rows");
     Objects.requireNonNull(writer, "writer");
+    List<Verdict> verdicts = new ArrayList<>(rows.size());
+    for (ServerVerdict row : rows) {
+      verdicts.add(row.verdict());
+    }
+    return applySeed(section, verdicts, writer).plan();
+  }
+
+  /**
+   * What {@link #applySeed} would do now, from the "already seeded" markers as the verdict cache
+   * holds them (read once, without its lock); changes and writes nothing. {@code kcshare seed
+   * --plan} shows this.
+   *
+   * @param section the {@code mcp_gateway} section (only read: its effective stub set)
+   * @param verdicts the verdicts of the servers the gateway fronts; an {@code unknown} one is left
+   *     for a later seed ({@link Seeding#recommendations})
+   * @return the plan
+   * @throws NullPointerException if an argument or an element of {@code verdicts} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Seeding.SeedPlan planSeed(Map<String, ?> section, List<Verdict> verdicts) {
+    Objects.requireNonNull(section, "section");
+    requireElements(verdicts, "verdicts");
+    ensureOpen();
+    return Seeding.plan(
+        CacheStore.read(records.cacheFile()).applied(),
+        Seeding.recommendations(verdicts),
+        Seeding.effectiveStubSet(section));
+  }
+
+  /**
+   * As {@link #seed}, from the servers' verdicts, saying what it did: which names it added to
+   * {@code stub_overrides}, which it left as they were, and whether it wrote new markers. {@code
+   * kcshare seed --apply} does this inside its config lock. When an evaluation pass holds the cache
+   * lock, it says so in the log (INFO) and waits for it.
+   *
+   * @param <E> what {@code writer} may throw
+   * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
+   * @param verdicts the verdicts of the servers the gateway fronts; an {@code unknown} one is
+   *     neither seeded nor marked ({@link Seeding#recommendations})
+   * @param writer writes the section to the gateway's config file when it changed
+   * @return what the seed did
+   * @throws RecordsException if the cache lock or file cannot be used (nothing is marked)
+   * @throws InterruptedException if interrupted while waiting for the cache lock
+   * @throws E what {@code writer} threw (nothing is marked)
+   * @throws NullPointerException if an argument or an element of {@code verdicts} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public <E extends Exception> SeedResult applySeed(
+      Map<String, Object> section, List<Verdict> verdicts, ConfigWriter<E> writer)
+      throws RecordsException, InterruptedException, E {
+    Objects.requireNonNull(section, "section");
+    requireElements(verdicts, "verdicts");
+    Objects.requireNonNull(writer, "writer");
     ensureOpen();
     Path file = records.cacheFile();
-    CacheStore.Session markers;
-    try {
-      markers = CacheStore.open(file);
-    } catch (IOException e) {
-      throw RecordsException.of(e, file);
-    }
-    Seeding.SeedPlan plan;
+    CacheStore.Session markers = openCacheWaiting(file);
+    SeedResult result;
     boolean marked = false;
     try {
-      List<Verdict> verdicts = new ArrayList<>(rows.size());
-      for (ServerVerdict row : rows) {
-        verdicts.add(row.verdict());
-      }
       VerdictCache cache = markers.cache();
-      plan =
+      Seeding.SeedPlan plan =
           Seeding.plan(
               cache.applied(),
               Seeding.recommendations(verdicts), // an unknown verdict is left for a later seed
               Seeding.effectiveStubSet(section));
-      if (Seeding.apply(plan, section, cache::markApplied)) {
+      List<String> roster = Seeding.roster(section);
+      Map<String, Boolean> before = Seeding.validOverrides(section);
+      List<String> added = new ArrayList<>();
+      List<String> kept = new ArrayList<>();
+      for (String name : plan.addStub()) {
+        (!roster.contains(name) && !before.containsKey(name) ? added : kept).add(name);
+      }
+      boolean changed = Seeding.apply(plan, section, cache::markApplied);
+      if (changed) {
         writer.write(section); // what the gateway's own write throws passes as it is
       }
+      boolean flushed;
       try {
-        markers.flush();
+        flushed = markers.flush();
       } catch (IOException e) {
         throw RecordsException.of(e, file);
       }
       marked = true;
+      result = new SeedResult(plan, changed ? added : List.of(), kept, changed, flushed);
     } finally {
       if (!marked) {
         closeQuietly(markers);
@@ -600,7 +734,22 @@ public final class Shareability implements AutoCloseable {
     } catch (IOException e) {
       throw RecordsException.of(e, file);
     }
-    return plan;
+    return result;
+  }
+
+  /** Takes the cache lock, saying so when an evaluation pass holds it. */
+  private static CacheStore.Session openCacheWaiting(Path file)
+      throws RecordsException, InterruptedException {
+    try {
+      CacheStore.Session session = CacheStore.open(file, Duration.ZERO);
+      if (session == null) {
+        log.info("waiting for the verdict cache lock (an evaluation pass is running)");
+        session = CacheStore.open(file);
+      }
+      return session;
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
   }
 
   private static void closeQuietly(CacheStore.Session session) {
