@@ -7,7 +7,9 @@ import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.records.AttemptsCodec;
 import dev.kcshare.core.records.AttemptsLoad;
 import dev.kcshare.core.records.CacheLoad;
+import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
@@ -640,70 +642,109 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(section, "section");
     requireElements(rows, "rows");
     Objects.requireNonNull(writer, "writer");
+    ensureOpen();
     List<Verdict> verdicts = new ArrayList<>(rows.size());
     for (ServerVerdict row : rows) {
       verdicts.add(row.verdict());
     }
-    return applySeed(section, verdicts, writer).plan();
+    return seedUnderLock(section, cache -> verdicts, writer).plan();
   }
 
   /**
-   * What {@link #applySeed} would do now, from the "already seeded" markers as the verdict cache
-   * holds them (read once, without its lock); changes and writes nothing. {@code kcshare seed
-   * --plan} shows this.
+   * The verdicts a seed plans from, computed from the records as the seed read them: {@link
+   * #planSeed} reads each record file once, {@link #applySeed} the cache under its lock (and the
+   * ledger file), so the verdicts and the "already seeded" markers agree.
+   */
+  @FunctionalInterface
+  public interface SeedVerdicts {
+    /**
+     * The verdicts of the servers the gateway fronts; an {@code unknown} one is left for a later
+     * seed ({@link Seeding#recommendations}).
+     *
+     * @param ledger the hazard ledger file as read (read-only)
+     * @param cache the verdict cache as read, with its "already seeded" markers
+     * @return the verdicts, one per server
+     */
+    List<Verdict> of(LedgerView ledger, VerdictCache cache);
+  }
+
+  /**
+   * What {@link #applySeed} would do now: reads the ledger and the cache file once each (without a
+   * lock), has {@code verdicts} compute the verdicts from them and plans from the cache's "already
+   * seeded" markers; changes and writes nothing. {@code kcshare seed --plan} shows this.
    *
    * @param section the {@code mcp_gateway} section (only read: its effective stub set)
-   * @param verdicts the verdicts of the servers the gateway fronts; an {@code unknown} one is left
-   *     for a later seed ({@link Seeding#recommendations})
+   * @param verdicts computes the verdicts from the records read
    * @return the plan
-   * @throws NullPointerException if an argument or an element of {@code verdicts} is null
+   * @throws NullPointerException if an argument, or an element of what {@code verdicts} returns, is
+   *     null
    * @throws IllegalStateException if this facade is closed
    */
-  public Seeding.SeedPlan planSeed(Map<String, ?> section, List<Verdict> verdicts) {
+  public Seeding.SeedPlan planSeed(Map<String, ?> section, SeedVerdicts verdicts) {
     Objects.requireNonNull(section, "section");
-    requireElements(verdicts, "verdicts");
+    Objects.requireNonNull(verdicts, "verdicts");
     ensureOpen();
+    LedgerView ledger =
+        HazardLedger.of(reader.ledger(records.ledgerFile(), name -> true).value()).readOnly();
+    VerdictCache cache = VerdictCache.of(reader.cache(records.cacheFile(), name -> true).value());
+    List<Verdict> rows = verdicts.of(ledger, cache);
+    requireElements(rows, "verdicts");
     return Seeding.plan(
-        CacheStore.read(records.cacheFile()).applied(),
-        Seeding.recommendations(verdicts),
-        Seeding.effectiveStubSet(section));
+        cache.applied(), Seeding.recommendations(rows), Seeding.effectiveStubSet(section));
   }
 
   /**
-   * As {@link #seed}, from the servers' verdicts, saying what it did: which names it added to
-   * {@code stub_overrides}, which it left as they were, and whether it wrote new markers. {@code
-   * kcshare seed --apply} does this inside its config lock. When an evaluation pass holds the cache
-   * lock, it says so in the log (INFO) and waits for it.
+   * As {@link #seed}, with the verdicts computed under the cache lock, saying what it did: which
+   * names it added to {@code stub_overrides}, which it left as they were, and whether it wrote new
+   * markers. {@code kcshare seed --apply} does this inside its config lock. Takes the cache lock
+   * (when an evaluation pass holds it, says so in the log at INFO and waits for it), reads the
+   * ledger file, has {@code verdicts} compute the verdicts from both, plans, applies the plan to
+   * {@code section}, has {@code writer} write it when it changed, then marks the servers seeded.
    *
    * @param <E> what {@code writer} may throw
    * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
-   * @param verdicts the verdicts of the servers the gateway fronts; an {@code unknown} one is
-   *     neither seeded nor marked ({@link Seeding#recommendations})
+   * @param verdicts computes the verdicts from the records as they are under the lock; an {@code
+   *     unknown} verdict is neither seeded nor marked
    * @param writer writes the section to the gateway's config file when it changed
    * @return what the seed did
    * @throws RecordsException if the cache lock or file cannot be used (nothing is marked)
    * @throws InterruptedException if interrupted while waiting for the cache lock
    * @throws E what {@code writer} threw (nothing is marked)
-   * @throws NullPointerException if an argument or an element of {@code verdicts} is null
+   * @throws NullPointerException if an argument, or an element of what {@code verdicts} returns, is
+   *     null
    * @throws IllegalStateException if this facade is closed
    */
   public <E extends Exception> SeedResult applySeed(
-      Map<String, Object> section, List<Verdict> verdicts, ConfigWriter<E> writer)
+      Map<String, Object> section, SeedVerdicts verdicts, ConfigWriter<E> writer)
       throws RecordsException, InterruptedException, E {
     Objects.requireNonNull(section, "section");
-    requireElements(verdicts, "verdicts");
+    Objects.requireNonNull(verdicts, "verdicts");
     Objects.requireNonNull(writer, "writer");
     ensureOpen();
+    return seedUnderLock(
+        section,
+        cache ->
+            verdicts.of(HazardLedger.of(LedgerStore.read(records.ledgerFile())).readOnly(), cache),
+        writer);
+  }
+
+  private <E extends Exception> SeedResult seedUnderLock(
+      Map<String, Object> section,
+      java.util.function.Function<VerdictCache, List<Verdict>> verdicts,
+      ConfigWriter<E> writer)
+      throws RecordsException, InterruptedException, E {
     Path file = records.cacheFile();
     CacheStore.Session markers = openCacheWaiting(file);
     SeedResult result;
     boolean marked = false;
     try {
       VerdictCache cache = markers.cache();
+      List<Verdict> rows = verdicts.apply(cache);
+      requireElements(rows, "verdicts");
       Seeding.SeedPlan plan =
           Seeding.plan(
               cache.applied(),
-              Seeding.recommendations(verdicts), // an unknown verdict is left for a later seed
+              Seeding.recommendations(rows), // an unknown verdict is left for a later seed
               Seeding.effectiveStubSet(section));
       List<String> roster = Seeding.roster(section);
       Map<String, Boolean> before = Seeding.validOverrides(section);

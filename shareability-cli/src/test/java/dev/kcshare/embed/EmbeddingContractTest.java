@@ -235,6 +235,9 @@ final class EmbeddingContractTest {
     if (type == Shareability.ConfigWriter.class) {
       return (Shareability.ConfigWriter<RuntimeException>) section -> {};
     }
+    if (type == Shareability.SeedVerdicts.class) {
+      return (Shareability.SeedVerdicts) (ledger, cache) -> List.of();
+    }
     if (type == PassProgress.Listener.class) {
       return (PassProgress.Listener) p -> {};
     }

@@ -549,6 +549,58 @@ final class ShareabilityTest {
   }
 
   @Test
+  void planSeedAndApplySeedSayWhatTheyDidFromTheRecordsTheyRead(@TempDir Path dir)
+      throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                ServerDefinition.stdio("a", "/bin/sh", List.of("-c", "a")),
+                ServerDefinition.stdio("b", "/bin/sh", List.of("-c", "b")),
+                ServerDefinition.stdio("never", "/bin/sh", List.of("-c", "n"))));
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(
+        kc.cacheFile(),
+        JsonWriter.pretty(
+            CacheCodec.encode(
+                Map.of(
+                    "a", EmbedFixtures.measuredRow(servers.get(0).commonIdentity(), 1.0),
+                    "b", EmbedFixtures.measuredRow(servers.get(1).commonIdentity(), 1.0)),
+                List.of())));
+    Map<String, Object> section = new HashMap<>();
+    section.put("stub_overrides", new HashMap<>(Map.of("b", false)));
+    List<String> seenApplied = new ArrayList<>();
+    Shareability.SeedVerdicts fromTheRecords =
+        (ledger, cache) -> {
+          seenApplied.addAll(cache.applied());
+          return kc.verdicts(servers).stream().map(ServerVerdict::verdict).toList();
+        };
+
+    Seeding.SeedPlan plan = kc.planSeed(section, fromTheRecords);
+    assertThat(plan.addStub()).containsExactly("a", "b");
+    assertThat(plan.markApplied()).containsExactly("a", "b");
+    assertThat(CacheStore.read(kc.cacheFile()).applied()).as("a plan writes nothing").isEmpty();
+
+    AtomicInteger writes = new AtomicInteger();
+    SeedResult seeded = kc.applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
+    assertThat(seeded.plan()).isEqualTo(plan);
+    assertThat(seeded.added()).containsExactly("a");
+    assertThat(seeded.keptExplicit()).as("the operator's false stays").containsExactly("b");
+    assertThat(seeded.sectionChanged()).isTrue();
+    assertThat(seeded.markersWritten()).isTrue();
+    assertThat(section.get("stub_overrides")).isEqualTo(Map.of("a", true, "b", false));
+    assertThat(writes).hasValue(1);
+
+    SeedResult again = kc.applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
+    assertThat(seenApplied).as("the markers as each seed read them").containsExactly("a", "b");
+    assertThat(again.plan().isEmpty()).isTrue();
+    assertThat(again.sectionChanged()).isFalse();
+    assertThat(again.markersWritten()).isFalse();
+    assertThat(writes).hasValue(1);
+  }
+
+  @Test
   void aConflictingNameHasNoIdentityAndIsNeverMeasured(@TempDir Path dir) throws Exception {
     Shareability kc =
         track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
