@@ -65,6 +65,13 @@ public final class RecordsException extends IOException {
   }
 
   /**
+   * A path kcshare refused because of how it is set up: the operator's to fix ({@link #isRefused}).
+   */
+  static RecordsException refused(Path path, String message) {
+    return new RecordsException(path, message, false, true, null);
+  }
+
+  /**
    * The one place a failure of the library packages becomes the API's exception: a {@link
    * FileProblem} keeps its message and path, and its cause (the operating system's own failure)
    * becomes this exception's cause, so no type of an unexported package is ever thrown; any other

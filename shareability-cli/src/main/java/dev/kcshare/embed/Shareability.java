@@ -1,6 +1,7 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.policy.ServerFacts;
@@ -13,6 +14,7 @@ import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.evaluation.EvaluationRunner;
@@ -22,13 +24,16 @@ import dev.kcshare.host.prober.ProcessPermits;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.records.RecordsTrust;
 import dev.kcshare.host.records.ServerIdentity;
 import dev.kcshare.host.report.VerdictReport;
+import dev.kcshare.host.seeding.SeedMarkers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -593,6 +598,142 @@ public final class Shareability implements AutoCloseable {
         Optional.ofNullable(read.problem()),
         Optional.ofNullable(refusal),
         read.value());
+  }
+
+  /**
+   * The ledger and the cache file, read once each (the ledger first) and tolerantly, for a caller
+   * that assesses verdicts of servers it describes itself ({@code kcshare seed --gateway}).
+   * Blocking: file I/O.
+   *
+   * @return the records as read
+   * @throws IllegalStateException if this facade is closed
+   */
+  public VerdictRecords readVerdictRecords() {
+    ensureOpen();
+    LedgerView ledger =
+        HazardLedger.of(reader.ledger(records.ledgerFile(), name -> true).value()).readOnly();
+    return new VerdictRecords(
+        ledger, VerdictCache.of(reader.cache(records.cacheFile(), name -> true).value()));
+  }
+
+  /**
+   * Bulk-stub eligibility from the record FILES, for a process that does not hold the gateway's
+   * ledger writer ({@code kcshare stub --resolve-eligibility}): as {@link #eligibility(List,
+   * Eligibility.Settings, List, LedgerWriter)}, with the ledger file and the cache file read once
+   * each. Call it inside the config lock, with the servers read under it.
+   *
+   * @param requested the names asked to stub
+   * @param settings the gateway's effective settings
+   * @param servers the config facts of every loaded server, by name
+   * @return the stubbed names and the skipped ones with their reasons
+   * @throws NullPointerException if an argument or an element of a list is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Eligibility.Result eligibility(
+      List<String> requested, Eligibility.Settings settings, Map<String, ServerFacts> servers) {
+    requireElements(requested, "requested");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(servers, "servers");
+    ensureOpen();
+    VerdictRecords read = readVerdictRecords();
+    return Eligibility.resolve(
+        requested, settings, Map.copyOf(servers), read.ledger()::codesForName, read.cache());
+  }
+
+  /**
+   * The names already seeded into another gateway's file (docs/seeding.md, Other gateways), as the
+   * markers file in the records directory holds them; none without a file. For a plan. Blocking:
+   * file I/O.
+   *
+   * @param gateway the gateway
+   * @return the names, in code-point order
+   * @throws RecordsException if the markers file cannot be read, or is not a markers file (then it
+   *     is {@linkplain RecordsException#isRefused() refused}: move it aside)
+   * @throws NullPointerException if {@code gateway} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Set<String> gatewaySeeded(GatewaySeeding.Gateway gateway) throws RecordsException {
+    Objects.requireNonNull(gateway, "gateway");
+    ensureOpen();
+    Path file = SeedMarkers.fileFor(records.path(), gateway);
+    return new java.util.TreeSet<>(readMarkers(file).seeded());
+  }
+
+  /**
+   * Edits another gateway's file and records what was seeded, once per server.
+   *
+   * @param <E> what the edit may throw
+   */
+  @FunctionalInterface
+  public interface GatewayEdit<E extends Exception> {
+    /**
+     * Plans from the markers ({@link GatewaySeeding#plan}) and writes the gateway's file.
+     *
+     * @param seeded the names already seeded, as the markers file holds them under its lock
+     * @return the plan applied: its {@code markSeeded} names are recorded
+     * @throws E if the file could not be edited (then nothing is recorded)
+     */
+    GatewaySeeding.Plan edit(Set<String> seeded) throws E;
+  }
+
+  /**
+   * Seeds another gateway's file (docs/seeding.md, Other gateways): under the lock of the gateway's
+   * markers file in the records directory, hands the markers to {@code edit} and records the names
+   * of the plan it applied. The records directory is written only where nobody else can write
+   * (docs/security.md#who-may-write-the-records-directory). Blocking: file I/O.
+   *
+   * @param <E> what {@code edit} may throw
+   * @param gateway the gateway
+   * @param edit plans and writes the gateway's file
+   * @return whether new markers were written
+   * @throws RecordsException if the records directory or the markers file cannot be used (nothing
+   *     is recorded)
+   * @throws InterruptedException if interrupted while waiting for the markers lock
+   * @throws E what {@code edit} threw (nothing is recorded)
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public <E extends Exception> boolean applyGatewaySeed(
+      GatewaySeeding.Gateway gateway, GatewayEdit<E> edit)
+      throws RecordsException, InterruptedException, E {
+    Objects.requireNonNull(gateway, "gateway");
+    Objects.requireNonNull(edit, "edit");
+    ensureOpen();
+    Path file = SeedMarkers.fileFor(records.path(), gateway);
+    FileLock lock;
+    try {
+      RecordsTrust.requireWritable(records.path());
+      lock = FileLock.acquire(file);
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
+    boolean marked;
+    try {
+      SeedMarkers markers = readMarkers(file);
+      GatewaySeeding.Plan plan = Objects.requireNonNull(edit.edit(markers.seeded()), "plan");
+      try {
+        marked = markers.mark(plan.markSeeded());
+      } catch (IOException e) {
+        throw RecordsException.of(e, file);
+      }
+    } finally {
+      try {
+        lock.close();
+      } catch (IOException e) {
+        log.debug("cannot release the markers lock", e);
+      }
+    }
+    return marked;
+  }
+
+  private static SeedMarkers readMarkers(Path file) throws RecordsException {
+    try {
+      return SeedMarkers.read(file);
+    } catch (BadInputException e) {
+      throw RecordsException.refused(file, String.valueOf(e.getMessage()));
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
   }
 
   /**
