@@ -84,7 +84,13 @@ import org.slf4j.LoggerFactory;
  * the gateway stops.
  */
 public final class Shareability implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Shareability.class);
+  /**
+   * Looked up when there is something to log, not held in a static field: a command that builds a
+   * facade and logs nothing must not start a logging backend (docs/performance.md).
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(Shareability.class);
+  }
 
   /** Facades built and not yet closed, in this JVM: the last to close removes the hook. */
   private static final AtomicInteger OPEN = new AtomicInteger();
@@ -264,7 +270,7 @@ public final class Shareability implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      log.warn("the scheduled ledger flush failed; the next one retries", e);
+      log().warn("the scheduled ledger flush failed; the next one retries", e);
     }
   }
 
@@ -525,6 +531,9 @@ public final class Shareability implements AutoCloseable {
    */
   public boolean clearHazards(String name) throws RecordsException, InterruptedException {
     Objects.requireNonNull(name, "name");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("server name must not be empty");
+    }
     ensureOpen();
     // A write of the records also ends what a killed pass left running there (never a live one's).
     SpawnRegistry.reapOrphans(records.path());
@@ -720,7 +729,7 @@ public final class Shareability implements AutoCloseable {
       try {
         lock.close();
       } catch (IOException e) {
-        log.debug("cannot release the markers lock", e);
+        log().debug("cannot release the markers lock", e);
       }
     }
     return marked;
@@ -925,7 +934,7 @@ public final class Shareability implements AutoCloseable {
     try {
       CacheStore.Session session = CacheStore.open(file, Duration.ZERO);
       if (session == null) {
-        log.info("waiting for the verdict cache lock (an evaluation pass is running)");
+        log().info("waiting for the verdict cache lock (an evaluation pass is running)");
         session = CacheStore.open(file);
       }
       return session;
@@ -938,7 +947,7 @@ public final class Shareability implements AutoCloseable {
     try {
       session.close();
     } catch (IOException e) {
-      log.debug("cannot release the cache lock", e);
+      log().debug("cannot release the cache lock", e);
     }
   }
 
