@@ -5,11 +5,10 @@ import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerUnion;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.RecordFileRead;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.prober.SpawnRegistry;
-import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -66,11 +65,14 @@ final class HazardsCommand implements Runnable {
     @Override
     public Integer call() {
       RecordsDirectory dir = records.resolveForReading(ctx);
-      LedgerLoad load = LedgerStore.read(dir.ledgerFile());
+      RecordFileRead<LedgerLoad> ledger;
+      try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+        ledger = kc.readLedger();
+      }
       if (json) {
-        Output.json(ctx, toJson(load));
+        Output.json(ctx, toJson(ledger.contents()));
       } else {
-        printHuman(ctx.out(), dir, load);
+        printHuman(ctx.out(), ledger);
       }
       return Main.EXIT_OK;
     }
@@ -100,11 +102,12 @@ final class HazardsCommand implements Runnable {
       return m;
     }
 
-    private static void printHuman(PrintWriter out, RecordsDirectory dir, LedgerLoad load) {
+    private static void printHuman(PrintWriter out, RecordFileRead<LedgerLoad> ledger) {
+      LedgerLoad load = ledger.contents();
       if (load.servers().isEmpty()) {
         out.println(
             "No hazards observed ("
-                + Escaper.esc(dir.ledgerFile().toString(), Escaper.LONG_LIMIT)
+                + Escaper.esc(ledger.file().toString(), Escaper.LONG_LIMIT)
                 + ").");
         return;
       }
@@ -173,34 +176,30 @@ final class HazardsCommand implements Runnable {
       if (server.isEmpty()) {
         throw new BadInputException("SERVER must not be empty");
       }
-      RecordsDirectory dir = records.resolve(ctx);
-      RecordFile.Loaded<LedgerLoad> ledger = RecordFile.readLedger(dir.ledgerFile());
-      // A ledger that could not be read cannot say the name is unknown: the clear itself then
-      // reports what it finds (a newer version's file is left unchanged, and so on).
-      boolean readable =
-          ledger.state() == RecordFile.State.MISSING
-              || (ledger.state() == RecordFile.State.PARSED && !ledger.value().isNotUnderstood());
-      List<String> recorded = new ArrayList<>(ledger.value().servers().keySet());
-      HostConfig host = config.load(ctx);
-      host.requireValid();
-      boolean configured = host.names().contains(server);
-      if (readable && !configured && !recorded.contains(server) && !force) {
-        // A typo must not stamp a clear and leave the real server's hazards in place.
-        List<String> candidates = new ArrayList<>(recorded);
-        candidates.addAll(host.names());
-        throw new BadInputException(unknown(server, candidates));
-      }
-      // A command that writes the records also ends what a killed pass left running there.
-      SpawnRegistry.reapOrphans(dir.path());
-      boolean had = LedgerStore.clearInFile(dir.ledgerFile(), server, ctx.host()::epochSeconds);
-      if (had) {
-        ctx.err().println("Cleared the observed hazards of " + Escaper.quoted(server, 120) + ".");
-      } else {
-        ctx.err()
-            .println(
-                "No hazards were recorded for "
-                    + Escaper.quoted(server, 120)
-                    + "; the clear is stamped anyway.");
+      try (Shareability kc = RecordsOptions.open(ctx, records.resolve(ctx))) {
+        RecordFileRead<LedgerLoad> ledger = kc.readLedger();
+        // A ledger that could not be read cannot say the name is unknown: the clear itself then
+        // reports what it finds (a newer version's file is left unchanged, and so on).
+        List<String> recorded = new ArrayList<>(ledger.contents().servers().keySet());
+        HostConfig host = config.load(ctx);
+        host.requireValid();
+        boolean configured = host.names().contains(server);
+        if (ledger.isComplete() && !configured && !recorded.contains(server) && !force) {
+          // A typo must not stamp a clear and leave the real server's hazards in place.
+          List<String> candidates = new ArrayList<>(recorded);
+          candidates.addAll(host.names());
+          throw new BadInputException(unknown(server, candidates));
+        }
+        boolean had = kc.clearHazards(server); // ends what a killed pass left running there too
+        if (had) {
+          ctx.err().println("Cleared the observed hazards of " + Escaper.quoted(server, 120) + ".");
+        } else {
+          ctx.err()
+              .println(
+                  "No hazards were recorded for "
+                      + Escaper.quoted(server, 120)
+                      + "; the clear is stamped anyway.");
+        }
       }
       return Main.EXIT_OK;
     }

@@ -5,16 +5,15 @@ import dev.kcshare.core.json.host.CodePoints;
 import dev.kcshare.core.policy.host.GatewaySeeding;
 import dev.kcshare.core.policy.host.GatewaySeeding.Gateway;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.embed.Shareability;
+import dev.kcshare.embed.VerdictRecords;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.ServerDefinition;
-import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.records.RecordsTrust;
 import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import dev.kcshare.host.seeding.GatewayFile;
-import dev.kcshare.host.seeding.SeedMarkers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -70,7 +69,11 @@ final class OtherGatewaySeed {
       Map<String, Map<String, @Nullable Object>> isolating,
       boolean applied,
       boolean fileWritten,
-      boolean markersWritten) {}
+      boolean markersWritten) {
+    Outcome withMarkersWritten(boolean written) {
+      return new Outcome(file, plan, noVerdict, isolating, applied, fileWritten, written);
+    }
+  }
 
   /** What the file and the verdicts give: the entries, and which recommend sharing. */
   private record Reading(
@@ -88,22 +91,25 @@ final class OtherGatewaySeed {
       throws IOException, InterruptedException {
     Path file =
         explicitFile != null ? explicitFile : GatewayFile.locate(gateway, ctx.env(), ctx.cwd());
-    Map<String, ServerVerdict> verdicts = new HashMap<>();
-    for (ServerVerdict v : VerdictReport.load(dir).verdicts(host)) {
-      verdicts.putIfAbsent(v.verdict().name(), v);
-    }
-    Path markersFile = SeedMarkers.fileFor(dir.path(), gateway);
     Outcome outcome;
-    if (!apply) {
-      Reading r = read(file, verdicts);
-      GatewaySeeding.Plan plan = plan(r, SeedMarkers.read(markersFile).seeded());
-      outcome = outcome(r, plan, false, false, false);
-    } else {
-      // The markers are kcshare's own file in the records directory: written only where nobody
-      // else can write (docs/security.md).
-      RecordsTrust.requireWritable(dir.path());
-      try (FileLock lock = FileLock.acquire(markersFile)) {
-        outcome = apply(file, verdicts, markersFile);
+    try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+      VerdictRecords read = kc.readVerdictRecords();
+      Map<String, ServerVerdict> verdicts = new HashMap<>();
+      for (ServerVerdict v : VerdictReport.of(read.ledger(), read.cache()).verdicts(host)) {
+        verdicts.putIfAbsent(v.verdict().name(), v);
+      }
+      if (!apply) {
+        Reading r = read(file, verdicts);
+        GatewaySeeding.Plan plan = plan(r, kc.gatewaySeeded(gateway));
+        outcome = outcome(r, plan, false, false, false);
+      } else {
+        // The markers are kcshare's own file in the records directory: written only where nobody
+        // else can write (docs/security.md).
+        Outcome[] edited = new Outcome[1];
+        boolean marked =
+            kc.applyGatewaySeed(
+                gateway, seeded -> (edited[0] = apply(file, verdicts, seeded)).plan());
+        outcome = edited[0].withMarkersWritten(marked);
       }
     }
     if (json) {
@@ -120,12 +126,11 @@ final class OtherGatewaySeed {
    * when it changed meanwhile (neither gateway offers a lock to take), the plan is made again from
    * the new content.
    */
-  private Outcome apply(Path file, Map<String, ServerVerdict> verdicts, Path markersFile)
+  private Outcome apply(Path file, Map<String, ServerVerdict> verdicts, Set<String> seeded)
       throws IOException {
-    SeedMarkers markers = SeedMarkers.read(markersFile);
     for (int attempt = 1; ; attempt++) {
       Reading r = read(file, verdicts);
-      GatewaySeeding.Plan plan = plan(r, markers.seeded());
+      GatewaySeeding.Plan plan = plan(r, seeded);
       Map<String, GatewaySeeding.Entry> byName = new HashMap<>();
       for (GatewayFile.Parsed p : r.entries()) {
         byName.put(p.entry().name(), p.entry());
@@ -152,8 +157,7 @@ final class OtherGatewaySeed {
         ConfigEditor.replace(r.doc(), next);
         written = true;
       }
-      boolean marked = markers.mark(plan.markSeeded());
-      return outcome(r, plan, true, written, marked);
+      return outcome(r, plan, true, written, false); // the markers are recorded after the edit
     }
   }
 

@@ -6,19 +6,17 @@ import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.host.AttemptsCodec;
 import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.host.prober.SpawnRegistry;
-import dev.kcshare.host.records.RecordFile;
+import dev.kcshare.embed.RecordFileRead;
+import dev.kcshare.embed.RecordsSnapshot;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,8 +31,6 @@ import picocli.CommandLine.Option;
       ""
     })
 final class RecordsCommand implements Callable<Integer> {
-  private static final String NEWER = "was written by a newer version";
-
   private final CliContext ctx;
 
   @Mixin RecordsOptions records = new RecordsOptions();
@@ -49,68 +45,56 @@ final class RecordsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RecordsDirectory dir = records.resolveForReading(ctx);
+    RecordsSnapshot snapshot;
+    try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+      snapshot = kc.readRecords();
+    }
     // A missing or unusable file has nothing to decode: its state and problem say why it is empty.
-    RecordFile.Loaded<LedgerLoad> ledgerRead = RecordFile.readLedger(dir.ledgerFile());
-    LedgerLoad ledger = ledgerRead.value();
-    RecordFile.Loaded<CacheLoad> cacheRead = RecordFile.readCache(dir.cacheFile());
-    CacheLoad cache = cacheRead.value();
+    RecordFileRead<LedgerLoad> ledgerRead = snapshot.ledger();
+    LedgerLoad ledger = ledgerRead.contents();
+    RecordFileRead<CacheLoad> cacheRead = snapshot.cache();
+    CacheLoad cache = cacheRead.contents();
 
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("directory", dir.path().toString());
+    out.put("directory", snapshot.directory().toString());
     out.put("rule", dir.rule().description());
-    Map<String, Object> l = file(dir.ledgerFile(), ledgerRead);
+    Map<String, Object> l = file(ledgerRead);
     l.put("servers", new ArrayList<>(ledger.servers().keySet()));
     l.put("identities", ledger.servers().values().stream().mapToInt(Map::size).sum());
     l.put("cleared", new ArrayList<>(ledger.cleared().keySet()));
     l.put("dropped", dropped(ledger.dropped()));
     out.put("ledger", l);
-    Map<String, Object> c = file(dir.cacheFile(), cacheRead);
+    Map<String, Object> c = file(cacheRead);
     c.put("rows", new ArrayList<>(cache.rows().keySet()));
     c.put("applied", new ArrayList<>(cache.applied()));
     c.put("dropped", dropped(cache.dropped()));
     out.put("cache", c);
-    RecordFile.Read attemptsRead = RecordFile.read(dir.attemptsFile());
-    AttemptsLoad attempts = AttemptsCodec.decode(attemptsRead.root());
-    Map<String, Object> a = new LinkedHashMap<>();
-    a.put("file", dir.attemptsFile().toString());
-    a.put("exists", attemptsRead.exists());
-    a.put("problem", attemptsRead.problem());
-    a.put("leftUnchanged", attempts.newer() ? NEWER : null);
-    a.put("servers", new ArrayList<>(attempts.servers().keySet()));
+    RecordFileRead<List<String>> attempts = snapshot.attempts();
+    Map<String, Object> a = file(attempts);
+    a.put("servers", new ArrayList<>(attempts.contents()));
     out.put("attempts", a);
-    Path registry = SpawnRegistry.fileIn(dir.path());
-    int processes = SpawnRegistry.recordedCount(dir.path());
     Map<String, Object> p = new LinkedHashMap<>();
-    p.put("file", registry.toString());
-    p.put("exists", Files.exists(registry, LinkOption.NOFOLLOW_LINKS));
-    p.put("processes", processes);
+    p.put("file", snapshot.processFile().toString());
+    p.put("exists", snapshot.processFileExists());
+    p.put("processes", snapshot.processes());
     out.put("processes", p);
 
     if (json) {
       Output.json(ctx, out);
     } else {
-      printHuman(ctx.out(), dir, ledgerRead, ledger, cacheRead, cache);
-      printOwn(ctx.out(), attemptsRead, attempts, processes);
+      printHuman(ctx.out(), snapshot.directory(), dir.rule(), ledgerRead, cacheRead);
+      printOwn(ctx.out(), attempts, snapshot.processFile(), snapshot.processes());
     }
     return Main.EXIT_OK;
   }
 
-  private static Map<String, Object> file(Path path, RecordFile.Loaded<?> read) {
+  private static Map<String, Object> file(RecordFileRead<?> read) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("file", path.toString());
+    m.put("file", read.file().toString());
     m.put("exists", read.exists());
-    m.put("problem", read.problem());
-    m.put("leftUnchanged", refusal(read));
+    m.put("problem", read.problem().orElse(null));
+    m.put("leftUnchanged", read.leftUnchanged().orElse(null));
     return m;
-  }
-
-  /** Why kcshare will not rewrite the file (written by a newer version…), or null. */
-  private static @Nullable String refusal(RecordFile.Loaded<?> read) {
-    Object value = read.value();
-    if (value instanceof LedgerLoad l) {
-      return l.refusal();
-    }
-    return value instanceof CacheLoad c ? c.refusal() : null;
   }
 
   private static List<Object> dropped(List<Dropped> dropped) {
@@ -126,14 +110,15 @@ final class RecordsCommand implements Callable<Integer> {
 
   private static void printHuman(
       PrintWriter out,
-      RecordsDirectory dir,
-      RecordFile.Loaded<LedgerLoad> ledgerRead,
-      LedgerLoad ledger,
-      RecordFile.Loaded<CacheLoad> cacheRead,
-      CacheLoad cache) {
+      Path directory,
+      RecordsDirectory.Rule rule,
+      RecordFileRead<LedgerLoad> ledgerRead,
+      RecordFileRead<CacheLoad> cacheRead) {
+    LedgerLoad ledger = ledgerRead.contents();
+    CacheLoad cache = cacheRead.contents();
     out.printf(
         "Records directory: %s%n  chosen by: %s%n",
-        Escaper.esc(dir.path().toString(), Escaper.LONG_LIMIT), dir.rule().description());
+        Escaper.esc(directory.toString(), Escaper.LONG_LIMIT), rule.description());
     out.printf("%nHazard ledger (%s): %s%n", RecordsDirectory.LEDGER_FILE, state(ledgerRead));
     if (ledgerRead.exists()) {
       int identities = ledger.servers().values().stream().mapToInt(Map::size).sum();
@@ -159,26 +144,27 @@ final class RecordsCommand implements Callable<Integer> {
 
   /** kcshare's own files: remembered failures and the process registry. */
   private static void printOwn(
-      PrintWriter out, RecordFile.Read attemptsRead, AttemptsLoad attempts, int processes) {
+      PrintWriter out, RecordFileRead<List<String>> attempts, Path processFile, int processes) {
     String state;
-    if (!attemptsRead.exists()) {
+    if (!attempts.exists()) {
       state = "not present (no failed pre-flight remembered)";
-    } else if (attemptsRead.problem() != null) {
-      state = "read as empty: " + Escaper.esc(attemptsRead.problem(), Escaper.LONG_LIMIT);
-    } else if (attempts.newer()) {
-      state = "read as empty: it " + NEWER + "; kcshare leaves it unchanged";
+    } else if (attempts.problem().isPresent()) {
+      state = "read as empty: " + Escaper.esc(attempts.problem().get(), Escaper.LONG_LIMIT);
+    } else if (attempts.leftUnchanged().isPresent()) {
+      state =
+          "read as empty: it " + attempts.leftUnchanged().get() + "; kcshare leaves it unchanged";
     } else {
       state = "present";
     }
     out.printf("%nFailed pre-flights (%s): %s%n", RecordsDirectory.ATTEMPTS_FILE, state);
-    if (!attempts.servers().isEmpty()) {
+    if (!attempts.contents().isEmpty()) {
       out.printf(
           "  %d server(s) that could not be measured%s%n",
-          attempts.servers().size(), names(attempts.servers().keySet()));
+          attempts.contents().size(), names(attempts.contents()));
     }
     out.printf(
         "%nProcess registry (%s): %s%n",
-        SpawnRegistry.FILE_NAME,
+        processFile.getFileName(),
         processes == 0
             ? "no server process recorded"
             : processes
@@ -186,20 +172,18 @@ final class RecordsCommand implements Callable<Integer> {
                 + " pass ends those)");
   }
 
-  private static String state(RecordFile.Loaded<?> read) {
+  private static String state(RecordFileRead<?> read) {
     if (!read.exists()) {
       return "not present (nothing recorded yet)";
     }
-    @Nullable String problem = read.problem();
-    @Nullable String refusal = refusal(read);
-    if (problem == null && refusal != null) {
+    if (read.problem().isEmpty() && read.leftUnchanged().isPresent()) {
       return "read as empty: it "
-          + Escaper.esc(refusal, Escaper.LONG_LIMIT)
+          + Escaper.esc(read.leftUnchanged().get(), Escaper.LONG_LIMIT)
           + "; kcshare leaves it unchanged";
     }
-    return problem == null
+    return read.problem().isEmpty()
         ? "present"
-        : "read as empty: " + Escaper.esc(problem, Escaper.LONG_LIMIT);
+        : "read as empty: " + Escaper.esc(read.problem().get(), Escaper.LONG_LIMIT);
   }
 
   private static String names(java.util.Collection<String> names) {

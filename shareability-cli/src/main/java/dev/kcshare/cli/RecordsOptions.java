@@ -1,6 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.RecordsTrust;
@@ -18,6 +19,18 @@ final class RecordsOptions {
               + " $KCSHARE_RECORDS_DIR, else the parent of mcp_gateway.socket_path in the Kiro"
               + " Crew config, else $KIROCREW_HOME/mcp-gateway, else ~/.kiro/crew/mcp-gateway.")
   @Nullable String recordsDir;
+
+  /**
+   * The facade a command uses for its records: over {@code dir}, with the command's environment,
+   * working directory and clock. The command closes it.
+   */
+  static Shareability open(CliContext ctx, RecordsDirectory dir) {
+    return Shareability.builder(dir.path())
+        .environment(ctx.env())
+        .workingDirectory(ctx.cwd())
+        .clock(ctx.clock())
+        .build();
+  }
 
   RecordsDirectory resolve(CliContext ctx) {
     RecordsDirectory dir = resolveLexically(ctx);
@@ -43,21 +56,9 @@ final class RecordsOptions {
     return dir;
   }
 
-  /**
-   * Drops {@code .} segments only. {@code ..} is kept: removing it lexically would name a different
-   * directory than the one the OS (and the Kiro Crew gateway) reaches when the segment before it is
-   * a symbolic link, and the records directory rules are lexical, without resolution.
-   */
+  /** {@link RecordsDirectory#withoutDotSegments}. */
   static Path withoutDotSegments(Path path) {
-    Path root = path.getRoot();
-    Path out = root;
-    for (Path segment : path) {
-      if (segment.toString().equals(".")) {
-        continue;
-      }
-      out = out == null ? segment : out.resolve(segment);
-    }
-    return out == null ? path : out;
+    return RecordsDirectory.withoutDotSegments(path);
   }
 
   private RecordsDirectory resolveLexically(CliContext ctx) {

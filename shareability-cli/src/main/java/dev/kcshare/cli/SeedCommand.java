@@ -1,15 +1,17 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.host.FailureAdvice;
 import dev.kcshare.core.policy.host.GatewaySeeding;
-import dev.kcshare.core.records.HazardLedger;
-import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.records.host.AttemptsLoad;
+import dev.kcshare.core.records.LedgerView;
+import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.embed.SeedResult;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
@@ -17,8 +19,6 @@ import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.AttemptStore;
-import dev.kcshare.host.records.CacheStore;
-import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
@@ -26,7 +26,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +35,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -138,7 +135,8 @@ final class SeedCommand implements Callable<Integer> {
    * Every configured server sorted for seeding: the recommendations of the servers seeding may act
    * on, and the names it leaves alone, each list in code-point order.
    *
-   * @param recommendations the gateway-served servers with a verdict other than {@code unknown}
+   * @param served the verdicts of the gateway-served servers (seeding leaves the {@code unknown}
+   *     ones for a later seed)
    * @param notMeasured served, never measured here; seeded by the first seed after a measurement
    * @param conflicting served, but the definitions disagree, so no measurement counts
    * @param disabled served, but disabled, so never spawned and never measured
@@ -147,7 +145,7 @@ final class SeedCommand implements Callable<Integer> {
    *     definition could not run, with that attempt (secrets masked), in code-point order
    */
   private record Candidates(
-      Map<String, Seeding.Recommendation> recommendations,
+      List<Verdict> served,
       List<String> notMeasured,
       List<String> conflicting,
       List<String> disabled,
@@ -194,24 +192,21 @@ final class SeedCommand implements Callable<Integer> {
 
   private Outcome plan(HostConfig host, Path file, RecordsDirectory dir) {
     GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
-    VerdictReport report = VerdictReport.load(dir);
-    Candidates candidates =
-        candidates(
-            report,
-            host,
-            settings,
-            report.cache().applied(),
-            GatewaySources.of(ctx.env()),
-            AttemptStore.read(dir.attemptsFile()));
-    Seeding.SeedPlan plan =
-        Seeding.plan(
-            report.cache().applied(), candidates.recommendations(), settings.effectiveStubSet());
+    Candidates[] candidates = new Candidates[1];
+    Seeding.SeedPlan plan;
+    try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+      plan =
+          kc.planSeed(
+              settings.section(),
+              (ledger, cache) ->
+                  (candidates[0] = candidates(ledger, cache, host, settings, dir)).served());
+    }
     Path parent = file.toAbsolutePath().getParent();
     return new Outcome(
         file,
         settings.sharingOn(),
         plan,
-        candidates,
+        candidates[0],
         false,
         List.of(),
         List.of(),
@@ -225,51 +220,47 @@ final class SeedCommand implements Callable<Integer> {
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       HostConfig host = config.load(ctx).requireValid(); // the definitions, read under the lock
       GatewayWrites.Before fileBefore = GatewayWrites.Before.of(editor);
-      try (CacheStore.Session session = openCache(dir.cacheFile())) {
-        VerdictCache cache = session.cache();
-        HazardLedger ledger = HazardLedger.of(LedgerStore.read(dir.ledgerFile()));
-        VerdictReport report = VerdictReport.of(ledger.readOnly(), cache);
-        GatewaySettings settings = editor.settings();
-        Map<String, @Nullable Object> section = editor.section();
-        Candidates candidates =
-            candidates(
-                report,
-                host,
-                settings,
-                cache.applied(),
-                GatewaySources.of(ctx.env()),
-                AttemptStore.read(dir.attemptsFile()));
-        Seeding.SeedPlan plan =
-            Seeding.plan(
-                cache.applied(), candidates.recommendations(), Seeding.effectiveStubSet(section));
-
-        List<String> roster = Seeding.roster(section);
-        Map<String, Boolean> before = Seeding.validOverrides(section);
-        List<String> added = new ArrayList<>();
-        List<String> kept = new ArrayList<>();
-        for (String name : plan.addStub()) {
-          if (!roster.contains(name) && !before.containsKey(name)) {
-            added.add(name);
-          } else {
-            kept.add(name);
-          }
-        }
-        boolean changed = Seeding.apply(plan, section, cache::markApplied);
-        boolean written = changed && editor.writeStubOverrides(Seeding.validOverrides(section));
-        boolean flushed = session.flush();
-        return new Outcome(
-            editor.file(),
-            settings.sharingOn(),
-            plan,
-            candidates,
-            true,
-            changed ? added : List.of(),
-            kept,
-            written,
-            flushed,
-            fileBefore);
+      GatewaySettings settings = editor.settings();
+      Map<String, @Nullable Object> section = editor.section();
+      Candidates[] candidates = new Candidates[1];
+      boolean[] written = new boolean[1];
+      SeedResult seeded;
+      try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+        seeded =
+            kc.applySeed(
+                section,
+                (ledger, cache) ->
+                    (candidates[0] = candidates(ledger, cache, host, settings, dir)).served(),
+                changed -> written[0] = editor.writeStubOverrides(Seeding.validOverrides(changed)));
       }
+      return new Outcome(
+          editor.file(),
+          settings.sharingOn(),
+          seeded.plan(),
+          candidates[0],
+          true,
+          seeded.added(),
+          seeded.keptExplicit(),
+          written[0],
+          seeded.markersWritten(),
+          fileBefore);
     }
+  }
+
+  /** The candidates over the records a seed read: the verdicts of the host's servers from them. */
+  private Candidates candidates(
+      LedgerView ledger,
+      VerdictCache cache,
+      HostConfig host,
+      GatewaySettings settings,
+      RecordsDirectory dir) {
+    return candidates(
+        VerdictReport.of(ledger, cache),
+        host,
+        settings,
+        cache.applied(),
+        GatewaySources.of(ctx.env()),
+        AttemptStore.read(dir.attemptsFile()));
   }
 
   /**
@@ -287,7 +278,7 @@ final class SeedCommand implements Callable<Integer> {
       Set<String> applied,
       GatewaySources sources,
       AttemptsLoad attempts) {
-    Map<String, Seeding.Recommendation> out = new LinkedHashMap<>();
+    List<Verdict> served = new ArrayList<>();
     List<String> notMeasured = new ArrayList<>();
     List<String> conflicting = new ArrayList<>();
     List<String> disabled = new ArrayList<>();
@@ -298,7 +289,10 @@ final class SeedCommand implements Callable<Integer> {
       String name = v.verdict().name();
       if (!sources.serves(v.server())) {
         notServed.add(name);
-      } else if (v.verdict().strength() == Strength.UNKNOWN) {
+        continue;
+      }
+      served.add(v.verdict());
+      if (!Seeding.isSeedable(v.verdict())) {
         if (applied.contains(name)) {
           continue;
         }
@@ -313,33 +307,13 @@ final class SeedCommand implements Callable<Integer> {
             couldNotRun.put(name, last);
           }
         }
-      } else {
-        out.put(
-            name,
-            new Seeding.Recommendation(v.verdict().recommendStub(), v.verdict().recommendShare()));
       }
     }
     for (List<String> list : List.of(notMeasured, conflicting, disabled, notServed)) {
       list.sort(CodePoints.ORDER);
     }
     return new Candidates(
-        out, notMeasured, conflicting, disabled, notServed, new LinkedHashMap<>(couldNotRun));
-  }
-
-  /** Takes the cache lock, saying so when an evaluation pass holds it. */
-  private static CacheStore.Session openCache(Path cacheFile)
-      throws IOException, InterruptedException {
-    CacheStore.Session session = CacheStore.open(cacheFile, Duration.ZERO);
-    if (session == null) {
-      // Looked up here: building the command tree (every kcshare run) must not start logback.
-      Logger log = LoggerFactory.getLogger(SeedCommand.class);
-      log.info("waiting for the verdict cache lock (an evaluation pass is running)");
-      session = CacheStore.open(cacheFile, null);
-    }
-    if (session == null) {
-      throw new IllegalStateException("unbounded lock acquisition returned no session");
-    }
-    return session;
+        served, notMeasured, conflicting, disabled, notServed, new LinkedHashMap<>(couldNotRun));
   }
 
   private static Map<String, Object> toJson(Outcome o) {

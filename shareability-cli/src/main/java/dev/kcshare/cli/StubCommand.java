@@ -4,6 +4,7 @@ import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.config.ConfiguredServer;
@@ -109,7 +110,6 @@ final class StubCommand implements Callable<Integer> {
       }
       if (resolveEligibility) {
         RecordsDirectory dir = records.resolveForReading(ctx);
-        VerdictReport report = VerdictReport.load(dir);
         Map<String, ServerFacts> servers = new HashMap<>();
         for (ConfiguredServer s : locked.servers()) {
           servers.put(s.name(), VerdictReport.facts(s));
@@ -120,9 +120,9 @@ final class StubCommand implements Callable<Integer> {
                 GatewayWrites.forwardDeclaredEnv(settings),
                 settings.identityKeys(),
                 locked.hostProfile());
-        result =
-            Eligibility.resolve(
-                candidates, eligibility, servers, report.ledger()::codesForName, report.cache());
+        try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+          result = kc.eligibility(candidates, eligibility, servers); // reads the records once
+        }
       } else {
         result = new Eligibility.Result(candidates, List.of(), settings.sharingOn());
       }

@@ -19,15 +19,18 @@ public final class RecordsException extends IOException {
 
   private final transient Path path;
   private final boolean leftUnchanged;
+  private final boolean refused;
 
   private RecordsException(
       Path path,
       String message,
       boolean leftUnchanged,
+      boolean refused,
       @org.jspecify.annotations.Nullable Throwable cause) {
     super(message, cause);
     this.path = path;
     this.leftUnchanged = leftUnchanged;
+    this.refused = refused;
   }
 
   /**
@@ -51,6 +54,24 @@ public final class RecordsException extends IOException {
   }
 
   /**
+   * Whether kcshare refused the path because of how the host is set up, and so wrote nothing: a
+   * records directory others can write (docs/security.md#who-may-write-the-records-directory), or a
+   * lock file that is a symbolic link. The operator's to fix, like bad input.
+   *
+   * @return true for a path refused on purpose
+   */
+  public boolean isRefused() {
+    return refused;
+  }
+
+  /**
+   * A path kcshare refused because of how it is set up: the operator's to fix ({@link #isRefused}).
+   */
+  static RecordsException refused(Path path, String message) {
+    return new RecordsException(path, message, false, true, null);
+  }
+
+  /**
    * The one place a failure of the library packages becomes the API's exception: a {@link
    * FileProblem} keeps its message and path, and its cause (the operating system's own failure)
    * becomes this exception's cause, so no type of an unexported package is ever thrown; any other
@@ -68,9 +89,10 @@ public final class RecordsException extends IOException {
           problem.path(),
           String.valueOf(problem.getMessage()),
           problem.isLeftUnchanged(),
+          problem.isRefused(),
           cause instanceof FileProblem ? null : cause);
     }
     return new RecordsException(
-        where, "cannot use " + where + ": " + FileProblems.reason(failure), false, failure);
+        where, "cannot use " + where + ": " + FileProblems.reason(failure), false, false, failure);
   }
 }

@@ -1,27 +1,42 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.host.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
-import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.policy.host.Selection;
+import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.host.AttemptsCodec;
+import dev.kcshare.core.records.host.AttemptsLoad;
+import dev.kcshare.core.records.CacheLoad;
+import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
+import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.CacheStore;
+import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.records.RecordsTrust;
 import dev.kcshare.host.records.ServerIdentity;
 import dev.kcshare.host.report.VerdictReport;
+import dev.kcshare.host.seeding.SeedMarkers;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -30,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -68,7 +84,13 @@ import org.slf4j.LoggerFactory;
  * the gateway stops.
  */
 public final class Shareability implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Shareability.class);
+  /**
+   * Looked up when there is something to log, not held in a static field: a command that builds a
+   * facade and logs nothing must not start a logging backend (docs/performance.md).
+   */
+  private static Logger log() {
+    return LoggerFactory.getLogger(Shareability.class);
+  }
 
   /** Facades built and not yet closed, in this JVM: the last to close removes the hook. */
   private static final AtomicInteger OPEN = new AtomicInteger();
@@ -96,7 +118,8 @@ public final class Shareability implements AutoCloseable {
     this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
     this.records =
         new RecordsDirectory(
-            workingDirectory.resolve(b.recordsDirectory).normalize(), RecordsDirectory.Rule.OPTION);
+            RecordsDirectory.withoutDotSegments(workingDirectory.resolve(b.recordsDirectory)),
+            RecordsDirectory.Rule.OPTION);
     this.environment = Map.copyOf(b.environment);
     this.wallClock = b.clock;
     this.clock = () -> Times.seconds(wallClock);
@@ -136,7 +159,8 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * The records directory, absolute.
+   * The records directory, absolute, without {@code .} segments; a {@code ..} segment is kept, so
+   * it names the directory the OS reaches (as the {@code kcshare} command does).
    *
    * @return the directory
    * @throws IllegalStateException if this facade is closed
@@ -246,7 +270,7 @@ public final class Shareability implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      log.warn("the scheduled ledger flush failed; the next one retries", e);
+      log().warn("the scheduled ledger flush failed; the next one retries", e);
     }
   }
 
@@ -491,8 +515,10 @@ public final class Shareability implements AutoCloseable {
    * Clears a server's observed hazards in the ledger FILE, from a process that does not hold the
    * gateway's writer (an admin tool; {@code kcshare hazards clear NAME} does the same): under the
    * ledger lock it drops the name's observations and stamps a clear marker, so a running writer
-   * drops its own copy at its next flush. Inside the gateway, use {@link LedgerWriter#clear}.
-   * Blocking: file I/O under the ledger lock.
+   * drops its own copy at its next flush. Inside the gateway, use {@link LedgerWriter#clear}. Like
+   * every write of the records, it first ends the server processes a killed pass left running in
+   * the records directory (those it can prove are such; never a running pass's). Blocking: file I/O
+   * under the ledger lock.
    *
    * @param name the configured server name (not empty)
    * @return true if the file held observations for {@code name}
@@ -505,11 +531,217 @@ public final class Shareability implements AutoCloseable {
    */
   public boolean clearHazards(String name) throws RecordsException, InterruptedException {
     Objects.requireNonNull(name, "name");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("server name must not be empty");
+    }
     ensureOpen();
+    // A write of the records also ends what a killed pass left running there (never a live one's).
+    SpawnRegistry.reapOrphans(records.path());
     try {
       return LedgerStore.clearInFile(records.ledgerFile(), name, clock);
     } catch (IOException e) {
       throw RecordsException.of(e, records.ledgerFile());
+    }
+  }
+
+  /**
+   * The hazard ledger file as it is now, read once and tolerantly, for display ({@code kcshare
+   * hazards list}): every server's observations by launch identity, the clear markers and what was
+   * dropped on read. Inside the gateway, the writer's own reads ({@link LedgerWriter#all()}) answer
+   * from memory instead. Never throws for a bad file: it then reads as nothing observed, and says
+   * why. Blocking: file I/O.
+   *
+   * @return the file as read
+   * @throws IllegalStateException if this facade is closed
+   */
+  public RecordFileRead<LedgerLoad> readLedger() {
+    ensureOpen();
+    return ledgerRead();
+  }
+
+  private RecordFileRead<LedgerLoad> ledgerRead() {
+    RecordFile.Loaded<LedgerLoad> read = RecordFile.readLedger(records.ledgerFile());
+    return fileRead(records.ledgerFile(), read, read.value().refusal());
+  }
+
+  /**
+   * Every file of the records directory as it is now, each read once and tolerantly, for display
+   * ({@code kcshare records}): what each holds, why one could not be used, and every row dropped on
+   * read. Never throws for a bad file. Blocking: file I/O.
+   *
+   * @return the snapshot
+   * @throws IllegalStateException if this facade is closed
+   */
+  public RecordsSnapshot readRecords() {
+    ensureOpen();
+    RecordFileRead<LedgerLoad> ledgerRead = ledgerRead();
+    RecordFile.Loaded<CacheLoad> cache = RecordFile.readCache(records.cacheFile());
+    RecordFile.Read attemptsRead = RecordFile.read(records.attemptsFile());
+    AttemptsLoad attempts = AttemptsCodec.decode(attemptsRead.root());
+    Path registry = SpawnRegistry.fileIn(records.path());
+    return new RecordsSnapshot(
+        records.path(),
+        ledgerRead,
+        fileRead(records.cacheFile(), cache, cache.value().refusal()),
+        new RecordFileRead<>(
+            records.attemptsFile(),
+            attemptsRead.exists(),
+            attemptsRead.state() == RecordFile.State.MISSING
+                || attemptsRead.state() == RecordFile.State.PARSED,
+            Optional.ofNullable(attemptsRead.problem()),
+            attempts.newer() ? Optional.of(NEWER) : Optional.empty(),
+            List.copyOf(attempts.servers().keySet())),
+        registry,
+        Files.exists(registry, LinkOption.NOFOLLOW_LINKS),
+        SpawnRegistry.recordedCount(records.path()));
+  }
+
+  private static final String NEWER = "was written by a newer version";
+
+  private static <T> RecordFileRead<T> fileRead(
+      Path file, RecordFile.Loaded<T> read, @Nullable String refusal) {
+    return new RecordFileRead<>(
+        file,
+        read.exists(),
+        read.state() == RecordFile.State.MISSING || read.state() == RecordFile.State.PARSED,
+        Optional.ofNullable(read.problem()),
+        Optional.ofNullable(refusal),
+        read.value());
+  }
+
+  /**
+   * The ledger and the cache file, read once each (the ledger first) and tolerantly, for a caller
+   * that assesses verdicts of servers it describes itself ({@code kcshare seed --gateway}).
+   * Blocking: file I/O.
+   *
+   * @return the records as read
+   * @throws IllegalStateException if this facade is closed
+   */
+  public VerdictRecords readVerdictRecords() {
+    ensureOpen();
+    LedgerView ledger =
+        HazardLedger.of(reader.ledger(records.ledgerFile(), name -> true).value()).readOnly();
+    return new VerdictRecords(
+        ledger, VerdictCache.of(reader.cache(records.cacheFile(), name -> true).value()));
+  }
+
+  /**
+   * Bulk-stub eligibility from the record FILES, for a process that does not hold the gateway's
+   * ledger writer ({@code kcshare stub --resolve-eligibility}): as {@link #eligibility(List,
+   * Eligibility.Settings, List, LedgerWriter)}, with the ledger file and the cache file read once
+   * each. Call it inside the config lock, with the servers read under it.
+   *
+   * @param requested the names asked to stub
+   * @param settings the gateway's effective settings
+   * @param servers the config facts of every loaded server, by name
+   * @return the stubbed names and the skipped ones with their reasons
+   * @throws NullPointerException if an argument or an element of a list is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Eligibility.Result eligibility(
+      List<String> requested, Eligibility.Settings settings, Map<String, ServerFacts> servers) {
+    requireElements(requested, "requested");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(servers, "servers");
+    ensureOpen();
+    VerdictRecords read = readVerdictRecords();
+    return Eligibility.resolve(
+        requested, settings, Map.copyOf(servers), read.ledger()::codesForName, read.cache());
+  }
+
+  /**
+   * The names already seeded into another gateway's file (docs/seeding.md, Other gateways), as the
+   * markers file in the records directory holds them; none without a file. For a plan. Blocking:
+   * file I/O.
+   *
+   * @param gateway the gateway
+   * @return the names, in code-point order
+   * @throws RecordsException if the markers file cannot be read, or is not a markers file (then it
+   *     is {@linkplain RecordsException#isRefused() refused}: move it aside)
+   * @throws NullPointerException if {@code gateway} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Set<String> gatewaySeeded(GatewaySeeding.Gateway gateway) throws RecordsException {
+    Objects.requireNonNull(gateway, "gateway");
+    ensureOpen();
+    Path file = SeedMarkers.fileFor(records.path(), gateway);
+    return new java.util.TreeSet<>(readMarkers(file).seeded());
+  }
+
+  /**
+   * Edits another gateway's file and records what was seeded, once per server.
+   *
+   * @param <E> what the edit may throw
+   */
+  @FunctionalInterface
+  public interface GatewayEdit<E extends Exception> {
+    /**
+     * Plans from the markers ({@link GatewaySeeding#plan}) and writes the gateway's file.
+     *
+     * @param seeded the names already seeded, as the markers file holds them under its lock
+     * @return the plan applied: its {@code markSeeded} names are recorded
+     * @throws E if the file could not be edited (then nothing is recorded)
+     */
+    GatewaySeeding.Plan edit(Set<String> seeded) throws E;
+  }
+
+  /**
+   * Seeds another gateway's file (docs/seeding.md, Other gateways): under the lock of the gateway's
+   * markers file in the records directory, hands the markers to {@code edit} and records the names
+   * of the plan it applied. The records directory is written only where nobody else can write
+   * (docs/security.md#who-may-write-the-records-directory). Blocking: file I/O.
+   *
+   * @param <E> what {@code edit} may throw
+   * @param gateway the gateway
+   * @param edit plans and writes the gateway's file
+   * @return whether new markers were written
+   * @throws RecordsException if the records directory or the markers file cannot be used (nothing
+   *     is recorded)
+   * @throws InterruptedException if interrupted while waiting for the markers lock
+   * @throws E what {@code edit} threw (nothing is recorded)
+   * @throws NullPointerException if an argument is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public <E extends Exception> boolean applyGatewaySeed(
+      GatewaySeeding.Gateway gateway, GatewayEdit<E> edit)
+      throws RecordsException, InterruptedException, E {
+    Objects.requireNonNull(gateway, "gateway");
+    Objects.requireNonNull(edit, "edit");
+    ensureOpen();
+    Path file = SeedMarkers.fileFor(records.path(), gateway);
+    FileLock lock;
+    try {
+      RecordsTrust.requireWritable(records.path());
+      lock = FileLock.acquire(file);
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
+    boolean marked;
+    try {
+      SeedMarkers markers = readMarkers(file);
+      GatewaySeeding.Plan plan = Objects.requireNonNull(edit.edit(markers.seeded()), "plan");
+      try {
+        marked = markers.mark(plan.markSeeded());
+      } catch (IOException e) {
+        throw RecordsException.of(e, file);
+      }
+    } finally {
+      try {
+        lock.close();
+      } catch (IOException e) {
+        log().debug("cannot release the markers lock", e);
+      }
+    }
+    return marked;
+  }
+
+  private static SeedMarkers readMarkers(Path file) throws RecordsException {
+    try {
+      return SeedMarkers.read(file);
+    } catch (BadInputException e) {
+      throw RecordsException.refused(file, String.valueOf(e.getMessage()));
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
     }
   }
 
@@ -537,8 +769,11 @@ public final class Shareability implements AutoCloseable {
    * server's recommendation is written into the section's {@code stub_overrides} once; after that
    * the config is the operator's. Under the verdict cache's lock: plans from the "already seeded"
    * markers, applies the plan to {@code section}, has {@code writer} write it when it changed, then
-   * marks the servers seeded. Never turns the global sharing switch on: {@code plan.wantsShare()}
-   * is for the gateway to report.
+   * marks the servers seeded. A server whose verdict is {@code unknown} (never measured,
+   * conflicting definitions, disabled) is neither seeded nor marked, so the first seed after it is
+   * measured seeds it ({@link Seeding#recommendations}, the rule {@code kcshare seed} follows too).
+   * Never turns the global sharing switch on: {@code plan.wantsShare()} is for the gateway to
+   * report.
    *
    * @param <E> what {@code writer} may throw
    * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
@@ -558,32 +793,128 @@ public final class Shareability implements AutoCloseable {
     requireElements(rows, "rows");
     Objects.requireNonNull(writer, "writer");
     ensureOpen();
-    Path file = records.cacheFile();
-    CacheStore.Session markers;
-    try {
-      markers = CacheStore.open(file);
-    } catch (IOException e) {
-      throw RecordsException.of(e, file);
+    List<Verdict> verdicts = new ArrayList<>(rows.size());
+    for (ServerVerdict row : rows) {
+      verdicts.add(row.verdict());
     }
-    Seeding.SeedPlan plan;
+    return seedUnderLock(section, cache -> verdicts, writer).plan();
+  }
+
+  /**
+   * The verdicts a seed plans from, computed from the records as the seed read them: {@link
+   * #planSeed} reads each record file once, {@link #applySeed} the cache under its lock (and the
+   * ledger file), so the verdicts and the "already seeded" markers agree.
+   */
+  @FunctionalInterface
+  public interface SeedVerdicts {
+    /**
+     * The verdicts of the servers the gateway fronts; an {@code unknown} one is left for a later
+     * seed ({@link Seeding#recommendations}).
+     *
+     * @param ledger the hazard ledger file as read (read-only)
+     * @param cache the verdict cache as read, with its "already seeded" markers
+     * @return the verdicts, one per server
+     */
+    List<Verdict> of(LedgerView ledger, VerdictCache cache);
+  }
+
+  /**
+   * What {@link #applySeed} would do now: reads the ledger and the cache file once each (without a
+   * lock), has {@code verdicts} compute the verdicts from them and plans from the cache's "already
+   * seeded" markers; changes and writes nothing. {@code kcshare seed --plan} shows this.
+   *
+   * @param section the {@code mcp_gateway} section (only read: its effective stub set)
+   * @param verdicts computes the verdicts from the records read
+   * @return the plan
+   * @throws NullPointerException if an argument, or an element of what {@code verdicts} returns, is
+   *     null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Seeding.SeedPlan planSeed(Map<String, ?> section, SeedVerdicts verdicts) {
+    Objects.requireNonNull(section, "section");
+    Objects.requireNonNull(verdicts, "verdicts");
+    ensureOpen();
+    LedgerView ledger =
+        HazardLedger.of(reader.ledger(records.ledgerFile(), name -> true).value()).readOnly();
+    VerdictCache cache = VerdictCache.of(reader.cache(records.cacheFile(), name -> true).value());
+    List<Verdict> rows = verdicts.of(ledger, cache);
+    requireElements(rows, "verdicts");
+    return Seeding.plan(
+        cache.applied(), Seeding.recommendations(rows), Seeding.effectiveStubSet(section));
+  }
+
+  /**
+   * As {@link #seed}, with the verdicts computed under the cache lock, saying what it did: which
+   * names it added to {@code stub_overrides}, which it left as they were, and whether it wrote new
+   * markers. {@code kcshare seed --apply} does this inside its config lock. Takes the cache lock
+   * (when an evaluation pass holds it, says so in the log at INFO and waits for it), reads the
+   * ledger file, has {@code verdicts} compute the verdicts from both, plans, applies the plan to
+   * {@code section}, has {@code writer} write it when it changed, then marks the servers seeded.
+   *
+   * @param <E> what {@code writer} may throw
+   * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
+   * @param verdicts computes the verdicts from the records as they are under the lock; an {@code
+   *     unknown} verdict is neither seeded nor marked
+   * @param writer writes the section to the gateway's config file when it changed
+   * @return what the seed did
+   * @throws RecordsException if the cache lock or file cannot be used (nothing is marked)
+   * @throws InterruptedException if interrupted while waiting for the cache lock
+   * @throws E what {@code writer} threw (nothing is marked)
+   * @throws NullPointerException if an argument, or an element of what {@code verdicts} returns, is
+   *     null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public <E extends Exception> SeedResult applySeed(
+      Map<String, Object> section, SeedVerdicts verdicts, ConfigWriter<E> writer)
+      throws RecordsException, InterruptedException, E {
+    Objects.requireNonNull(section, "section");
+    Objects.requireNonNull(verdicts, "verdicts");
+    Objects.requireNonNull(writer, "writer");
+    ensureOpen();
+    return seedUnderLock(
+        section,
+        cache ->
+            verdicts.of(HazardLedger.of(LedgerStore.read(records.ledgerFile())).readOnly(), cache),
+        writer);
+  }
+
+  private <E extends Exception> SeedResult seedUnderLock(
+      Map<String, Object> section,
+      java.util.function.Function<VerdictCache, List<Verdict>> verdicts,
+      ConfigWriter<E> writer)
+      throws RecordsException, InterruptedException, E {
+    Path file = records.cacheFile();
+    CacheStore.Session markers = openCacheWaiting(file);
+    SeedResult result;
     boolean marked = false;
     try {
-      Map<String, Seeding.Recommendation> verdicts = new LinkedHashMap<>();
-      for (ServerVerdict row : rows) {
-        Verdict v = row.verdict();
-        verdicts.put(v.name(), new Seeding.Recommendation(v.recommendStub(), v.recommendShare()));
-      }
       VerdictCache cache = markers.cache();
-      plan = Seeding.plan(cache.applied(), verdicts, Seeding.effectiveStubSet(section));
-      if (Seeding.apply(plan, section, cache::markApplied)) {
+      List<Verdict> rows = verdicts.apply(cache);
+      requireElements(rows, "verdicts");
+      Seeding.SeedPlan plan =
+          Seeding.plan(
+              cache.applied(),
+              Seeding.recommendations(rows), // an unknown verdict is left for a later seed
+              Seeding.effectiveStubSet(section));
+      List<String> roster = Seeding.roster(section);
+      Map<String, Boolean> before = Seeding.validOverrides(section);
+      List<String> added = new ArrayList<>();
+      List<String> kept = new ArrayList<>();
+      for (String name : plan.addStub()) {
+        (!roster.contains(name) && !before.containsKey(name) ? added : kept).add(name);
+      }
+      boolean changed = Seeding.apply(plan, section, cache::markApplied);
+      if (changed) {
         writer.write(section); // what the gateway's own write throws passes as it is
       }
+      boolean flushed;
       try {
-        markers.flush();
+        flushed = markers.flush();
       } catch (IOException e) {
         throw RecordsException.of(e, file);
       }
       marked = true;
+      result = new SeedResult(plan, changed ? added : List.of(), kept, changed, flushed);
     } finally {
       if (!marked) {
         closeQuietly(markers);
@@ -594,14 +925,29 @@ public final class Shareability implements AutoCloseable {
     } catch (IOException e) {
       throw RecordsException.of(e, file);
     }
-    return plan;
+    return result;
+  }
+
+  /** Takes the cache lock, saying so when an evaluation pass holds it. */
+  private static CacheStore.Session openCacheWaiting(Path file)
+      throws RecordsException, InterruptedException {
+    try {
+      CacheStore.Session session = CacheStore.open(file, Duration.ZERO);
+      if (session == null) {
+        log().info("waiting for the verdict cache lock (an evaluation pass is running)");
+        session = CacheStore.open(file);
+      }
+      return session;
+    } catch (IOException e) {
+      throw RecordsException.of(e, file);
+    }
   }
 
   private static void closeQuietly(CacheStore.Session session) {
     try {
       session.close();
     } catch (IOException e) {
-      log.debug("cannot release the cache lock", e);
+      log().debug("cannot release the cache lock", e);
     }
   }
 

@@ -102,6 +102,13 @@ final class EmbeddingArgumentsTest {
     npe(() -> kc.seed(null, List.of(), section -> {}), "section");
     npe(() -> kc.seed(new java.util.HashMap<>(), null, section -> {}), "rows");
     npe(() -> kc.seed(new java.util.HashMap<>(), List.of(), null), "writer");
+    npe(() -> kc.planSeed(null, (ledger, cache) -> List.of()), "section");
+    npe(() -> kc.planSeed(new java.util.HashMap<>(), null), "verdicts");
+    npe(() -> kc.applySeed(null, (ledger, cache) -> List.of(), section -> {}), "section");
+    npe(() -> kc.applySeed(new java.util.HashMap<>(), null, section -> {}), "verdicts");
+    npe(
+        () -> kc.applySeed(new java.util.HashMap<>(), (ledger, cache) -> List.of(), null),
+        "writer");
     npe(() -> kc.eligibility(null, null, servers, kc.openLedger()), "requested");
 
     npe(() -> Shareability.builder(null), "recordsDirectory");

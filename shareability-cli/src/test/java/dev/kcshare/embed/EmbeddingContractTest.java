@@ -235,6 +235,21 @@ final class EmbeddingContractTest {
     if (type == Shareability.ConfigWriter.class) {
       return (Shareability.ConfigWriter<RuntimeException>) section -> {};
     }
+    if (type == Shareability.SeedVerdicts.class) {
+      return (Shareability.SeedVerdicts) (ledger, cache) -> List.of();
+    }
+    if (type == dev.kcshare.core.policy.host.GatewaySeeding.Gateway.class) {
+      return dev.kcshare.core.policy.host.GatewaySeeding.Gateway.MCPHUB;
+    }
+    if (type == Shareability.GatewayEdit.class) {
+      return (Shareability.GatewayEdit<RuntimeException>)
+          seeded ->
+              dev.kcshare.core.policy.host.GatewaySeeding.plan(
+                  dev.kcshare.core.policy.host.GatewaySeeding.Gateway.MCPHUB,
+                  List.of(),
+                  seeded,
+                  name -> false);
+    }
     if (type == PassProgress.Listener.class) {
       return (PassProgress.Listener) p -> {};
     }

@@ -1,14 +1,22 @@
 package dev.kcshare.embed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.kcshare.core.json.JsonWriter;
+import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.host.GatewaySeeding;
+import dev.kcshare.core.policy.Seeding;
+import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
@@ -510,6 +518,207 @@ final class ShareabilityTest {
     assertThat(kc.verdicts(List.of(s)).get(0).evidence().isStdio()).isFalse();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> kc.launchIdentity(http))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void seedLeavesAnUnknownVerdictUnmarkedAndSeedsItOnceMeasured(@TempDir Path dir)
+      throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    List<ConfiguredServer> servers =
+        kc.servers(List.of(ServerDefinition.stdio("files-mcp", "/bin/sh", List.of("-c", ":"))));
+    Map<String, Object> section = new HashMap<>();
+    AtomicInteger writes = new AtomicInteger();
+
+    Seeding.SeedPlan first = kc.seed(section, kc.verdicts(servers), s -> writes.incrementAndGet());
+
+    assertThat(kc.verdicts(servers).get(0).verdict().strength()).isEqualTo(Strength.UNKNOWN);
+    assertThat(first.markApplied()).as("never measured: its one seed is not used up").isEmpty();
+    assertThat(CacheStore.read(kc.cacheFile()).applied()).isEmpty();
+    assertThat(writes).hasValue(0);
+
+    String identity = servers.get(0).commonIdentity();
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(
+        kc.cacheFile(),
+        JsonWriter.pretty(
+            CacheCodec.encode(
+                Map.of("files-mcp", EmbedFixtures.measuredRow(identity, 1.0)), List.of())));
+    Seeding.SeedPlan second = kc.seed(section, kc.verdicts(servers), s -> writes.incrementAndGet());
+
+    assertThat(second.addStub()).containsExactly("files-mcp");
+    assertThat(second.markApplied()).containsExactly("files-mcp");
+    assertThat(CacheStore.read(kc.cacheFile()).applied()).containsExactly("files-mcp");
+    assertThat(section.get("stub_overrides")).isEqualTo(Map.of("files-mcp", true));
+    assertThat(writes).hasValue(1);
+  }
+
+  @Test
+  void planSeedAndApplySeedSayWhatTheyDidFromTheRecordsTheyRead(@TempDir Path dir)
+      throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                ServerDefinition.stdio("a", "/bin/sh", List.of("-c", "a")),
+                ServerDefinition.stdio("b", "/bin/sh", List.of("-c", "b")),
+                ServerDefinition.stdio("never", "/bin/sh", List.of("-c", "n"))));
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(
+        kc.cacheFile(),
+        JsonWriter.pretty(
+            CacheCodec.encode(
+                Map.of(
+                    "a", EmbedFixtures.measuredRow(servers.get(0).commonIdentity(), 1.0),
+                    "b", EmbedFixtures.measuredRow(servers.get(1).commonIdentity(), 1.0)),
+                List.of())));
+    Map<String, Object> section = new HashMap<>();
+    section.put("stub_overrides", new HashMap<>(Map.of("b", false)));
+    List<String> seenApplied = new ArrayList<>();
+    Shareability.SeedVerdicts fromTheRecords =
+        (ledger, cache) -> {
+          seenApplied.addAll(cache.applied());
+          return kc.verdicts(servers).stream().map(ServerVerdict::verdict).toList();
+        };
+
+    Seeding.SeedPlan plan = kc.planSeed(section, fromTheRecords);
+    assertThat(plan.addStub()).containsExactly("a", "b");
+    assertThat(plan.markApplied()).containsExactly("a", "b");
+    assertThat(CacheStore.read(kc.cacheFile()).applied()).as("a plan writes nothing").isEmpty();
+
+    AtomicInteger writes = new AtomicInteger();
+    SeedResult seeded = kc.applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
+    assertThat(seeded.plan()).isEqualTo(plan);
+    assertThat(seeded.added()).containsExactly("a");
+    assertThat(seeded.keptExplicit()).as("the operator's false stays").containsExactly("b");
+    assertThat(seeded.sectionChanged()).isTrue();
+    assertThat(seeded.markersWritten()).isTrue();
+    assertThat(section.get("stub_overrides")).isEqualTo(Map.of("a", true, "b", false));
+    assertThat(writes).hasValue(1);
+
+    SeedResult again = kc.applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
+    assertThat(seenApplied).as("the markers as each seed read them").containsExactly("a", "b");
+    assertThat(again.plan().isEmpty()).isTrue();
+    assertThat(again.sectionChanged()).isFalse();
+    assertThat(again.markersWritten()).isFalse();
+    assertThat(writes).hasValue(1);
+  }
+
+  @Test
+  void eligibilityOverTheRecordFilesStubsOnlyWhatTheEvidenceAllows(@TempDir Path dir)
+      throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                ServerDefinition.stdio("a", "/bin/sh", List.of("-c", "a")),
+                ServerDefinition.stdio("never", "/bin/sh", List.of("-c", "n"))));
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(
+        kc.cacheFile(),
+        JsonWriter.pretty(
+            CacheCodec.encode(
+                Map.of("a", EmbedFixtures.measuredRow(servers.get(0).commonIdentity(), 1.0)),
+                List.of())));
+    Map<String, ServerFacts> facts = new HashMap<>();
+    servers.forEach(s -> facts.put(s.name(), s.host().facts()));
+
+    Eligibility.Result result =
+        kc.eligibility(
+            List.of("a", "never", "nonesuch", "a"),
+            new Eligibility.Settings(false, true, Set.of(), HostProfile.empty()),
+            facts);
+
+    assertThat(result.stubbed()).containsExactly("a");
+    assertThat(result.skipped())
+        .containsExactly(
+            new Eligibility.Skip("never", Eligibility.SkipReason.EVIDENCE_INSUFFICIENT),
+            new Eligibility.Skip("nonesuch", Eligibility.SkipReason.UNKNOWN));
+
+    try (LedgerWriter ledger = kc.openLedger()) {
+      ledger.record("a", UNROUTABLE, "");
+      ledger.flush();
+    }
+    Eligibility.Settings off = new Eligibility.Settings(false, true, Set.of(), HostProfile.empty());
+    assertThat(kc.eligibility(List.of("a"), off, facts).skipped())
+        .as("a hazard in the ledger file counts")
+        .containsExactly(new Eligibility.Skip("a", Eligibility.SkipReason.EVIDENCE_INSUFFICIENT));
+  }
+
+  @Test
+  void readLedgerAndReadRecordsSayWhatEachFileHoldsAndWhyNot(@TempDir Path dir) throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    RecordsSnapshot empty = kc.readRecords();
+    assertThat(empty.directory()).isEqualTo(dir.resolve("records"));
+    assertThat(empty.ledger().exists()).isFalse();
+    assertThat(empty.ledger().isComplete()).isTrue();
+    assertThat(empty.attempts().exists()).isFalse();
+    assertThat(empty.processFileExists()).isFalse();
+    assertThat(empty.processes()).isZero();
+
+    try (LedgerWriter ledger = kc.openLedger()) {
+      ledger.record("files-mcp", UNROUTABLE, "id");
+      ledger.flush();
+    }
+    Files.writeString(kc.cacheFile(), "{not json");
+
+    RecordFileRead<LedgerLoad> ledger = kc.readLedger();
+    assertThat(ledger.file()).isEqualTo(kc.ledgerFile());
+    assertThat(ledger.contents().servers()).containsOnlyKeys("files-mcp");
+    assertThat(ledger.problem()).isEmpty();
+    RecordFileRead<CacheLoad> cache = kc.readRecords().cache();
+    assertThat(cache.exists()).isTrue();
+    assertThat(cache.usable()).isFalse();
+    assertThat(cache.isComplete()).isFalse();
+    assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains("corrupt"));
+    assertThat(cache.contents().rows()).isEmpty();
+  }
+
+  @Test
+  void gatewaySeedMarkersAreRecordedOnlyAfterTheEditAndOnce(@TempDir Path dir) throws Exception {
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    GatewaySeeding.Gateway hub = GatewaySeeding.Gateway.MCPHUB;
+    List<GatewaySeeding.Entry> entries =
+        List.of(new GatewaySeeding.Entry("x", GatewaySeeding.Kind.SERVER, true, false, false));
+    assertThat(kc.gatewaySeeded(hub)).isEmpty();
+
+    IOException failed = new IOException("disk full");
+    assertThatThrownBy(
+            () ->
+                kc.applyGatewaySeed(
+                    hub,
+                    seeded -> {
+                      throw failed;
+                    }))
+        .isSameAs(failed);
+    assertThat(kc.gatewaySeeded(hub)).as("nothing recorded when the edit fails").isEmpty();
+
+    List<Set<String>> seen = new ArrayList<>();
+    Shareability.GatewayEdit<RuntimeException> edit =
+        seeded -> {
+          seen.add(seeded);
+          return GatewaySeeding.plan(hub, entries, seeded, name -> false);
+        };
+    assertThat(kc.applyGatewaySeed(hub, edit)).isTrue();
+    assertThat(kc.applyGatewaySeed(hub, edit)).as("seeded once").isFalse();
+    assertThat(seen).containsExactly(Set.of(), Set.of("x"));
+    assertThat(kc.gatewaySeeded(hub)).containsExactly("x");
+    assertThat(kc.gatewaySeeded(GatewaySeeding.Gateway.ONE_MCP)).isEmpty();
+
+    Path markers = dir.resolve("records/kcshare-seeded-mcphub.json");
+    Files.writeString(markers, "[]");
+    assertThatThrownBy(() -> kc.gatewaySeeded(hub))
+        .isInstanceOfSatisfying(
+            RecordsException.class,
+            e -> {
+              assertThat(e.isRefused()).isTrue();
+              assertThat(e.path()).isEqualTo(markers);
+              assertThat(e.getMessage()).contains("move it aside");
+            });
   }
 
   @Test

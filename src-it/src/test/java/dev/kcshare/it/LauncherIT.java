@@ -270,6 +270,24 @@ final class LauncherIT {
         .anyMatch(l -> l.contains("ch.qos.logback"));
   }
 
+  /**
+   * The records commands build their facade and read the records through it without starting a
+   * logging backend when nothing is logged, as every quiet run (docs/performance.md).
+   */
+  @Test
+  void aQuietRecordsCommandStartsNoLogging(@TempDir Path dir) throws Exception {
+    String records = dir.resolve("r").toString();
+    for (String[] args :
+        List.of(
+            new String[] {"hazards", "list", "--records-dir", records},
+            new String[] {"records", "--records-dir", records})) {
+      assertThat(loadedClasses(dir, args))
+          .as(String.join(" ", args))
+          .anyMatch(l -> l.contains(" dev.kcshare.embed.Shareability "))
+          .noneMatch(l -> l.contains("ch.qos.logback"));
+    }
+  }
+
   /** The class-load log of one successful run (archive off, as in the other ITs). */
   private static List<String> loadedClasses(Path dir, String... args) throws Exception {
     Path log = Files.createTempFile(dir, "classes", ".log");

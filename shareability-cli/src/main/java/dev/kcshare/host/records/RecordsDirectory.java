@@ -58,6 +58,26 @@ public record RecordsDirectory(Path path, Rule rule) {
     Objects.requireNonNull(rule, "rule");
   }
 
+  /**
+   * Drops {@code .} segments only. {@code ..} is kept: removing it lexically would name a different
+   * directory than the one the OS (and the Kiro Crew gateway) reaches when the segment before it is
+   * a symbolic link, and the records directory rules are lexical, without resolution.
+   *
+   * @param path a path
+   * @return it without its {@code .} segments
+   */
+  public static Path withoutDotSegments(Path path) {
+    Path root = path.getRoot();
+    Path out = root;
+    for (Path segment : path) {
+      if (segment.toString().equals(".")) {
+        continue;
+      }
+      out = out == null ? segment : out.resolve(segment);
+    }
+    return out == null ? path : out;
+  }
+
   /** The hazard ledger's path. */
   public Path ledgerFile() {
     return path.resolve(LEDGER_FILE);

@@ -1,6 +1,8 @@
 package dev.kcshare.core.policy;
 
 import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.core.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -21,9 +23,15 @@ import java.util.function.Consumer;
  * belongs to whoever ships it) and never turns the global sharing switch {@code enabled} on: a wish
  * to share is reported in {@link SeedPlan#wantsShare()} for a separate decision.
  *
+ * <p>A server whose verdict is {@code unknown} (never measured, conflicting definitions, disabled)
+ * is not seeded and not marked: marking it would use up its one seed with no evidence, and it would
+ * never be seeded once measured (docs/seeding.md). {@link #recommendations} applies that rule; it
+ * is the one place it lives.
+ *
  * <pre>{@code
  * // at start, inside the gateway's own config lock:
  * Map<String, Object> section = config.mcpGatewaySection();          // mutable, in memory
+ * Map<String, Recommendation> recommendations = Seeding.recommendations(verdicts);
  * SeedPlan plan = Seeding.plan(cache.applied(), recommendations, Seeding.effectiveStubSet(section));
  * if (Seeding.apply(plan, section, cache::markApplied)) config.write(); // then flush the cache
  * }</pre>
@@ -37,7 +45,45 @@ public final class Seeding {
    * @param stub {@code recommendStub}
    * @param share {@code recommendShare}
    */
-  public record Recommendation(boolean stub, boolean share) {}
+  public record Recommendation(boolean stub, boolean share) {
+    /**
+     * The recommendations of a verdict.
+     *
+     * @param verdict the server's verdict
+     * @return its {@code recommendStub} and {@code recommendShare}
+     */
+    public static Recommendation of(Verdict verdict) {
+      return new Recommendation(verdict.recommendStub(), verdict.recommendShare());
+    }
+  }
+
+  /**
+   * Whether seeding may act on a server with this verdict now: not when it is {@code unknown}. Such
+   * a server is left unmarked, so the first seed after it has been measured seeds it.
+   *
+   * @param verdict the server's verdict
+   * @return false for {@link Strength#UNKNOWN}, true for every other strength
+   */
+  public static boolean isSeedable(Verdict verdict) {
+    return verdict.strength() != Strength.UNKNOWN;
+  }
+
+  /**
+   * The recommendations seeding plans from: one per seedable verdict ({@link #isSeedable}), by
+   * name; an {@code unknown} verdict is left out, so it is neither seeded nor marked.
+   *
+   * @param verdicts the servers' verdicts (a repeated name keeps its first verdict)
+   * @return the recommendations by name, in the given order
+   */
+  public static Map<String, Recommendation> recommendations(Collection<Verdict> verdicts) {
+    Map<String, Recommendation> out = new LinkedHashMap<>();
+    for (Verdict v : verdicts) {
+      if (isSeedable(v)) {
+        out.putIfAbsent(v.name(), Recommendation.of(v));
+      }
+    }
+    return out;
+  }
 
   /**
    * What seeding would do, each list sorted by code point.

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.policy.Seeding.Recommendation;
 import dev.kcshare.core.policy.Seeding.SeedPlan;
+import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.core.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -11,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 final class SeedingTest {
   private static Map<String, Object> section(Object... kv) {
@@ -141,5 +145,40 @@ final class SeedingTest {
     assertThat(Seeding.setOverrides(s, List.of("a"), true)).isFalse();
     assertThat(Seeding.setOverrides(s, List.of("b"), false)).isTrue();
     assertThat(s.get("stub_overrides")).isEqualTo(Map.of("a", true, "b", false));
+  }
+
+  @ParameterizedTest
+  @EnumSource(Strength.class)
+  void anUnknownVerdictIsNeitherSeededNorMarkedAndEveryOtherIs(Strength strength) {
+    List<Verdict> verdicts =
+        List.of(new Verdict("s", strength, true, false, List.of()), verdict("known"));
+    Map<String, Recommendation> recommendations = Seeding.recommendations(verdicts);
+    SeedPlan plan = Seeding.plan(Set.of(), recommendations, List.of());
+    if (strength == Strength.UNKNOWN) {
+      assertThat(Seeding.isSeedable(verdicts.get(0))).isFalse();
+      assertThat(plan.markApplied()).containsExactly("known");
+      assertThat(plan.addStub()).containsExactly("known");
+    } else {
+      assertThat(Seeding.isSeedable(verdicts.get(0))).isTrue();
+      assertThat(plan.markApplied()).containsExactly("known", "s");
+      assertThat(plan.addStub()).containsExactly("known", "s");
+    }
+  }
+
+  @Test
+  void recommendationsKeepTheVerdictsRecommendationsInOrderAndTheFirstOfARepeatedName() {
+    Map<String, Recommendation> recommendations =
+        Seeding.recommendations(
+            List.of(
+                new Verdict("b", Strength.MEASURED, true, true, List.of()),
+                new Verdict("a", Strength.DISQUALIFIED, false, false, List.of()),
+                new Verdict("b", Strength.NO_OBJECTION, false, false, List.of())));
+    assertThat(recommendations.keySet()).containsExactly("b", "a");
+    assertThat(recommendations.get("b")).isEqualTo(new Recommendation(true, true));
+    assertThat(recommendations.get("a")).isEqualTo(new Recommendation(false, false));
+  }
+
+  private static Verdict verdict(String name) {
+    return new Verdict(name, Strength.NO_OBJECTION, true, false, List.of());
   }
 }
