@@ -3,8 +3,6 @@ package dev.kcshare.cli;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
 import dev.kcshare.core.records.LedgerLoad;
-import dev.kcshare.core.records.host.AttemptsCodec;
-import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.embed.RecordFileRead;
 import dev.kcshare.embed.RecordsSnapshot;

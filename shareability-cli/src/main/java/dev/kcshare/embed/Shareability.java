@@ -1,17 +1,17 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.policy.Eligibility;
-import dev.kcshare.core.policy.host.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
-import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.policy.ServerFacts;
-import dev.kcshare.core.records.host.AttemptsCodec;
-import dev.kcshare.core.records.host.AttemptsLoad;
+import dev.kcshare.core.policy.host.GatewaySeeding;
+import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.records.host.AttemptsCodec;
+import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.BadInputException;
