@@ -4,6 +4,7 @@ import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.EvaluationRunner;
+import dev.kcshare.host.evaluation.HeadStart;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
@@ -31,7 +32,7 @@ final class MeasureHeadStart implements AutoCloseable {
   private final HostConfig host;
   private final RecordsDirectory dir;
   private final EvaluationRunner runner;
-  private final EvaluationRunner.HeadStart head;
+  private final HeadStart head;
   private final PassHook hook;
   private boolean taken;
 
@@ -40,7 +41,7 @@ final class MeasureHeadStart implements AutoCloseable {
       HostConfig host,
       RecordsDirectory dir,
       EvaluationRunner runner,
-      EvaluationRunner.HeadStart head,
+      HeadStart head,
       PassHook hook) {
     this.line = line;
     this.host = host;
@@ -69,7 +70,7 @@ final class MeasureHeadStart implements AutoCloseable {
       StdioProber prober = MeasureCommand.prober(ctx, line.timeoutSeconds(), line.jobs());
       EvaluationRunner runner = MeasureCommand.runner(ctx, prober, line.jobs());
       hook = PassHook.install();
-      EvaluationRunner.HeadStart head =
+      HeadStart head =
           runner.startEarly(
               server, dir.cacheFile(), MeasureCommand.options(false, line.noWait(), false));
       if (head == null) {
@@ -123,7 +124,7 @@ final class MeasureHeadStart implements AutoCloseable {
     return runner;
   }
 
-  EvaluationRunner.HeadStart head() {
+  HeadStart head() {
     return head;
   }
 
