@@ -1,6 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.RecordsException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.FileProblems;
 import java.io.IOException;
@@ -43,11 +44,15 @@ final class EnvironmentErrors {
   static @Nullable Report of(
       Throwable failure, CliContext ctx, CommandLine.ParseResult parseResult) {
     FileProblem problem = null;
+    RecordsException records = null;
     IOException io = null;
     for (Throwable e = failure; e != null && io == null; e = e.getCause()) {
       if (e instanceof FileProblem p) {
         problem = p;
         io = p;
+      } else if (e instanceof RecordsException r) { // a FileProblem, as the facade throws it
+        records = r;
+        io = r;
       } else if (e instanceof IOException i) {
         io = i;
       } else if (!(e instanceof UncheckedIOException)) {
@@ -65,6 +70,9 @@ final class EnvironmentErrors {
     if (problem != null) {
       message = problem.getMessage();
       path = problem.path().toString();
+    } else if (records != null) {
+      message = String.valueOf(records.getMessage());
+      path = records.path().toString();
     } else {
       path = FileProblems.pathOf(io);
       message = path == null ? FileProblems.reason(io) : path + ": " + FileProblems.reason(io);
@@ -82,8 +90,10 @@ final class EnvironmentErrors {
         Escaper.esc(message, Escaper.LONG_LIMIT),
         escaped,
         (problem != null && problem.isRefused())
+            || (records != null && records.isRefused())
             || (path != null
                 && (problem == null || !problem.isLeftUnchanged())
+                && (records == null || !records.isLeftUnchanged())
                 && isUnderUserPath(path, ctx, parseResult)));
   }
 

@@ -19,15 +19,18 @@ public final class RecordsException extends IOException {
 
   private final transient Path path;
   private final boolean leftUnchanged;
+  private final boolean refused;
 
   private RecordsException(
       Path path,
       String message,
       boolean leftUnchanged,
+      boolean refused,
       @org.jspecify.annotations.Nullable Throwable cause) {
     super(message, cause);
     this.path = path;
     this.leftUnchanged = leftUnchanged;
+    this.refused = refused;
   }
 
   /**
@@ -51,6 +54,18 @@ public final class RecordsException extends IOException {
   }
 
   /**
+   * Whether kcshare would not write through the path because of how the host is set up, and so
+   * wrote nothing: a records directory others can write (docs/formats.md, "Who may write the
+   * records directory"), or a lock file that is a symbolic link. The operator's to fix, as opposed
+   * to the operating system refusing the path.
+   *
+   * @return true for a path kcshare refused by its own rule
+   */
+  public boolean isRefused() {
+    return refused;
+  }
+
+  /**
    * The one place a failure of the library packages becomes the API's exception: a {@link
    * FileProblem} keeps its message and path, and its cause (the operating system's own failure)
    * becomes this exception's cause, so no type of an unexported package is ever thrown; any other
@@ -68,9 +83,10 @@ public final class RecordsException extends IOException {
           problem.path(),
           String.valueOf(problem.getMessage()),
           problem.isLeftUnchanged(),
+          problem.isRefused(),
           cause instanceof FileProblem ? null : cause);
     }
     return new RecordsException(
-        where, "cannot use " + where + ": " + FileProblems.reason(failure), false, failure);
+        where, "cannot use " + where + ": " + FileProblems.reason(failure), false, false, failure);
   }
 }

@@ -238,6 +238,9 @@ final class EmbeddingContractTest {
     if (type == PassProgress.Listener.class) {
       return (PassProgress.Listener) p -> {};
     }
+    if (type == PassOptions.class) {
+      return PassOptions.uncapped();
+    }
     if (type == Eligibility.Settings.class) {
       return new Eligibility.Settings(false, true, Set.of(), HostProfile.empty());
     }

@@ -4,6 +4,9 @@ import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.FailedAttempts;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.embed.PassOptions;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.SpawnRegistry;
@@ -66,50 +69,6 @@ public final class EvaluationRunner {
     return PassPool.retryTimeout(timeout);
   }
 
-  /** What a pass should do. */
-  public enum Mode {
-    /** Measure everything due; wait for another pass unless told not to. */
-    UNCAPPED,
-    /** Measure at most a budget; never wait: serve stored rows when another pass runs. */
-    BUDGETED,
-    /**
-     * Measure exactly the given servers now, whatever the cache holds; waits like UNCAPPED. A
-     * disabled or command-less server is reported as could-not-run and never spawned.
-     */
-    FORCED
-  }
-
-  /**
-   * Options of one pass.
-   *
-   * @param mode the pass mode
-   * @param budget the budget of a BUDGETED pass
-   * @param waitForLock whether an UNCAPPED or FORCED pass waits for a running pass
-   * @param retryFailed an UNCAPPED or BUDGETED pass also tries servers it would skip because their
-   *     pre-flight kept failing (a FORCED pass always does)
-   */
-  public record Options(Mode mode, int budget, boolean waitForLock, boolean retryFailed) {
-    /** An uncapped pass ({@code measure --all}). */
-    public static Options uncapped(boolean waitForLock) {
-      return new Options(Mode.UNCAPPED, Selection.UNCAPPED, waitForLock, false);
-    }
-
-    /** A budgeted pass reached incidentally. */
-    public static Options budgeted(int budget) {
-      return new Options(Mode.BUDGETED, budget, false, false);
-    }
-
-    /** The given servers, measured now. */
-    public static Options forced(boolean waitForLock) {
-      return new Options(Mode.FORCED, Selection.UNCAPPED, waitForLock, true);
-    }
-
-    /** A copy that tries failing servers at once, or not ({@code measure --all --retry-failed}). */
-    public Options withRetryFailed(boolean retry) {
-      return new Options(mode, budget, waitForLock, retry || mode == Mode.FORCED);
-    }
-  }
-
   /**
    * Runs one pass over {@code servers} (config order) against the cache file.
    *
@@ -119,16 +78,17 @@ public final class EvaluationRunner {
   public PassResult run(
       List<ConfiguredServer> servers,
       Path cacheFile,
-      Options options,
+      PassOptions options,
       PassProgress.Listener listener)
       throws IOException, InterruptedException {
     return run(servers, cacheFile, options, listener, null);
   }
 
   /**
-   * {@link #run(List, Path, Options, PassProgress.Listener)}, continuing {@code head} when it was
-   * begun ({@link #startEarly}) for exactly this pass: its lock, and its pre-flight for its server.
-   * A head start for anything else is ended first (its pre-flight stopped, its lock released).
+   * {@link #run(List, Path, PassOptions, PassProgress.Listener)}, continuing {@code head} when it
+   * was begun ({@link #startEarly}) for exactly this pass: its lock, and its pre-flight for its
+   * server. A head start for anything else is ended first (its pre-flight stopped, its lock
+   * released).
    *
    * @throws InterruptedException when cancelled, after flushing what was already measured
    * @throws IOException when the lock or the final write fails (kcshare's own failure)
@@ -136,7 +96,7 @@ public final class EvaluationRunner {
   public PassResult run(
       List<ConfiguredServer> servers,
       Path cacheFile,
-      Options options,
+      PassOptions options,
       PassProgress.Listener listener,
       @Nullable HeadStart head)
       throws IOException, InterruptedException {
@@ -160,8 +120,11 @@ public final class EvaluationRunner {
       // (docs/design.md#process-registry); a live pass's processes are left alone.
       SpawnRegistry.reapOrphans(recordsDir);
       Duration wait =
-          options.mode() == Mode.BUDGETED || !options.waitForLock() ? Duration.ZERO : null;
-      session = CacheStore.open(cacheFile, wait, events::onWaitingForLock);
+          options.kind() == PassOptions.Kind.BUDGETED || !options.waitForLock()
+              ? Duration.ZERO
+              : null;
+      session =
+          CacheStore.open(cacheFile, wait, holder -> events.onWaitingForLock(holder.describe()));
       if (session == null) {
         return busy(servers, cacheFile, options);
       }
@@ -185,22 +148,24 @@ public final class EvaluationRunner {
   }
 
   /**
-   * Begins a pass of {@link Mode#FORCED} over the one server {@code server}: does what {@link #run}
-   * does before its first spawn — reaps what a killed pass left running, takes the cache lock (only
-   * if it is free now), opens the spawn registry — and starts the server's pre-flight on a thread
-   * of its own, its processes recorded in the registry like any pass's. Returns null, having
-   * spawned nothing, when the pass would not spawn it at once: the server is refused (disabled,
-   * nothing to spawn) or the lock is held. Continue it with {@link #run(List, Path, Options,
-   * PassProgress.Listener, HeadStart)}; close a head start that is not continued.
+   * Begins a pass of {@link PassOptions.Kind#NAMED} over the one server {@code server}: does what
+   * {@link #run} does before its first spawn — reaps what a killed pass left running, takes the
+   * cache lock (only if it is free now), opens the spawn registry — and starts the server's
+   * pre-flight on a thread of its own, its processes recorded in the registry like any pass's.
+   * Returns null, having spawned nothing, when the pass would not spawn it at once: the server is
+   * refused (disabled, nothing to spawn) or the lock is held. Continue it with {@link #run(List,
+   * Path, PassOptions, PassProgress.Listener, HeadStart)}; close a head start that is not
+   * continued.
    *
    * @throws IOException when the lock cannot be taken (as {@link #run} would fail)
-   * @throws IllegalArgumentException unless {@code options} is a FORCED pass
+   * @throws IllegalArgumentException unless {@code options} is a named pass
    */
-  public @Nullable HeadStart startEarly(ConfiguredServer server, Path cacheFile, Options options)
+  public @Nullable HeadStart startEarly(
+      ConfiguredServer server, Path cacheFile, PassOptions options)
       throws IOException, InterruptedException {
     Objects.requireNonNull(server, "server");
-    if (options.mode() != Mode.FORCED) {
-      throw new IllegalArgumentException("only a forced pass starts early: " + options.mode());
+    if (options.kind() != PassOptions.Kind.NAMED) {
+      throw new IllegalArgumentException("only a named pass starts early: " + options.kind());
     }
     if (PassSelection.refusal(server) != null) {
       return null;
@@ -208,10 +173,10 @@ public final class EvaluationRunner {
     return HeadStart.begin(this, prober, measurer, server, cacheFile, options);
   }
 
-  private PassResult busy(List<ConfiguredServer> servers, Path cacheFile, Options options) {
-    if (options.mode() != Mode.BUDGETED) {
+  private PassResult busy(List<ConfiguredServer> servers, Path cacheFile, PassOptions options) {
+    if (options.kind() != PassOptions.Kind.BUDGETED) {
       return new PassResult(
-          PassResult.Outcome.BUSY, List.of(), Map.of(), new PassProgress(false, 0, 0, 0));
+          PassResult.Outcome.BUSY, List.of(), Map.of(), new PassProgress(false, 0, 0, 0), Map.of());
     }
     // Yield: the running pass measures the same servers; serve stored rows by name.
     VerdictCache cache = VerdictCache.of(CacheStore.read(cacheFile));
@@ -223,14 +188,18 @@ public final class EvaluationRunner {
       }
     }
     return new PassResult(
-        PassResult.Outcome.YIELDED, List.of(), stored, new PassProgress(false, 0, 0, 0));
+        PassResult.Outcome.YIELDED,
+        List.of(),
+        PassRecords.stored(stored),
+        new PassProgress(false, 0, 0, 0),
+        Map.of());
   }
 
   private PassResult runLocked(
       List<ConfiguredServer> servers,
       CacheStore.Session session,
       Path attemptsFile,
-      Options options,
+      PassOptions options,
       PassProgress.Listener listener,
       Preflights prober,
       @Nullable HeadStart head)
@@ -241,7 +210,7 @@ public final class EvaluationRunner {
     Map<String, String> versions;
     try {
       versions =
-          options.mode() == Mode.UNCAPPED
+          options.kind() == PassOptions.Kind.UNCAPPED
               ? VersionRecheck.run(byName.values(), cache, prober, workers)
               : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
@@ -252,7 +221,8 @@ public final class EvaluationRunner {
         PassSelection.of(byName.values(), versions, cache, attempts, options, clock);
     List<String> due = selected.due();
     PassTally tally =
-        new PassTally(cache, attempts, options.mode() != Mode.FORCED, due.size(), listener, clock);
+        new PassTally(
+            cache, attempts, options.kind() != PassOptions.Kind.NAMED, due.size(), listener, clock);
     try {
       PassPool.run(due, byName, workers, prober, measurer, head, listener, tally);
     } catch (InterruptedException | RuntimeException | Error e) {
@@ -264,6 +234,10 @@ public final class EvaluationRunner {
     PassProgress last = tally.finish();
     Selection selection = selected.selection();
     return new PassResult(
-        PassResult.Outcome.RAN, tally.fresh(), selection.stored(), last, selection.skipped());
+        PassResult.Outcome.RAN,
+        tally.fresh(),
+        PassRecords.stored(selection.stored()),
+        last,
+        PassRecords.skipped(selection.skipped()));
   }
 }

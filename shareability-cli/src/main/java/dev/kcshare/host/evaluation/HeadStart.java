@@ -1,5 +1,7 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.embed.PassOptions;
+import dev.kcshare.embed.PassProgress;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.CacheStore;
@@ -13,18 +15,17 @@ import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A forced pass of one server begun before its pass ({@link EvaluationRunner#startEarly}): it holds
+ * A named pass of one server begun before its pass ({@link EvaluationRunner#startEarly}): it holds
  * the cache lock, and its server's pre-flight runs on a thread of its own. The pass that continues
- * it ({@link EvaluationRunner#run(List, Path, EvaluationRunner.Options, PassProgress.Listener,
- * HeadStart)}) takes the lock over and awaits that pre-flight as if it had started it. Closing it
- * (idempotent) stops a pre-flight that nobody awaited, waits for its teardown and releases the
- * lock.
+ * it ({@link EvaluationRunner#run(List, Path, PassOptions, PassProgress.Listener, HeadStart)})
+ * takes the lock over and awaits that pre-flight as if it had started it. Closing it (idempotent)
+ * stops a pre-flight that nobody awaited, waits for its teardown and releases the lock.
  */
 public final class HeadStart implements AutoCloseable {
   private final EvaluationRunner runner;
   private final ConfiguredServer server;
   private final Path cacheFile;
-  private final EvaluationRunner.Options options;
+  private final PassOptions options;
   private final CacheStore.Session session;
   private final SpawnRegistry registry;
   private final FutureTask<Measurement> task;
@@ -37,7 +38,7 @@ public final class HeadStart implements AutoCloseable {
       ServerMeasurer measurer,
       ConfiguredServer server,
       Path cacheFile,
-      EvaluationRunner.Options options,
+      PassOptions options,
       CacheStore.Session session,
       SpawnRegistry registry) {
     this.runner = runner;
@@ -65,7 +66,7 @@ public final class HeadStart implements AutoCloseable {
       ServerMeasurer measurer,
       ConfiguredServer server,
       Path cacheFile,
-      EvaluationRunner.Options options)
+      PassOptions options)
       throws IOException, InterruptedException {
     Path recordsDir = cacheFile.toAbsolutePath().getParent();
     SpawnRegistry.reapOrphans(recordsDir);
@@ -88,10 +89,7 @@ public final class HeadStart implements AutoCloseable {
 
   /** Whether this head start was begun for exactly this pass, and not yet taken. */
   boolean isFor(
-      EvaluationRunner other,
-      List<ConfiguredServer> servers,
-      Path file,
-      EvaluationRunner.Options opts) {
+      EvaluationRunner other, List<ConfiguredServer> servers, Path file, PassOptions opts) {
     Objects.requireNonNull(file, "file");
     // Compared by identity and field by field: a record's generated equals is bootstrapped
     // through method handles on first use, tens of milliseconds at start-up.
@@ -100,7 +98,7 @@ public final class HeadStart implements AutoCloseable {
         && servers.size() == 1
         && servers.get(0) == server
         && file.equals(cacheFile)
-        && opts.mode() == options.mode()
+        && opts.kind() == options.kind()
         && opts.budget() == options.budget()
         && opts.waitForLock() == options.waitForLock()
         && opts.retryFailed() == options.retryFailed();

@@ -1,5 +1,6 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.embed.PassProgress;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.ProbeOptions;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.FailedAttempts;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.embed.PassOptions;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.ServerDefinition;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a pass measures: the servers never spawned (and why), and, under the cache lock, the servers
  * due by the core selection policy with the backoff of failing servers applied, or every server of
- * a {@link EvaluationRunner.Mode#FORCED} pass.
+ * a {@link PassOptions.Kind#NAMED} pass.
  *
  * @param due the names to measure, in order
  * @param selection the core policy's selection (stored hits, skipped servers)
@@ -38,28 +39,28 @@ record PassSelection(List<String> due, Selection selection) {
       Map<String, String> versions,
       VerdictCache cache,
       FailedAttempts attempts,
-      EvaluationRunner.Options options,
+      PassOptions options,
       DoubleSupplier clock) {
     List<Selection.Candidate> candidates = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       candidates.add(candidate(s, versions.getOrDefault(s.name(), "")));
     }
-    EvaluationRunner.Mode mode = options.mode();
+    PassOptions.Kind mode = options.kind();
     Map<String, Double> heldBack =
-        mode == EvaluationRunner.Mode.FORCED || options.retryFailed() || attempts.all().isEmpty()
+        mode == PassOptions.Kind.NAMED || options.retryFailed() || attempts.all().isEmpty()
             ? Map.of()
             : Backoff.heldBack(candidates, attempts, clock.getAsDouble());
     Selection selection =
         Selection.select(
             candidates,
             cache,
-            mode == EvaluationRunner.Mode.BUDGETED ? options.budget() : Selection.UNCAPPED,
+            mode == PassOptions.Kind.BUDGETED ? options.budget() : Selection.UNCAPPED,
             heldBack);
     for (Map.Entry<String, CacheLookup> drop : selection.versionDrops().entrySet()) {
       PassLog.log().info(drop.getValue().versionDropMessage(drop.getKey()));
     }
     List<String> due = selection.due();
-    if (mode == EvaluationRunner.Mode.FORCED) {
+    if (mode == PassOptions.Kind.NAMED) {
       due = new ArrayList<>();
       for (ConfiguredServer s : servers) {
         due.add(s.name());

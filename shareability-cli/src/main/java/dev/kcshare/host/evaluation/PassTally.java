@@ -6,6 +6,8 @@ import dev.kcshare.core.records.FailedAttempts;
 import dev.kcshare.core.records.RecordLimits;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.prober.ProbeOutcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +27,7 @@ final class PassTally {
   private final int total;
   private final PassProgress.Listener listener;
   private final DoubleSupplier clock;
-  private final List<ServerResult> fresh = new ArrayList<>();
+  private final List<PassResult.Measured> fresh = new ArrayList<>();
   private int done;
   private int measured;
 
@@ -50,7 +52,7 @@ final class PassTally {
 
   /** Stores, counts and reports one completed server. */
   void count(Measurement m) {
-    ServerResult r = store(m);
+    PassResult.Measured r = store(m);
     fresh.add(r);
     done++;
     if (r.stored()) {
@@ -68,7 +70,7 @@ final class PassTally {
   }
 
   /** The servers counted, in completion order. */
-  List<ServerResult> fresh() {
+  List<PassResult.Measured> fresh() {
     return fresh;
   }
 
@@ -76,7 +78,7 @@ final class PassTally {
    * Stores a ran result and forgets the server's failures, or remembers a failure; returns what the
    * pass reports for it.
    */
-  ServerResult store(Measurement m) {
+  PassResult.Measured store(Measurement m) {
     boolean stored = false;
     CacheRow row = m.row();
     if (row != null) {
@@ -107,15 +109,6 @@ final class PassTally {
         PassLog.log().debug("not remembering the failed pre-flight", e);
       }
     }
-    ProbeOutcome o = m.outcome();
-    return new ServerResult(
-        m.name(),
-        m.result(),
-        stored,
-        o == null ? "" : o.lastStderrTail(),
-        o == null ? null : o.lastExitStatus(),
-        o == null ? List.of() : o.attempts(),
-        o == null ? null : o.launch(),
-        last);
+    return PassRecords.measured(m, stored, last);
   }
 }

@@ -1,5 +1,7 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,7 +19,7 @@ final class SafeListener implements PassProgress.Listener {
   }
 
   @Override
-  public void onWaitingForLock(dev.kcshare.host.records.LockHolder holder) {
+  public void onWaitingForLock(String holder) {
     call(() -> delegate.onWaitingForLock(holder));
   }
 
@@ -27,7 +29,7 @@ final class SafeListener implements PassProgress.Listener {
   }
 
   @Override
-  public void onFinished(ServerResult result) {
+  public void onFinished(PassResult.Measured result) {
     call(() -> delegate.onFinished(result));
   }
 

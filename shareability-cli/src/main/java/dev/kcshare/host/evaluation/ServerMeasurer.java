@@ -6,6 +6,7 @@ import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.PassProgress;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.prober.ProbeOutcome;
