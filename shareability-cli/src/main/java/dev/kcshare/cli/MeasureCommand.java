@@ -119,18 +119,11 @@ final class MeasureCommand implements Callable<Integer> {
   /** Null when the command runs without picocli ({@link #of}). */
   @CommandLine.Spec CommandLine.Model.@Nullable CommandSpec spec;
 
-  private final @Nullable MeasureHeadStart headStart;
+  /** The pre-flight begun for this command line before it was read ({@link #of}), or null. */
+  private @Nullable MeasureHeadStart headStart;
 
   MeasureCommand(CliContext ctx) {
-    this(ctx, null);
-  }
-
-  /**
-   * @param headStart the pre-flight begun for this command line before picocli read it, or null
-   */
-  MeasureCommand(CliContext ctx, @Nullable MeasureHeadStart headStart) {
     this.ctx = ctx;
-    this.headStart = headStart;
   }
 
   /**
@@ -140,7 +133,8 @@ final class MeasureCommand implements Callable<Integer> {
    */
   static MeasureCommand of(CliContext ctx, MeasureHeadStart early) {
     MeasureLine line = early.line();
-    MeasureCommand m = new MeasureCommand(ctx, early);
+    MeasureCommand m = new MeasureCommand(ctx);
+    m.headStart = early;
     m.names = new ArrayList<>(List.of(line.name()));
     m.jobs = line.jobs();
     m.timeoutSeconds = line.timeoutSeconds();
