@@ -130,6 +130,8 @@ public record PassResult(
    * @param status how it ended
    * @param failure the failure detail when {@code status} is {@link Status#FAILED} (secrets
    *     masked), else null
+   * @param stderrTail the end of this process's stderr, secrets masked, escaped and bounded ({@code
+   *     ""} when none)
    * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
    *     when it was never spawned or could not be reaped
    * @param phases how long each phase took, or null when it was never spawned
@@ -140,6 +142,7 @@ public record PassResult(
       boolean retry,
       Status status,
       @Nullable String failure,
+      String stderrTail,
       @Nullable String exitStatus,
       @Nullable Phases phases) {
     /** Validates. */
@@ -147,6 +150,7 @@ public record PassResult(
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(era, "era");
       Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(stderrTail, "stderrTail");
     }
 
     /** How one process ended. */

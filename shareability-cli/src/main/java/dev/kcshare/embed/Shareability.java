@@ -12,6 +12,7 @@ import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.evaluation.HeadStart;
+import dev.kcshare.host.evaluation.SinglePreflight;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
@@ -490,6 +491,37 @@ public final class Shareability implements AutoCloseable {
       HeadStart head = runner().startEarly(server.host(), records.cacheFile(), options);
       headStart = head;
       return head != null;
+    }
+  }
+
+  /**
+   * One server's pre-flight on the calling thread, storing nothing ({@code kcshare preflight}):
+   * spawns the server's first definition under the two identities and compares their handshakes. It
+   * takes no lock and writes no record file, so it runs beside any pass; a disabled server, or one
+   * with nothing to spawn, is reported as could-not-run and never spawned. Blocking.
+   *
+   * @param server the configured server
+   * @param captureDirectory null, or a directory to also save each identity's raw answers in, as
+   *     {@code DIR/<server>/a.json} and {@code b.json} (what {@code kcshare preflight compare}
+   *     reads; they may hold tool descriptions and schemas); relative to the builder's working
+   *     directory
+   * @return the result: {@code stored} false, {@code failuresInARow} 0
+   * @throws RecordsException if the capture directory or a capture file cannot be written (nothing
+   *     is spawned when the directory cannot be prepared)
+   * @throws InterruptedException when the calling thread is interrupted; every process spawned is
+   *     torn down first
+   * @throws NullPointerException if {@code server} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public PassResult.Measured preflight(ConfiguredServer server, @Nullable Path captureDirectory)
+      throws RecordsException, InterruptedException {
+    Objects.requireNonNull(server, "server");
+    ensureOpen();
+    Path root = captureDirectory == null ? null : workingDirectory.resolve(captureDirectory);
+    try {
+      return SinglePreflight.run(prober, server.host().first().definition(), root);
+    } catch (IOException e) {
+      throw RecordsException.of(e, Objects.requireNonNull(root));
     }
   }
 

@@ -58,6 +58,7 @@ final class MeasureDisplayTest {
                 false,
                 PassResult.Spawn.Status.FAILED,
                 detail,
+                "tail",
                 "exit 1",
                 new PassResult.Phases(Duration.ofMillis(3), null, null, Duration.ofMillis(12)))));
   }

@@ -154,6 +154,27 @@ final class ShareabilityPassTest {
   }
 
   @Test
+  void aPreflightStoresNothingTakesNoLockAndCanSaveItsCaptures(@TempDir Path dir) throws Exception {
+    EmbedFixtures f = new EmbedFixtures(dir);
+    Shareability kc = facade(dir);
+    ConfiguredServer ok = kc.servers(List.of(f.server("ok", "stable"))).get(0);
+    java.nio.file.Files.createDirectories(kc.recordsDirectory());
+    PassResult.Measured measured;
+    try (HeldCacheLock lock = HeldCacheLock.hold(kc.cacheFile())) {
+      measured = kc.preflight(ok, Path.of("captures"));
+    }
+    assertThat(measured.result().ran()).isTrue();
+    assertThat(measured.stored()).isFalse();
+    assertThat(measured.processes()).hasSize(2);
+    assertThat(kc.cacheFile()).doesNotExist();
+    assertThat(kc.recordsDirectory().resolve("kcshare-attempts.json")).doesNotExist();
+    try (var files = java.nio.file.Files.walk(dir.resolve("captures"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).contains("a.json", "b.json");
+    }
+    f.assertAllGone();
+  }
+
+  @Test
   void passOptionsRefuseWhatNoPassCanDo() {
     assertThatThrownBy(() -> PassOptions.budgeted().waitForLock(true))
         .isInstanceOf(IllegalArgumentException.class)

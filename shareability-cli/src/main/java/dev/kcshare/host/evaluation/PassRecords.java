@@ -48,6 +48,15 @@ final class PassRecords {
         processes);
   }
 
+  /**
+   * The result of one pre-flight that stores nothing ({@code kcshare preflight}).
+   *
+   * @param name the server name
+   */
+  static PassResult.Measured unstored(String name, ProbeOutcome outcome) {
+    return measured(new Measurement(name, outcome.result(), outcome, null, null), false, null);
+  }
+
   private static PassResult.Spawn spawn(ProbeAttempt a) {
     PhaseTimes t = a.phases();
     return new PassResult.Spawn(
@@ -56,6 +65,7 @@ final class PassRecords {
         a.retry(),
         PassResult.Spawn.Status.valueOf(a.status().name()),
         a.failure(),
+        a.stderrTail(),
         a.exitStatus(),
         t == null
             ? null
