@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -53,19 +52,17 @@ public final class Main {
   /** Runs one command line and returns its exit code; never calls {@link System#exit}. */
   public static int run(CliContext ctx, String... args) {
     // A plain `measure SERVER` spawns its server now, so that the JVM's start overlaps the
-    // server's; nothing is begun that the command itself would not do first.
-    MeasureHeadStart early = MeasureHeadStart.begin(ctx, args);
-    try {
+    // server's; nothing is begun that the command itself would not do first. Closing it ends
+    // whatever of it the command did not take over.
+    try (MeasureHeadStart early = MeasureHeadStart.begin(ctx, args)) {
       if (early != null) {
         return runWithoutPicocli(ctx, early, args);
       }
       String only = KcshareCommand.plainlyNamedSubcommand(args);
-      CommandLine cli = only == null ? commandLine(ctx) : commandLine(ctx, Set.of(only), early);
+      CommandLine cli =
+          commandLine(ctx, only == null ? KcshareCommand.SUBCOMMANDS.keySet() : Set.of(only));
       return cli.execute(args);
     } finally {
-      if (early != null) {
-        early.close();
-      }
       ctx.out().flush();
       ctx.err().flush();
     }
@@ -100,12 +97,7 @@ public final class Main {
    * every option of it and its mixins; a run that names one subcommand needs no other's.
    */
   static CommandLine commandLine(CliContext ctx, Set<String> subcommands) {
-    return commandLine(ctx, subcommands, null);
-  }
-
-  private static CommandLine commandLine(
-      CliContext ctx, Set<String> subcommands, @Nullable MeasureHeadStart early) {
-    ContextFactory factory = new ContextFactory(ctx, early);
+    ContextFactory factory = new ContextFactory(ctx);
     CommandLine cli = new CommandLine(new KcshareCommand(), factory);
     for (Map.Entry<String, Class<?>> e : KcshareCommand.SUBCOMMANDS.entrySet()) {
       if (subcommands.contains(e.getKey())) {
@@ -196,19 +188,14 @@ public final class Main {
   /** Creates commands, handing the {@link CliContext} to those whose constructor takes one. */
   private static final class ContextFactory implements CommandLine.IFactory {
     private final CliContext ctx;
-    private final @Nullable MeasureHeadStart early;
     private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
 
-    ContextFactory(CliContext ctx, @Nullable MeasureHeadStart early) {
+    ContextFactory(CliContext ctx) {
       this.ctx = ctx;
-      this.early = early;
     }
 
     @Override
     public <K> K create(Class<K> cls) throws Exception {
-      if (cls == MeasureCommand.class) {
-        return cls.cast(new MeasureCommand(ctx, early));
-      }
       for (Constructor<?> c : cls.getDeclaredConstructors()) {
         Class<?>[] params = c.getParameterTypes();
         if (params.length == 1 && params[0] == CliContext.class) {

@@ -2,17 +2,16 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.PassOptions;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.evaluation.EvaluationRunner;
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.PassResult;
-import dev.kcshare.host.evaluation.ServerResult;
+import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.prober.ProbeOptions;
-import dev.kcshare.host.prober.ProcessPermits;
-import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.Metrics;
 import java.io.IOException;
@@ -120,18 +119,11 @@ final class MeasureCommand implements Callable<Integer> {
   /** Null when the command runs without picocli ({@link #of}). */
   @CommandLine.Spec CommandLine.Model.@Nullable CommandSpec spec;
 
-  private final @Nullable MeasureHeadStart headStart;
+  /** The pre-flight begun for this command line before it was read ({@link #of}), or null. */
+  private @Nullable MeasureHeadStart headStart;
 
   MeasureCommand(CliContext ctx) {
-    this(ctx, null);
-  }
-
-  /**
-   * @param headStart the pre-flight begun for this command line before picocli read it, or null
-   */
-  MeasureCommand(CliContext ctx, @Nullable MeasureHeadStart headStart) {
     this.ctx = ctx;
-    this.headStart = headStart;
   }
 
   /**
@@ -141,7 +133,8 @@ final class MeasureCommand implements Callable<Integer> {
    */
   static MeasureCommand of(CliContext ctx, MeasureHeadStart early) {
     MeasureLine line = early.line();
-    MeasureCommand m = new MeasureCommand(ctx, early);
+    MeasureCommand m = new MeasureCommand(ctx);
+    m.headStart = early;
     m.names = new ArrayList<>(List.of(line.name()));
     m.jobs = line.jobs();
     m.timeoutSeconds = line.timeoutSeconds();
@@ -152,25 +145,25 @@ final class MeasureCommand implements Callable<Integer> {
     return m;
   }
 
-  /** The prober of a pass: kcshare's environment and directory, the timeout, the ceiling. */
-  static StdioProber prober(CliContext ctx, int timeoutSeconds, int jobs) {
-    return StdioProber.create(
-        ctx.host(),
-        ProbeOptions.defaults().withTimeout(Duration.ofSeconds(timeoutSeconds)),
-        ProcessPermits.of(jobs));
-  }
-
-  /** The runner of a pass: two processes per server measured at once. */
-  static EvaluationRunner runner(CliContext ctx, StdioProber prober, int jobs) {
-    return new EvaluationRunner(prober, Math.max(1, jobs / 2), ctx.host()::epochSeconds);
+  /**
+   * The facade a pass runs on: kcshare's environment, directory and clock, the records directory,
+   * the timeout, and the ceiling (two processes per server measured at once). Close it.
+   */
+  static Shareability facade(CliContext ctx, RecordsDirectory dir, int timeoutSeconds, int jobs) {
+    return Shareability.builder(dir.path())
+        .environment(ctx.env())
+        .workingDirectory(ctx.cwd())
+        .clock(ctx.clock())
+        .processCeiling(jobs)
+        .probeTimeout(Duration.ofSeconds(timeoutSeconds))
+        .build();
   }
 
   /** The pass options of a command line. */
-  static EvaluationRunner.Options options(boolean all, boolean noWait, boolean retryFailed) {
-    return (all
-            ? EvaluationRunner.Options.uncapped(!noWait)
-            : EvaluationRunner.Options.forced(!noWait))
-        .withRetryFailed(retryFailed);
+  static PassOptions options(boolean all, boolean noWait, boolean retryFailed) {
+    return (all ? PassOptions.uncapped() : PassOptions.named())
+        .waitForLock(!noWait)
+        .retryFailed(retryFailed);
   }
 
   @Override
@@ -200,9 +193,7 @@ final class MeasureCommand implements Callable<Integer> {
       checkMetrics(() -> Metrics.checkDirectory(ctx.resolve(metrics)));
     }
 
-    EvaluationRunner runner =
-        early != null ? early.runner() : runner(ctx, prober(ctx, timeoutSeconds, jobs), jobs);
-    EvaluationRunner.Options options = options(all, noWait, retryFailed);
+    PassOptions options = options(all, noWait, retryFailed);
     // -v/-q may come before or after the subcommand: read them from the whole command line.
     int verbosity =
         spec == null ? 0 : KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
@@ -224,12 +215,12 @@ final class MeasureCommand implements Callable<Integer> {
 
     PassResult result;
     double startedAt = ctx.host().epochSeconds();
+    // A head start's facade is closed with the head start (Main), after the command.
+    Shareability facade = early != null ? early.facade() : facade(ctx, dir, timeoutSeconds, jobs);
     PassHook hook = early != null ? early.hook() : PassHook.install();
     try {
       try {
-        result =
-            runner.run(
-                servers, dir.cacheFile(), options, progress, early == null ? null : early.head());
+        result = facade.pass(FacadeAccess.hooks().servers(servers), options, progress);
       } finally {
         progress.close();
       }
@@ -241,6 +232,9 @@ final class MeasureCommand implements Callable<Integer> {
       ctx.err().flush();
       return Main.EXIT_FAILURE;
     } finally {
+      if (early == null) {
+        facade.close();
+      }
       hook.ended();
     }
 
@@ -267,17 +261,17 @@ final class MeasureCommand implements Callable<Integer> {
               result.skipped().size());
       checkMetrics(() -> Metrics.write(ctx.resolve(metrics), Metrics.passMetrics(pass)));
     }
-    List<ServerResult> fresh = inConfigOrder(result.fresh(), servers);
+    List<PassResult.Measured> fresh = inConfigOrder(result.fresh(), servers);
     if (json) {
       List<Object> out = new ArrayList<>();
-      for (ServerResult r : fresh) {
-        out.add(r.toJson());
+      for (PassResult.Measured r : fresh) {
+        out.add(MeasureLines.json(r));
       }
       Output.json(ctx, out);
     }
     boolean chatty = !quiet && (ctx.stderrIsTerminal() || verbosity > 0);
     if (chatty && !json && !progress.printedResults()) {
-      for (ServerResult r : fresh) {
+      for (PassResult.Measured r : fresh) {
         for (String line : MeasureLines.of(r, verbosity > 0)) {
           ctx.err().println(line);
         }
@@ -353,13 +347,13 @@ final class MeasureCommand implements Callable<Integer> {
     return out;
   }
 
-  private static List<ServerResult> inConfigOrder(
-      List<ServerResult> fresh, List<ConfiguredServer> servers) {
+  private static List<PassResult.Measured> inConfigOrder(
+      List<PassResult.Measured> fresh, List<ConfiguredServer> servers) {
     Map<String, Integer> order = new HashMap<>();
     for (int i = 0; i < servers.size(); i++) {
       order.putIfAbsent(servers.get(i).name(), i);
     }
-    List<ServerResult> sorted = new ArrayList<>(fresh);
+    List<PassResult.Measured> sorted = new ArrayList<>(fresh);
     sorted.sort(Comparator.comparingInt(r -> order.getOrDefault(r.name(), Integer.MAX_VALUE)));
     return sorted;
   }

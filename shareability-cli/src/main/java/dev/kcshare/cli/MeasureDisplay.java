@@ -2,9 +2,8 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.ServerResult;
-import dev.kcshare.host.records.LockHolder;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +68,7 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
   private final Map<String, Long> inFlight = new LinkedHashMap<>();
   private @Nullable AutoCloseable ticking;
   private @Nullable PassProgress progress;
-  private @Nullable LockHolder waitingFor;
+  private @Nullable String waitingFor;
   private long waitingSince;
   private boolean statusShown;
   private boolean printedResults;
@@ -115,14 +114,14 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
   }
 
   @Override
-  public synchronized void onWaitingForLock(LockHolder holder) {
+  public synchronized void onWaitingForLock(String holder) {
     if (mode == Mode.OFF || closed) {
       return;
     }
     waitingFor = holder;
     waitingSince = nanoTime.getAsLong();
     if (mode == Mode.LINES) {
-      println("waiting for " + holder.describe() + " to finish its pass on these records...");
+      println("waiting for " + holder + " to finish its pass on these records...");
     } else {
       redraw();
     }
@@ -154,7 +153,7 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
   }
 
   @Override
-  public synchronized void onFinished(ServerResult result) {
+  public synchronized void onFinished(PassResult.Measured result) {
     inFlight.remove(result.name());
     if (mode == Mode.OFF || closed) {
       return;
@@ -233,7 +232,7 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
     long now = nanoTime.getAsLong();
     if (waitingFor != null) {
       return "waiting for "
-          + waitingFor.describe()
+          + waitingFor
           + " to finish its pass on these records... "
           + seconds(now - waitingSince);
     }

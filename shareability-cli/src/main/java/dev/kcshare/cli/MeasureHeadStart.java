@@ -1,10 +1,10 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
-import dev.kcshare.host.evaluation.EvaluationRunner;
-import dev.kcshare.host.prober.StdioProber;
+import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.util.List;
@@ -30,23 +30,16 @@ final class MeasureHeadStart implements AutoCloseable {
   private final MeasureLine line;
   private final HostConfig host;
   private final RecordsDirectory dir;
-  private final EvaluationRunner runner;
-  private final EvaluationRunner.HeadStart head;
+  private final Shareability facade;
   private final PassHook hook;
   private boolean taken;
 
   private MeasureHeadStart(
-      MeasureLine line,
-      HostConfig host,
-      RecordsDirectory dir,
-      EvaluationRunner runner,
-      EvaluationRunner.HeadStart head,
-      PassHook hook) {
+      MeasureLine line, HostConfig host, RecordsDirectory dir, Shareability facade, PassHook hook) {
     this.line = line;
     this.host = host;
     this.dir = dir;
-    this.runner = runner;
-    this.head = head;
+    this.facade = facade;
     this.hook = hook;
   }
 
@@ -57,6 +50,7 @@ final class MeasureHeadStart implements AutoCloseable {
       return null;
     }
     PassHook hook = null;
+    Shareability facade = null;
     try {
       HostConfig host = HostConfigLoader.load(ctx.host(), line.config()).requireValid();
       ConfiguredServer server = host.require(List.of(line.name())).get(0);
@@ -66,29 +60,34 @@ final class MeasureHeadStart implements AutoCloseable {
       RecordsOptions records = new RecordsOptions();
       records.recordsDir = line.recordsDir();
       RecordsDirectory dir = records.resolve(ctx);
-      StdioProber prober = MeasureCommand.prober(ctx, line.timeoutSeconds(), line.jobs());
-      EvaluationRunner runner = MeasureCommand.runner(ctx, prober, line.jobs());
+      facade = MeasureCommand.facade(ctx, dir, line.timeoutSeconds(), line.jobs());
       hook = PassHook.install();
-      EvaluationRunner.HeadStart head =
-          runner.startEarly(
-              server, dir.cacheFile(), MeasureCommand.options(false, line.noWait(), false));
-      if (head == null) {
-        hook.ended();
+      FacadeAccess.Hooks access = FacadeAccess.hooks();
+      if (!access.startEarly(
+          facade,
+          access.servers(List.of(server)).get(0),
+          MeasureCommand.options(false, line.noWait(), false))) {
+        end(facade, hook);
         return null;
       }
-      return new MeasureHeadStart(line, host, dir, runner, head, hook);
+      return new MeasureHeadStart(line, host, dir, facade, hook);
     } catch (IOException | RuntimeException e) {
       // The ordinary path meets the same problem and reports it in its own words.
-      if (hook != null) {
-        hook.ended();
-      }
+      end(facade, hook);
       return null;
     } catch (InterruptedException e) {
-      if (hook != null) {
-        hook.ended();
-      }
+      end(facade, hook);
       Thread.currentThread().interrupt();
       return null;
+    }
+  }
+
+  private static void end(@Nullable Shareability facade, @Nullable PassHook hook) {
+    if (facade != null) {
+      facade.close();
+    }
+    if (hook != null) {
+      hook.ended();
     }
   }
 
@@ -119,12 +118,9 @@ final class MeasureHeadStart implements AutoCloseable {
     return dir;
   }
 
-  EvaluationRunner runner() {
-    return runner;
-  }
-
-  EvaluationRunner.HeadStart head() {
-    return head;
+  /** The facade the pre-flight was begun on; its next pass of this line continues it. */
+  Shareability facade() {
+    return facade;
   }
 
   PassHook hook() {
@@ -132,13 +128,13 @@ final class MeasureHeadStart implements AutoCloseable {
   }
 
   /**
-   * Ends the head start, once the command is done with it: a pre-flight nobody awaited (the command
-   * did not take it, or failed before its pass) is stopped and torn down, and a lock no pass took
-   * over is released; after a pass that continued it, nothing is left to do.
+   * Ends the head start, once the command is done with it: closes its facade, so a pre-flight
+   * nobody awaited (the command did not take it, or failed before its pass) is stopped and torn
+   * down, and a lock no pass took over is released; after a pass that continued it, nothing else is
+   * left to do.
    */
   @Override
   public void close() {
-    head.close();
-    hook.ended();
+    end(facade, hook);
   }
 }

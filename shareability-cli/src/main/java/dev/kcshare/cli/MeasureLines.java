@@ -2,17 +2,17 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.policy.host.Backoff;
-import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.host.evaluation.ServerResult;
-import dev.kcshare.host.prober.LaunchSummary;
+import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.prober.PhaseTimes;
-import dev.kcshare.host.prober.ProbeAttempt;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** The human lines {@code kcshare measure} prints per server; every value is escaped. */
 final class MeasureLines {
@@ -22,7 +22,7 @@ final class MeasureLines {
    * The result line(s) of one server and, at {@code -v}, how it was started and how each of its
    * processes went.
    */
-  static List<String> of(ServerResult r, boolean verbose) {
+  static List<String> of(PassResult.Measured r, boolean verbose) {
     List<String> lines = new ArrayList<>();
     PreflightResult p = r.result();
     String name = Escaper.esc(r.name(), Escaper.SHORT_LIMIT);
@@ -31,13 +31,13 @@ final class MeasureLines {
       if (!r.stderrTail().isEmpty()) {
         lines.add("  stderr: " + r.stderrTail());
       }
-      AttemptRecord last = r.lastAttempt();
-      if (last != null && last.failures() >= Backoff.FREE_FAILURES) {
+      int failures = r.failuresInARow();
+      if (failures >= Backoff.FREE_FAILURES) {
         lines.add(
             "  "
-                + last.failures()
+                + failures
                 + " failures in a row: `measure --all` skips it for "
-                + HumanDuration.span(Backoff.delaySeconds(last.failures()))
+                + HumanDuration.span(Backoff.delaySeconds(failures))
                 + " (`kcshare measure "
                 + name
                 + "` or --retry-failed tries it at once)");
@@ -59,9 +59,9 @@ final class MeasureLines {
   }
 
   /** {@code -v}: command line (env names only), working directory, and each process's phases. */
-  static List<String> details(ServerResult r) {
+  static List<String> details(PassResult.Measured r) {
     List<String> lines = new ArrayList<>();
-    LaunchSummary launch = r.launch();
+    PassResult.Launch launch = r.launch();
     if (launch != null) {
       lines.add("  command: " + commandLine(launch.commandLine()));
       lines.add(
@@ -76,10 +76,10 @@ final class MeasureLines {
                       + " declared (values not shown), over kcshare's own environment"));
       lines.add("  working directory: " + Escaper.esc(launch.directory(), Escaper.LONG_LIMIT));
     }
-    for (ProbeAttempt a : r.attempts()) {
+    for (PassResult.Spawn a : r.processes()) {
       StringBuilder b = new StringBuilder("  ").append(a.label()).append(": ");
-      PhaseTimes t = a.phases();
-      b.append(t == null ? "not spawned" : t.describe(a.era()));
+      PassResult.Phases t = a.phases();
+      b.append(t == null ? "not spawned" : phases(t).describe(a.era()));
       if (a.exitStatus() != null) {
         b.append("; ").append(a.exitStatus());
       }
@@ -89,7 +89,36 @@ final class MeasureLines {
     return lines;
   }
 
-  private static String outcome(ProbeAttempt a) {
+  /** The phase times as the prober describes them. */
+  private static PhaseTimes phases(PassResult.Phases t) {
+    return new PhaseTimes(
+        t.spawn().toMillis(), millis(t.answer()), millis(t.toolsList()), millis(t.exit()));
+  }
+
+  private static @Nullable Long millis(@Nullable Duration d) {
+    return d == null ? null : d.toMillis();
+  }
+
+  /**
+   * The JSON form {@code kcshare measure --json} prints of one server: {@code name}, the pre-flight
+   * report members ({@code ran}, {@code callerSensitive}, {@code reasons}, {@code detail}, {@code
+   * era}, {@code reportedVersion}) and {@code stored}; for a server that could not run also {@code
+   * stderrTail} (the text itself, escaped only by JSON; {@code ""} when none) and {@code
+   * exitStatus} (null when unknown).
+   */
+  static Map<String, @Nullable Object> json(PassResult.Measured r) {
+    Map<String, @Nullable Object> out = new LinkedHashMap<>();
+    out.put("name", r.name());
+    out.putAll(r.result().toReportJson());
+    out.put("stored", r.stored());
+    if (!r.result().ran()) {
+      out.put("stderrTail", Escaper.unescape(r.stderrTail()));
+      out.put("exitStatus", r.exitStatus());
+    }
+    return out;
+  }
+
+  private static String outcome(PassResult.Spawn a) {
     return switch (a.status()) {
       case ANSWERED -> "answered";
       case MODERN_DETECTED -> "modern server detected";
@@ -115,8 +144,7 @@ final class MeasureLines {
    * out, and were skipped because their pre-flight kept failing; {@code Nothing due} when no server
    * was.
    */
-  static String summary(
-      int measured, int total, int done, int retried, Map<String, Double> skipped) {
+  static String summary(int measured, int total, int done, int retried, Map<String, ?> skipped) {
     StringBuilder line = new StringBuilder();
     if (total == 0) {
       line.append("Nothing due");

@@ -5,20 +5,20 @@ import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.handshake.host.Captures;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.PassResult;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.config.ServerDefinition;
-import dev.kcshare.host.prober.CaptureFiles;
+import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.prober.ProbeOptions;
-import dev.kcshare.host.prober.ProbeOutcome;
-import dev.kcshare.host.prober.ProcessPermits;
-import dev.kcshare.host.prober.StdioProber;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -92,30 +92,33 @@ final class PreflightCommand implements Callable<Integer> {
     if (timeoutSeconds < 5 || timeoutSeconds > 120) {
       throw usage("--timeout must be between 5 and 120 seconds, got " + timeoutSeconds);
     }
-    ServerDefinition definition = find(server);
-    StdioProber prober =
-        StdioProber.create(
-            ctx.host(),
-            ProbeOptions.defaults().withTimeout(Duration.ofSeconds(timeoutSeconds)),
-            ProcessPermits.defaults());
-    if (capture != null) {
-      CaptureFiles.prepare(ctx.resolve(capture), definition.name()); // fails before any spawn
-    }
-    ProbeOutcome outcome = prober.probe(definition, capture != null);
-    if (capture != null) {
-      CaptureFiles.write(ctx.resolve(capture), definition.name(), outcome);
+    HostConfig host = config.load(ctx).requireValid();
+    ConfiguredServer configured = host.require(List.of(server)).get(0);
+    // A pre-flight touches no record file: the facade's records directory is never used.
+    PassResult.Measured result;
+    try (Shareability facade =
+        Shareability.builder(ctx.cwd())
+            .environment(ctx.env())
+            .workingDirectory(ctx.cwd())
+            .clock(ctx.clock())
+            .probeTimeout(Duration.ofSeconds(timeoutSeconds))
+            .build()) {
+      result =
+          facade.preflight(
+              FacadeAccess.hooks().servers(List.of(configured)).get(0),
+              capture == null ? null : ctx.resolve(capture));
     }
     if (json) {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();
-      report.put("name", definition.name());
-      report.putAll(outcome.result().toReportJson());
-      if (!outcome.result().ran()) {
-        report.put("stderrTail", Escaper.unescape(outcome.lastStderrTail()));
-        report.put("exitStatus", outcome.lastExitStatus());
+      report.put("name", result.name());
+      report.putAll(result.result().toReportJson());
+      if (!result.result().ran()) {
+        report.put("stderrTail", Escaper.unescape(result.stderrTail()));
+        report.put("exitStatus", result.exitStatus());
       }
       Output.json(ctx, report);
     } else {
-      for (String line : outcome.humanLines(definition.name())) {
+      for (String line : humanLines(result)) {
         ctx.out().println(line);
       }
       ctx.out().flush();
@@ -123,9 +126,41 @@ final class PreflightCommand implements Callable<Integer> {
     return Main.EXIT_OK;
   }
 
-  private ServerDefinition find(String name) {
-    HostConfig host = config.load(ctx).requireValid();
-    return host.require(List.of(name)).get(0).first().definition();
+  /** The result in words: measured (caller-sensitive or not), or why it could not run. */
+  static List<String> humanLines(PassResult.Measured measured) {
+    PreflightResult result = measured.result();
+    List<String> lines = new ArrayList<>();
+    String name = "server \"" + Escaper.esc(measured.name(), Escaper.SHORT_LIMIT) + "\"";
+    String context =
+        " (era "
+            + (result.era() == null ? "unknown" : result.era().json())
+            + ", reported version \""
+            + Escaper.esc(result.reportedVersion(), Escaper.SHORT_LIMIT)
+            + "\")";
+    if (result.ran()) {
+      lines.add(
+          name
+              + (result.callerSensitive()
+                  ? ": measured, caller-sensitive: "
+                      + Escaper.esc(result.detail(), Escaper.LONG_LIMIT)
+                  : ": measured, not caller-sensitive")
+              + context);
+      return lines;
+    }
+    lines.add(name + ": could not run: " + Escaper.esc(result.detail(), Escaper.LONG_LIMIT));
+    for (PassResult.Spawn spawn : measured.processes()) {
+      if (spawn.status() == PassResult.Spawn.Status.FAILED) {
+        lines.add(
+            "  identity "
+                + spawn.label()
+                + ": "
+                + Escaper.esc(Objects.requireNonNullElse(spawn.failure(), ""), Escaper.LONG_LIMIT)
+                + (spawn.stderrTail().isEmpty()
+                    ? " (no stderr)"
+                    : "; stderr tail: \"" + spawn.stderrTail() + "\""));
+      }
+    }
+    return lines;
   }
 
   private CommandLine.ParameterException usage(String message) {

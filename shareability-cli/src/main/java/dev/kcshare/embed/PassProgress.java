@@ -58,41 +58,4 @@ public record PassProgress(boolean running, int done, int measured, int total) {
      */
     default void onRetrying(String server, Duration timeout) {}
   }
-
-  static PassProgress of(dev.kcshare.host.evaluation.PassProgress p) {
-    return new PassProgress(p.running(), p.done(), p.measured(), p.total());
-  }
-
-  /** {@code listener} as the evaluation runner takes it, publishing each report to {@code sink}. */
-  static dev.kcshare.host.evaluation.PassProgress.Listener adapt(
-      Listener listener, java.util.function.Consumer<PassProgress> sink) {
-    return new dev.kcshare.host.evaluation.PassProgress.Listener() {
-      @Override
-      public void onProgress(dev.kcshare.host.evaluation.PassProgress progress) {
-        PassProgress p = of(progress);
-        sink.accept(p);
-        listener.onProgress(p);
-      }
-
-      @Override
-      public void onWaitingForLock(dev.kcshare.host.records.LockHolder holder) {
-        listener.onWaitingForLock(holder.describe());
-      }
-
-      @Override
-      public void onStarted(String server) {
-        listener.onStarted(server);
-      }
-
-      @Override
-      public void onFinished(dev.kcshare.host.evaluation.ServerResult result) {
-        listener.onFinished(PassResult.Measured.of(result));
-      }
-
-      @Override
-      public void onRetrying(String server, Duration timeout) {
-        listener.onRetrying(server, timeout);
-      }
-    };
-  }
 }

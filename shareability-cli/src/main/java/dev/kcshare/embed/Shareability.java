@@ -18,6 +18,9 @@ import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.evaluation.EvaluationRunner;
+import dev.kcshare.host.evaluation.FacadeAccess;
+import dev.kcshare.host.evaluation.HeadStart;
+import dev.kcshare.host.evaluation.SinglePreflight;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
@@ -103,7 +106,7 @@ public final class Shareability implements AutoCloseable {
   private final HostProfile profile;
   private final Set<String> identityKeys;
   private final StdioProber prober;
-  private final int workers;
+  private final EvaluationRunner runner;
   private final RecordReader reader;
   private final ThreadFactory threads;
   private final Consumer<RecordsException> onFlushFailure;
@@ -113,6 +116,11 @@ public final class Shareability implements AutoCloseable {
   private @Nullable LedgerWriter ledger; // guarded by lifecycle
   private final List<BackgroundPass> passes = new ArrayList<>(); // guarded by lifecycle
   private @Nullable ScheduledThreadPoolExecutor flusher; // guarded by lifecycle
+  private @Nullable HeadStart headStart; // guarded by lifecycle
+
+  static {
+    FacadeAccess.register(new Access());
+  }
 
   private Shareability(Builder b) {
     this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
@@ -131,7 +139,8 @@ public final class Shareability implements AutoCloseable {
             workingDirectory,
             ProbeOptions.defaults().withTimeout(b.probeTimeout),
             ProcessPermits.of(b.processCeiling));
-    this.workers = Math.max(1, b.processCeiling / 2);
+    // two processes per server measured at once
+    this.runner = new EvaluationRunner(prober, Math.max(1, b.processCeiling / 2), clock);
     this.reader = b.reader;
     this.threads = b.threads;
     this.onFlushFailure = b.onFlushFailure;
@@ -422,12 +431,131 @@ public final class Shareability implements AutoCloseable {
   }
 
   /**
-   * A budgeted pass for a request path (docs/design.md#one-pass-at-a-time,
-   * docs/design.md#where-passes-run): measures at most {@link Selection#MAX_EVALUATIONS_PER_PASS}
-   * due servers and NEVER waits for another pass — when one is running it measures nothing and
-   * returns {@link PassResult.Outcome#YIELDED} with the stored measurements read by name. It does
-   * spawn and wait for the servers it measures, so call it from a worker thread, and swallow (log)
-   * its failures: the request's own answer must not be lost to a shareability problem.
+   * Runs one evaluation pass on the calling thread (docs/design.md#one-pass-at-a-time): measures
+   * what {@code options} asks for — the given servers now ({@link PassOptions#named()}), every due
+   * server ({@link PassOptions#uncapped()}) or at most a budget of them ({@link
+   * PassOptions#budgeted()}) — under the process ceiling, stores what ran and saves once at the
+   * end. It remembers a pre-flight that could not run in {@code kcshare-attempts.json} beside the
+   * cache, and an uncapped or budgeted pass skips a server that kept failing ({@link
+   * PassResult#skipped()}) unless {@link PassOptions#retryFailed()}. One pass runs at a time per
+   * records directory, across processes: a pass that waits ({@link PassOptions#waitForLock()})
+   * tells {@code listener} whom it waits for; one that does not ends at once with {@link
+   * PassResult.Outcome#BUSY} (a budgeted pass with {@link PassResult.Outcome#YIELDED} and the
+   * stored measurements). Blocking: it spawns and waits for the servers it measures.
+   *
+   * @param servers the configured servers, in config order
+   * @param options what to measure and whether to wait
+   * @param listener told of each step on the pass's threads; it must return quickly, and a listener
+   *     that throws is ignored
+   * @return what the pass did
+   * @throws RecordsException when the records directory cannot be used (the lock or the write)
+   * @throws InterruptedException when the calling thread is interrupted; the pass stops its
+   *     processes and saves the rows measured so far first
+   * @throws NullPointerException if an argument or an element of {@code servers} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public PassResult pass(
+      List<ConfiguredServer> servers, PassOptions options, PassProgress.Listener listener)
+      throws RecordsException, InterruptedException {
+    requireElements(servers, "servers");
+    Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(listener, "listener");
+    HeadStart head;
+    synchronized (lifecycle) {
+      ensureOpen();
+      head = headStart;
+      headStart = null;
+    }
+    return runPass(ConfiguredServer.hosts(servers), options, listener, head);
+  }
+
+  /**
+   * Runs a pass; continues {@code head} when it was begun for exactly this pass, else ends it
+   * first.
+   */
+  private PassResult runPass(
+      List<dev.kcshare.host.config.ConfiguredServer> servers,
+      PassOptions options,
+      PassProgress.Listener listener,
+      @Nullable HeadStart head)
+      throws RecordsException, InterruptedException {
+    try {
+      return runner().run(servers, records.cacheFile(), options, listener, head);
+    } catch (IOException e) {
+      throw RecordsException.of(e, records.path());
+    }
+  }
+
+  /** The commands' side of this facade ({@link FacadeAccess}). */
+  private static final class Access implements FacadeAccess.Hooks {
+    @Override
+    public List<ConfiguredServer> servers(List<dev.kcshare.host.config.ConfiguredServer> servers) {
+      List<ConfiguredServer> out = new ArrayList<>(servers.size());
+      for (dev.kcshare.host.config.ConfiguredServer s : servers) {
+        out.add(ConfiguredServer.of(s, List.of()));
+      }
+      return out;
+    }
+
+    @Override
+    public boolean startEarly(Shareability facade, ConfiguredServer server, PassOptions options)
+        throws IOException, InterruptedException {
+      return facade.startEarly(server, options);
+    }
+  }
+
+  /** Begins the head start of a named pass of one server ({@link FacadeAccess.Hooks}). */
+  private boolean startEarly(ConfiguredServer server, PassOptions options)
+      throws IOException, InterruptedException {
+    synchronized (lifecycle) {
+      ensureOpen();
+      if (headStart != null) {
+        throw new IllegalStateException("a head start is begun already");
+      }
+      HeadStart head = runner().startEarly(server.host(), records.cacheFile(), options);
+      headStart = head;
+      return head != null;
+    }
+  }
+
+  /**
+   * One server's pre-flight on the calling thread, storing nothing ({@code kcshare preflight}):
+   * spawns the server's first definition under the two identities and compares their handshakes. It
+   * takes no lock and writes no record file, so it runs beside any pass; a disabled server, or one
+   * with nothing to spawn, is reported as could-not-run and never spawned. Blocking.
+   *
+   * @param server the configured server
+   * @param captureDirectory null, or a directory to also save each identity's raw answers in, as
+   *     {@code DIR/<server>/a.json} and {@code b.json} (what {@code kcshare preflight compare}
+   *     reads; they may hold tool descriptions and schemas); relative to the builder's working
+   *     directory
+   * @return the result: {@code stored} false, {@code failuresInARow} 0
+   * @throws RecordsException if the capture directory or a capture file cannot be written (nothing
+   *     is spawned when the directory cannot be prepared)
+   * @throws InterruptedException when the calling thread is interrupted; every process spawned is
+   *     torn down first
+   * @throws NullPointerException if {@code server} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public PassResult.Measured preflight(ConfiguredServer server, @Nullable Path captureDirectory)
+      throws RecordsException, InterruptedException {
+    Objects.requireNonNull(server, "server");
+    ensureOpen();
+    Path root = captureDirectory == null ? null : workingDirectory.resolve(captureDirectory);
+    try {
+      return SinglePreflight.run(prober, server.host().first().definition(), root);
+    } catch (IOException e) {
+      throw RecordsException.of(e, Objects.requireNonNull(root));
+    }
+  }
+
+  /**
+   * A budgeted pass for a request path (docs/design.md#where-passes-run): {@link #pass} with {@link
+   * PassOptions#budgeted()}. It measures at most {@link Selection#MAX_EVALUATIONS_PER_PASS} due
+   * servers and NEVER waits for another pass — when one is running it measures nothing and returns
+   * {@link PassResult.Outcome#YIELDED} with the stored measurements read by name. It does spawn and
+   * wait for the servers it measures, so call it from a worker thread, and swallow (log) its
+   * failures: the request's own answer must not be lost to a shareability problem.
    *
    * @param servers the configured servers, in config order
    * @return what the pass did: {@code RAN} or {@code YIELDED}
@@ -439,26 +567,15 @@ public final class Shareability implements AutoCloseable {
    */
   public PassResult budgetedPass(List<ConfiguredServer> servers)
       throws RecordsException, InterruptedException {
-    requireElements(servers, "servers");
-    ensureOpen();
-    try {
-      return PassResult.of(
-          runner()
-              .run(
-                  ConfiguredServer.hosts(servers),
-                  records.cacheFile(),
-                  EvaluationRunner.Options.budgeted(Selection.MAX_EVALUATIONS_PER_PASS),
-                  p -> {}));
-    } catch (IOException e) {
-      throw RecordsException.of(e, records.path());
-    }
+    return pass(servers, PassOptions.budgeted(), p -> {});
   }
 
   /**
-   * Starts an uncapped pass (the operator's "measure all") on a new thread of this facade and
-   * returns its handle at once. The pass waits for any pass already running on this records
-   * directory, in this process or another, then measures every due server under the process ceiling
-   * and flushes once. {@link #close()} cancels it.
+   * Starts an uncapped pass (the operator's "measure all"; {@link #pass} with {@link
+   * PassOptions#uncapped()}) on a new thread of this facade and returns its handle at once. The
+   * pass waits for any pass already running on this records directory, in this process or another,
+   * then measures every due server under the process ceiling and flushes once. {@link #close()}
+   * cancels it.
    *
    * @param servers the configured servers, in config order (copied)
    * @return the handle: progress, cancel, await
@@ -492,19 +609,12 @@ public final class Shareability implements AutoCloseable {
           BackgroundPass.start(
               this,
               progress,
-              () -> {
-                try {
-                  return PassResult.of(
-                      runner()
-                          .run(
-                              snapshot,
-                              records.cacheFile(),
-                              EvaluationRunner.Options.uncapped(true),
-                              PassProgress.adapt(listener, progress::set)));
-                } catch (IOException e) {
-                  throw RecordsException.of(e, records.path());
-                }
-              },
+              () ->
+                  runPass(
+                      snapshot,
+                      PassOptions.uncapped(),
+                      new PublishingListener(listener, progress),
+                      null),
               threads);
       passes.add(pass);
       return pass;
@@ -1000,6 +1110,7 @@ public final class Shareability implements AutoCloseable {
     List<BackgroundPass> running;
     LedgerWriter open;
     ScheduledThreadPoolExecutor scheduled;
+    HeadStart head;
     synchronized (lifecycle) {
       if (closed) {
         return;
@@ -1008,7 +1119,12 @@ public final class Shareability implements AutoCloseable {
       running = List.copyOf(passes);
       open = ledger;
       scheduled = flusher;
+      head = headStart;
+      headStart = null;
       passes.clear();
+    }
+    if (head != null) {
+      head.close(); // a head start no pass continued: its pre-flight stopped, its lock released
     }
     boolean interrupted = false;
     for (BackgroundPass pass : running) {
@@ -1068,7 +1184,7 @@ public final class Shareability implements AutoCloseable {
   }
 
   private EvaluationRunner runner() {
-    return new EvaluationRunner(prober, workers, clock);
+    return runner;
   }
 
   private Fingerprints fingerprints() {

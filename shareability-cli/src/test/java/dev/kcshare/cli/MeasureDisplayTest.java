@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.host.evaluation.PassProgress;
-import dev.kcshare.host.evaluation.ServerResult;
-import dev.kcshare.host.prober.LaunchSummary;
-import dev.kcshare.host.prober.PhaseTimes;
-import dev.kcshare.host.prober.ProbeAttempt;
-import dev.kcshare.host.records.LockHolder;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,34 +38,34 @@ final class MeasureDisplayTest {
         });
   }
 
-  private static ServerResult failed(String name) {
+  private static PassResult.Measured failed(String name) {
     String detail = "no response (process exited with status 1)";
-    return new ServerResult(
+    return new PassResult.Measured(
         name,
         PreflightResult.couldNotRun(detail, null, null),
         false,
         "fixture: FIXTURE_TOKEN is not set\\n",
         "exit 1",
-        List.of(
-            new ProbeAttempt(
-                "A",
-                Era.LEGACY,
-                false,
-                ProbeAttempt.Status.FAILED,
-                detail,
-                "tail",
-                "exit 1",
-                new PhaseTimes(3, null, null, 12L))),
-        new LaunchSummary(
+        3,
+        new PassResult.Launch(
             List.of("/usr/bin/node", "/srv/x y.mjs", "needs-env"),
             List.of("FIXTURE_TOKEN"),
             "/srv"),
-        new AttemptRecord(1.0, "id", detail, "exit 1", "tail", 3));
+        List.of(
+            new PassResult.Spawn(
+                "A",
+                Era.LEGACY,
+                false,
+                PassResult.Spawn.Status.FAILED,
+                detail,
+                "tail",
+                "exit 1",
+                new PassResult.Phases(Duration.ofMillis(3), null, null, Duration.ofMillis(12)))));
   }
 
-  private static ServerResult measured(String name) {
-    return new ServerResult(
-        name, new PreflightResult(true, false, "", Era.LEGACY, "1.0", null), true, "");
+  private static PassResult.Measured measured(String name) {
+    return new PassResult.Measured(
+        name, new PreflightResult(true, false, "", Era.LEGACY, "1.0", null), true, "", null);
   }
 
   @Test
@@ -113,7 +108,7 @@ final class MeasureDisplayTest {
   @Test
   void waitingForAnotherPassNamesItsProcessAndCountsTheSeconds() {
     MeasureDisplay d = display(MeasureDisplay.Mode.LIVE, false, 120);
-    d.onWaitingForLock(new LockHolder(4242, "/usr/bin/java -jar /opt/kcshare.jar measure --all"));
+    d.onWaitingForLock("process 4242 (kcshare measure --all)");
     assertThat(out.toString())
         .endsWith(
             "waiting for process 4242 (kcshare measure --all) to finish its pass on these"
@@ -140,7 +135,7 @@ final class MeasureDisplayTest {
   void linesModePrintsWholeLinesOnlyAndNeverAStatusLine() {
     MeasureDisplay d = display(MeasureDisplay.Mode.LINES, false, 80);
     assertThat(tick).as("nothing to redraw").isNull();
-    d.onWaitingForLock(LockHolder.unknown());
+    d.onWaitingForLock("another process");
     d.onStarted("a");
     d.onFinished(measured("a"));
     d.onRetrying("slow", Duration.ofSeconds(30));
@@ -157,7 +152,7 @@ final class MeasureDisplayTest {
   @Test
   void offModePrintsNothing() {
     MeasureDisplay d = display(MeasureDisplay.Mode.OFF, true, 80);
-    d.onWaitingForLock(LockHolder.unknown());
+    d.onWaitingForLock("another process");
     d.onStarted("a");
     d.onFinished(failed("a"));
     d.onProgress(new PassProgress(false, 1, 0, 1));

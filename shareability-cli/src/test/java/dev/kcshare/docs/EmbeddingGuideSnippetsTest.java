@@ -31,6 +31,7 @@ import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.BackgroundPass;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.LedgerWriter;
+import dev.kcshare.embed.PassOptions;
 import dev.kcshare.embed.PassProgress;
 import dev.kcshare.embed.PassResult;
 import dev.kcshare.embed.RecordResult;
@@ -492,6 +493,38 @@ final class EmbeddingGuideSnippetsTest {
       assertThat(pass.isDone()).isTrue();
       assertThat(pass.progress().running()).isFalse();
       assertThat(rendered.isEmpty()).isEqualTo(stopping);
+    }
+  }
+
+  @Test
+  void aNamedPassThatDoesNotWait(@TempDir Path recordsDir) {
+    try (Shareability kc = Shareability.builder(recordsDir).build()) {
+      List<ConfiguredServer> servers = unstartable(kc, recordsDir);
+
+      // an operator's "measure these now", unless a pass is running (worker thread)
+      try {
+        PassResult pass = kc.pass(servers, PassOptions.named().waitForLock(false), p -> {});
+        if (pass.outcome() == PassResult.Outcome.BUSY) {
+          // another pass holds the lock: nothing was measured
+        }
+        for (PassResult.Measured m : pass.fresh()) {
+          log.info("{}: {} failure(s) in a row", m.name(), m.failuresInARow());
+        }
+        render(pass);
+      } catch (RecordsException e) {
+        log.warn("shareability pass failed: {}", e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+
+      // neither can start: each failure is remembered, once
+      assertThat(rendered)
+          .singleElement()
+          .extracting(PassResult::outcome)
+          .isEqualTo(PassResult.Outcome.RAN);
+      assertThat(rendered.get(0).fresh())
+          .extracting(m -> m.name() + " " + m.result().ran() + " " + m.failuresInARow())
+          .containsExactlyInAnyOrder("files-mcp false 1", "search false 1");
     }
   }
 

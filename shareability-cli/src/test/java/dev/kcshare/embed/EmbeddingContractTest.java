@@ -212,6 +212,9 @@ final class EmbeddingContractTest {
 
   // ------------------------------------------------------------------ the lifecycle
 
+  /** A configured server of the facade under test, for the methods that take one. */
+  private @Nullable ConfiguredServer configured;
+
   /** A value of each parameter type the API takes, for calling every method. */
   private Object argumentOf(Class<?> type, LedgerWriter writer) {
     if (type == String.class) {
@@ -253,6 +256,15 @@ final class EmbeddingContractTest {
     if (type == PassProgress.Listener.class) {
       return (PassProgress.Listener) p -> {};
     }
+    if (type == PassOptions.class) {
+      return PassOptions.uncapped();
+    }
+    if (type == ConfiguredServer.class && configured != null) {
+      return configured;
+    }
+    if (type == Path.class) {
+      return dir;
+    }
     if (type == Eligibility.Settings.class) {
       return new Eligibility.Settings(false, true, Set.of(), HostProfile.empty());
     }
@@ -288,6 +300,7 @@ final class EmbeddingContractTest {
     Shareability kc = facade(dir.resolve("records"));
     List<ConfiguredServer> servers =
         kc.servers(List.of(ServerDefinition.stdio("s", dir.resolve("none").toString(), List.of())));
+    configured = servers.get(0);
     LedgerWriter writer = kc.openLedger(Duration.ofHours(1));
     writer.record("s", CODE, "");
     BackgroundPass pass = kc.startUncappedPass(servers);

@@ -11,6 +11,9 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
+import dev.kcshare.embed.PassOptions;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.prober.TestProbers;
@@ -82,19 +85,19 @@ final class EvaluationRunnerTest {
     return new EvaluationRunner(prober, 4, clock);
   }
 
-  private PassResult pass(EvaluationRunner.Options options) throws Exception {
+  private PassResult pass(PassOptions options) throws Exception {
     return pass(runner(), options, p -> {});
   }
 
   private PassResult pass(
-      EvaluationRunner runner, EvaluationRunner.Options options, PassProgress.Listener listener)
+      EvaluationRunner runner, PassOptions options, PassProgress.Listener listener)
       throws Exception {
     return runner.run(fleet.servers(), fleet.cacheFile(), options, listener);
   }
 
   private static Map<String, PreflightResult> fresh(PassResult r) {
     Map<String, PreflightResult> out = new LinkedHashMap<>();
-    for (ServerResult s : r.fresh()) {
+    for (PassResult.Measured s : r.fresh()) {
       out.put(s.name(), s.result());
     }
     return out;
@@ -102,7 +105,7 @@ final class EvaluationRunnerTest {
 
   private static Map<String, Boolean> storedFlags(PassResult r) {
     Map<String, Boolean> out = new HashMap<>();
-    for (ServerResult s : r.fresh()) {
+    for (PassResult.Measured s : r.fresh()) {
       out.put(s.name(), s.stored());
     }
     return out;
@@ -151,7 +154,7 @@ final class EvaluationRunnerTest {
         .fixture("modern", "modern-only", "--version", "7.0.0")
         .fixture("broken", "exit-early");
     List<PassProgress> reports = Collections.synchronizedList(new ArrayList<>());
-    PassResult r = pass(runner(), EvaluationRunner.Options.uncapped(true), reports::add);
+    PassResult r = pass(runner(), PassOptions.uncapped(), reports::add);
 
     assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(fresh(r)).containsOnlyKeys("clean", "divergent", "modern", "broken");
@@ -203,7 +206,7 @@ final class EvaluationRunnerTest {
       throws Exception {
     fleet().fixture("a", "exit-early").fixture("b", "exit-early");
     List<PassProgress> reports = Collections.synchronizedList(new ArrayList<>());
-    PassResult r = pass(runner(), EvaluationRunner.Options.uncapped(true), reports::add);
+    PassResult r = pass(runner(), PassOptions.uncapped(), reports::add);
     assertThat(r.progress()).isEqualTo(new PassProgress(false, 2, 0, 2));
     assertThat(reports)
         .containsExactly(
@@ -220,7 +223,7 @@ final class EvaluationRunnerTest {
     PassResult r =
         pass(
             runner(),
-            EvaluationRunner.Options.uncapped(true),
+            PassOptions.uncapped(),
             p -> {
               calls.incrementAndGet();
               throw new IllegalStateException("listener broke");
@@ -245,7 +248,7 @@ final class EvaluationRunnerTest {
     String before = Files.readString(fleet.cacheFile());
     assertThat(before).contains("\"a\"").contains("\"c\"");
 
-    PassResult r = pass(EvaluationRunner.Options.budgeted(2));
+    PassResult r = pass(PassOptions.budgeted(2));
     assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(fresh(r)).containsOnlyKeys("b", "e");
     assertThat(r.stored()).containsOnlyKeys("a", "c");
@@ -254,7 +257,7 @@ final class EvaluationRunnerTest {
     fleet.assertSpawns(Map.of("a", 0, "b", 2, "c", 0, "d", 0, "e", 2));
 
     // Now nothing is never-measured: the divergent c is due, a and the fresh b, e are done.
-    PassResult again = pass(EvaluationRunner.Options.budgeted(2));
+    PassResult again = pass(PassOptions.budgeted(2));
     assertThat(fresh(again)).containsOnlyKeys("c");
     assertThat(again.stored()).containsOnlyKeys("a", "b", "c", "e");
     fleet.assertSpawns(Map.of("a", 0, "b", 2, "c", 2, "d", 0, "e", 2));
@@ -264,7 +267,7 @@ final class EvaluationRunnerTest {
   void budgetOfOneTakesTheFirstNeverMeasuredInConfigOrder() throws Exception {
     fleet().fixture("a", "sensitive-tools").fixture("b", "stable").fixture("c", "stable");
     seed(Map.of("a", true));
-    PassResult r = pass(EvaluationRunner.Options.budgeted(1));
+    PassResult r = pass(PassOptions.budgeted(1));
     assertThat(fresh(r)).containsOnlyKeys("b");
     fleet.assertSpawns(Map.of("a", 0, "b", 2, "c", 0));
   }
@@ -285,7 +288,7 @@ final class EvaluationRunnerTest {
     fleet.entry("r", remote);
     fleet.fixture("e", "stable");
     seed(Map.of("a", false, "c", true));
-    PassResult r = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult r = pass(PassOptions.uncapped());
     assertThat(fresh(r)).containsOnlyKeys("b", "e", "c");
     fleet.assertSpawns(Map.of("a", 0, "b", 2, "c", 2, "d", 0, "r", 0, "e", 2));
   }
@@ -305,7 +308,7 @@ final class EvaluationRunnerTest {
     remote.put("args", fleet.args("r", "stable"));
     fleet.entry("r", remote);
     seed(Map.of("a", false));
-    PassResult r = pass(EvaluationRunner.Options.forced(true));
+    PassResult r = pass(PassOptions.named());
     assertThat(fresh(r)).containsOnlyKeys("a", "d", "r");
     assertThat(fresh(r).get("a").ran()).isTrue();
     assertThat(fresh(r).get("d").ran()).isFalse();
@@ -334,8 +337,7 @@ final class EvaluationRunnerTest {
     try {
       List<PassProgress> reports = new ArrayList<>();
       PassResult r =
-          runner()
-              .run(servers, fleet.cacheFile(), EvaluationRunner.Options.budgeted(2), reports::add);
+          runner().run(servers, fleet.cacheFile(), PassOptions.budgeted(2), reports::add);
       assertThat(r.outcome()).isEqualTo(PassResult.Outcome.YIELDED);
       assertThat(r.fresh()).isEmpty();
       assertThat(r.stored()).containsOnlyKeys("a", "b");
@@ -347,7 +349,7 @@ final class EvaluationRunnerTest {
               .run(
                   servers,
                   fleet.cacheFile(),
-                  EvaluationRunner.Options.uncapped(false),
+                  PassOptions.uncapped().waitForLock(false),
                   reports::add);
       assertThat(busy.outcome()).isEqualTo(PassResult.Outcome.BUSY);
       assertThat(busy.fresh()).isEmpty();
@@ -365,13 +367,12 @@ final class EvaluationRunnerTest {
     seed(Map.of("a", false));
     List<ConfiguredServer> servers = fleet.servers();
     try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
-      PassResult r =
-          runner().run(servers, fleet.cacheFile(), EvaluationRunner.Options.budgeted(2), p -> {});
+      PassResult r = runner().run(servers, fleet.cacheFile(), PassOptions.budgeted(2), p -> {});
       assertThat(r.outcome()).isEqualTo(PassResult.Outcome.YIELDED);
       assertThat(r.stored()).containsOnlyKeys("a");
       PassResult busy =
           runner()
-              .run(servers, fleet.cacheFile(), EvaluationRunner.Options.uncapped(false), p -> {});
+              .run(servers, fleet.cacheFile(), PassOptions.uncapped().waitForLock(false), p -> {});
       assertThat(busy.outcome()).isEqualTo(PassResult.Outcome.BUSY);
     }
     fleet.assertSpawns(Map.of("a", 0));
@@ -395,7 +396,7 @@ final class EvaluationRunnerTest {
                     .run(
                         firstServers,
                         fleet.cacheFile(),
-                        EvaluationRunner.Options.uncapped(true),
+                        PassOptions.uncapped(),
                         p -> events.add("first " + (p.running() ? "progress" : "end")));
               } catch (Throwable t) {
                 failure.set(t);
@@ -412,7 +413,7 @@ final class EvaluationRunnerTest {
                     .run(
                         secondServers,
                         fleet.cacheFile(),
-                        EvaluationRunner.Options.uncapped(true),
+                        PassOptions.uncapped(),
                         p -> events.add("second " + (p.running() ? "progress" : "end")));
               } catch (Throwable t) {
                 failure.set(t);
@@ -481,8 +482,7 @@ final class EvaluationRunnerTest {
     Files.writeString(c.resolve("extra"), extra);
   }
 
-  private PassResult pass(Map<String, String> env, EvaluationRunner.Options options)
-      throws Exception {
+  private PassResult pass(Map<String, String> env, PassOptions options) throws Exception {
     List<ConfiguredServer> servers = FixtureFleet.load(fleet.write(), env).servers();
     return new EvaluationRunner(TestProbers.prober(env, dir, 15, 8), 4, clock)
         .run(servers, fleet.cacheFile(), options, p -> {});
@@ -495,7 +495,7 @@ final class EvaluationRunnerTest {
     ListAppender<ILoggingEvent> logs = captureRunnerLog();
     try {
       // Pass 1: never measured, so measured (2 spawns); no re-check without a stored hit.
-      PassResult first = pass(env, EvaluationRunner.Options.uncapped(true));
+      PassResult first = pass(env, PassOptions.uncapped());
       assertThat(fresh(first)).containsOnlyKeys("plain", "rr");
       fleet.assertSpawns(Map.of("plain", 2, "rr", 2));
       CacheRow measured = fleet.storedRow("rr");
@@ -505,7 +505,7 @@ final class EvaluationRunnerTest {
       // Pass 2: same version, a different handshake: one spawn, row kept, handshake refreshed.
       now.set(T2);
       control("rr", "stable", "1.0.0", "--read-only 1");
-      PassResult second = pass(env, EvaluationRunner.Options.uncapped(true));
+      PassResult second = pass(env, PassOptions.uncapped());
       assertThat(second.fresh()).isEmpty();
       assertThat(second.stored()).containsOnlyKeys("plain", "rr");
       fleet.assertSpawns(Map.of("plain", 2, "rr", 3));
@@ -516,14 +516,14 @@ final class EvaluationRunnerTest {
 
       // A budgeted pass never re-checks, whatever the server would report now.
       control("rr", "stable", "2.0.0", "");
-      PassResult budgeted = pass(env, EvaluationRunner.Options.budgeted(2));
+      PassResult budgeted = pass(env, PassOptions.budgeted(2));
       assertThat(budgeted.fresh()).isEmpty();
       fleet.assertSpawns(Map.of("plain", 2, "rr", 3));
       assertThat(fleet.storedRow("rr").reportedVersion()).isEqualTo("1.0.0");
       assertThat(logs.list).isEmpty();
 
       // Pass 3: the version changed: one re-check spawn, the row dropped, re-measured now.
-      PassResult third = pass(env, EvaluationRunner.Options.uncapped(true));
+      PassResult third = pass(env, PassOptions.uncapped());
       assertThat(fresh(third)).containsOnlyKeys("rr");
       assertThat(third.stored()).containsOnlyKeys("plain");
       fleet.assertSpawns(Map.of("plain", 2, "rr", 6));
@@ -539,7 +539,7 @@ final class EvaluationRunnerTest {
 
       // Pass 4: the re-check fails: nothing changes (an absent answer is no information).
       control("rr", "exit-early", "3.0.0", "");
-      PassResult fourth = pass(env, EvaluationRunner.Options.uncapped(true));
+      PassResult fourth = pass(env, PassOptions.uncapped());
       assertThat(fourth.fresh()).isEmpty();
       fleet.assertSpawns(Map.of("plain", 2, "rr", 7));
       assertThat(fleet.storedRow("rr")).isEqualTo(remeasured);
@@ -557,7 +557,7 @@ final class EvaluationRunnerTest {
       s.cache().put("rr", row(identity(servers, "rr"), false, ""));
       s.flush();
     }
-    PassResult r = pass(env, EvaluationRunner.Options.uncapped(true));
+    PassResult r = pass(env, PassOptions.uncapped());
     assertThat(r.fresh()).isEmpty();
     fleet.assertSpawns(Map.of("rr", 1));
     CacheRow row = fleet.storedRow("rr");
@@ -570,7 +570,7 @@ final class EvaluationRunnerTest {
   void aMeasuredRowCarriesTheSessionCostOfTheServersTree() throws Exception {
     Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/smaps_rollup")), "no /proc");
     fleet().fixture("plain", "stable").fixture("wrapped", "stable", "--fork", "1");
-    pass(runner(), EvaluationRunner.Options.uncapped(true), p -> {});
+    pass(runner(), PassOptions.uncapped(), p -> {});
     SessionCost plain = fleet.storedRow("plain").cost();
     SessionCost wrapped = fleet.storedRow("wrapped").cost();
     assertThat(plain).isNotNull();
@@ -594,7 +594,7 @@ final class EvaluationRunnerTest {
       s.cache().put("rr", row(identity(servers, "rr"), false, "").withCost(stored));
       s.flush();
     }
-    PassResult r = pass(env, EvaluationRunner.Options.uncapped(true));
+    PassResult r = pass(env, PassOptions.uncapped());
     assertThat(r.fresh()).isEmpty();
     fleet.assertSpawns(Map.of("rr", 1));
     CacheRow row = fleet.storedRow("rr");
@@ -624,7 +624,7 @@ final class EvaluationRunnerTest {
     fleet().fixture("a", "stable").fixture("boom", "stable").fixture("c", "stable");
     StdioProber prober =
         TestProbers.failingFor(System.getenv(), dir, "boom", StackOverflowError::new);
-    PassResult r = pass(runner(prober), EvaluationRunner.Options.uncapped(true), p -> {});
+    PassResult r = pass(runner(prober), PassOptions.uncapped(), p -> {});
     assertThat(fresh(r).get("boom").ran()).isFalse();
     assertThat(fresh(r).get("boom").detail()).isEqualTo(PreflightResult.PREFLIGHT_ERROR);
     assertThat(storedFlags(r)).containsEntry("boom", false);
@@ -646,10 +646,10 @@ final class EvaluationRunnerTest {
         };
     EvaluationRunner runner =
         new EvaluationRunner(TestProbers.prober(System.getenv(), dir, 15, 8), 4, failingOnce);
-    PassResult r = pass(runner, EvaluationRunner.Options.uncapped(true), p -> {});
+    PassResult r = pass(runner, PassOptions.uncapped(), p -> {});
     assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(r.fresh()).hasSize(3);
-    List<ServerResult> failed = r.fresh().stream().filter(s -> !s.result().ran()).toList();
+    List<PassResult.Measured> failed = r.fresh().stream().filter(s -> !s.result().ran()).toList();
     assertThat(failed).hasSize(1);
     assertThat(failed.get(0).result().detail()).isEqualTo(PreflightResult.PREFLIGHT_ERROR);
     assertThat(failed.get(0).stored()).isFalse();
@@ -674,7 +674,7 @@ final class EvaluationRunnerTest {
                     .run(
                         servers,
                         fleet.cacheFile(),
-                        EvaluationRunner.Options.uncapped(true),
+                        PassOptions.uncapped(),
                         p -> {
                           if (p.measured() == 1) {
                             quickDone.countDown();
@@ -715,11 +715,7 @@ final class EvaluationRunnerTest {
             () -> {
               try {
                 new EvaluationRunner(TestProbers.prober(env, dir, 60, 8), 4, clock)
-                    .run(
-                        servers,
-                        fleet.cacheFile(),
-                        EvaluationRunner.Options.uncapped(true),
-                        p -> {});
+                    .run(servers, fleet.cacheFile(), PassOptions.uncapped(), p -> {});
                 thrown.set(new AssertionError("the pass was not interrupted"));
               } catch (Throwable t) {
                 thrown.set(t);

@@ -3,14 +3,17 @@ package dev.kcshare.host.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.embed.PassOptions;
+import dev.kcshare.embed.PassProgress;
+import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.HeldCacheLock;
-import dev.kcshare.host.records.LockHolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -42,12 +45,11 @@ final class PassAttemptsTest {
     return fleet;
   }
 
-  private PassResult pass(EvaluationRunner.Options options) throws Exception {
+  private PassResult pass(PassOptions options) throws Exception {
     return pass(options, p -> {});
   }
 
-  private PassResult pass(EvaluationRunner.Options options, PassProgress.Listener listener)
-      throws Exception {
+  private PassResult pass(PassOptions options, PassProgress.Listener listener) throws Exception {
     return new EvaluationRunner(prober, 4, now::get)
         .run(fleet.servers(), fleet.cacheFile(), options, listener);
   }
@@ -69,7 +71,7 @@ final class PassAttemptsTest {
     throw new AssertionError(name);
   }
 
-  private static ServerResult result(PassResult r, String name) {
+  private static PassResult.Measured result(PassResult r, String name) {
     return r.fresh().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
   }
 
@@ -81,7 +83,7 @@ final class PassAttemptsTest {
     prober
         .answer("needs-env", FakePreflights::missingVariable)
         .answer("ok", FakePreflights::measured);
-    PassResult r = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult r = pass(PassOptions.uncapped());
 
     assertThat(fleet.storedCache().serverNames()).containsExactly("ok");
     assertThat(attempts()).containsOnlyKeys("needs-env");
@@ -97,16 +99,19 @@ final class PassAttemptsTest {
                 1));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(attemptsFile())))
         .isEqualTo("rw-------");
-    ServerResult failed = result(r, "needs-env");
-    assertThat(failed.lastAttempt()).isEqualTo(a);
+    PassResult.Measured failed = result(r, "needs-env");
+    assertThat(failed.failuresInARow()).isEqualTo(a.failures());
     assertThat(failed.exitStatus()).isEqualTo("exit 1");
-    assertThat(failed.attempts()).hasSize(2);
-    assertThat(failed.launch()).isEqualTo(FakePreflights.LAUNCH);
-    assertThat(failed.toJson())
-        .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\n")
-        .containsEntry("exitStatus", "exit 1");
-    assertThat(result(r, "ok").lastAttempt()).isNull();
-    assertThat(result(r, "ok").toJson()).doesNotContainKeys("stderrTail", "exitStatus");
+    assertThat(failed.stderrTail()).isEqualTo("fixture: FIXTURE_TOKEN is not set\\n");
+    assertThat(failed.processes()).hasSize(2);
+    assertThat(failed.launch())
+        .isEqualTo(
+            new PassResult.Launch(
+                FakePreflights.LAUNCH.commandLine(),
+                FakePreflights.LAUNCH.declaredEnvNames(),
+                FakePreflights.LAUNCH.directory()));
+    assertThat(result(r, "ok").failuresInARow()).isZero();
+    assertThat(result(r, "ok").stderrTail()).isEmpty();
   }
 
   @Test
@@ -117,13 +122,13 @@ final class PassAttemptsTest {
         FakePreflights::missingVariable,
         FakePreflights::missingVariable,
         FakePreflights::measured);
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     now.set(T + 60);
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     assertThat(attempts().get("flaky").failures()).isEqualTo(2);
     assertThat(attempts().get("flaky").at()).isEqualTo(T + 60);
     now.set(T + 120);
-    pass(EvaluationRunner.Options.forced(true));
+    pass(PassOptions.named());
     assertThat(attempts()).isEmpty();
     assertThat(fleet.storedRow("flaky")).isNotNull();
   }
@@ -132,11 +137,11 @@ final class PassAttemptsTest {
   void aChangedIdentityStartsCountingAgain() throws Exception {
     fleet("s");
     prober.answer("s", FakePreflights::missingVariable);
-    pass(EvaluationRunner.Options.uncapped(true));
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
+    pass(PassOptions.uncapped());
     assertThat(attempts().get("s").failures()).isEqualTo(2);
     fleet.fixture("s", "stable", "--delay-ms", "1"); // edited args: another identity
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     assertThat(attempts().get("s").failures()).isEqualTo(1);
     assertThat(attempts().get("s").identity()).isEqualTo(identity("s"));
   }
@@ -147,7 +152,7 @@ final class PassAttemptsTest {
     fleet.entry("off", Map.of("command", "node", "args", List.of("x"), "disabled", true));
     fleet.entry("remote", Map.of("url", "https://example.invalid/mcp"));
     prober.answer("on", FakePreflights::measured);
-    PassResult r = pass(EvaluationRunner.Options.forced(true));
+    PassResult r = pass(PassOptions.named());
     assertThat(r.fresh()).hasSize(3);
     assertThat(prober.servers()).containsExactly("on");
     assertThat(attemptsFile()).doesNotExist();
@@ -159,7 +164,7 @@ final class PassAttemptsTest {
     Files.createDirectories(fleet.records());
     Files.writeString(attemptsFile(), "{\"schema\": 1, \"servers\": [");
     prober.answer("s", FakePreflights::missingVariable);
-    PassResult r = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult r = pass(PassOptions.uncapped());
     assertThat(r.outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(attempts().get("s").failures()).isEqualTo(1);
   }
@@ -172,53 +177,55 @@ final class PassAttemptsTest {
     prober
         .answer("failing", FakePreflights::missingVariable)
         .answer("other", FakePreflights::missingVariable);
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     now.set(T + 600);
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     assertThat(prober.servers()).hasSize(4);
 
     now.set(T + 600 + HOUR - 1);
-    PassResult skipped = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult skipped = pass(PassOptions.uncapped());
     assertThat(prober.servers()).hasSize(4);
     assertThat(skipped.fresh()).isEmpty();
     assertThat(skipped.skipped())
-        .containsExactly(Map.entry("failing", T + 600 + HOUR), Map.entry("other", T + 600 + HOUR));
+        .containsExactly(
+            Map.entry("failing", Instant.ofEpochSecond((long) (T + 600 + HOUR))),
+            Map.entry("other", Instant.ofEpochSecond((long) (T + 600 + HOUR))));
     assertThat(skipped.progress()).isEqualTo(new PassProgress(false, 0, 0, 0));
     assertThat(attempts().get("failing").failures()).as("a skip is not an attempt").isEqualTo(2);
 
     now.set(T + 600 + HOUR);
-    PassResult due = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult due = pass(PassOptions.uncapped());
     assertThat(due.skipped()).isEmpty();
     assertThat(prober.servers()).hasSize(6);
     assertThat(attempts().get("failing").failures()).isEqualTo(3);
 
     now.set(T + 600 + HOUR + 2 * HOUR - 1);
-    assertThat(pass(EvaluationRunner.Options.uncapped(true)).skipped()).hasSize(2);
+    assertThat(pass(PassOptions.uncapped()).skipped()).hasSize(2);
     now.set(T + 600 + HOUR + 2 * HOUR);
-    assertThat(pass(EvaluationRunner.Options.uncapped(true)).skipped()).isEmpty();
+    assertThat(pass(PassOptions.uncapped()).skipped()).isEmpty();
   }
 
   @Test
   void namedServersRetryFailedAndAChangedIdentityAreTriedAtOnce() throws Exception {
     fleet("s");
     prober.answer("s", FakePreflights::missingVariable);
-    pass(EvaluationRunner.Options.uncapped(true));
-    pass(EvaluationRunner.Options.uncapped(true));
-    assertThat(pass(EvaluationRunner.Options.uncapped(true)).skipped()).containsOnlyKeys("s");
+    pass(PassOptions.uncapped());
+    pass(PassOptions.uncapped());
+    assertThat(pass(PassOptions.uncapped()).skipped()).containsOnlyKeys("s");
     assertThat(prober.servers()).hasSize(2);
 
-    PassResult retried = pass(EvaluationRunner.Options.uncapped(true).withRetryFailed(true));
+    PassResult retried = pass(PassOptions.uncapped().retryFailed(true));
     assertThat(retried.skipped()).isEmpty();
     assertThat(prober.servers()).hasSize(3);
 
     // A server named explicitly is tried at once, and its failure does not count.
-    PassResult named = pass(EvaluationRunner.Options.forced(true));
+    PassResult named = pass(PassOptions.named());
     assertThat(named.fresh()).hasSize(1);
     assertThat(prober.servers()).hasSize(4);
     assertThat(attempts().get("s").failures()).isEqualTo(3);
 
     fleet.fixture("s", "stable", "--delay-ms", "2");
-    PassResult changed = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult changed = pass(PassOptions.uncapped());
     assertThat(changed.skipped()).isEmpty();
     assertThat(prober.servers()).hasSize(5);
   }
@@ -230,17 +237,17 @@ final class PassAttemptsTest {
         .answer("a", FakePreflights::missingVariable)
         .answer("b", FakePreflights::measured)
         .answer("c", FakePreflights::measured);
-    pass(EvaluationRunner.Options.forced(true));
+    pass(PassOptions.named());
     fleet
         .remove("b")
         .remove("c")
         .fixture("b", "stable", "--delay-ms", "1")
         .fixture("c", "stable", "--delay-ms", "1");
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     assertThat(attempts().get("a").failures()).isEqualTo(2);
     prober.calls.clear();
     fleet.fixture("b", "stable", "--delay-ms", "3").fixture("c", "stable", "--delay-ms", "3");
-    PassResult budgeted = pass(EvaluationRunner.Options.budgeted(2));
+    PassResult budgeted = pass(PassOptions.budgeted(2));
     assertThat(budgeted.skipped()).containsOnlyKeys("a");
     assertThat(prober.servers()).containsExactlyInAnyOrder("b", "c");
   }
@@ -256,7 +263,7 @@ final class PassAttemptsTest {
     List<String> events = Collections.synchronizedList(new ArrayList<>());
     PassResult r =
         pass(
-            EvaluationRunner.Options.uncapped(true),
+            PassOptions.uncapped(),
             new PassProgress.Listener() {
               @Override
               public void onProgress(PassProgress p) {
@@ -269,7 +276,7 @@ final class PassAttemptsTest {
               }
 
               @Override
-              public void onFinished(ServerResult result) {
+              public void onFinished(PassResult.Measured result) {
                 events.add("finished " + result.name() + " " + result.result().ran());
               }
 
@@ -303,7 +310,7 @@ final class PassAttemptsTest {
   void aRetryThatTimesOutAgainCountsAsOneFailure() throws Exception {
     fleet("slow", "quick");
     prober.answer("slow", FakePreflights::timedOut).answer("quick", FakePreflights::measured);
-    PassResult r = pass(EvaluationRunner.Options.uncapped(true));
+    PassResult r = pass(PassOptions.uncapped());
     assertThat(prober.servers()).filteredOn("slow"::equals).hasSize(2);
     assertThat(result(r, "slow").result().detail()).isEqualTo("timeout");
     assertThat(attempts().get("slow").failures()).isEqualTo(1);
@@ -313,7 +320,7 @@ final class PassAttemptsTest {
   void aTimeoutThatWasAloneAlreadyIsNotRetried() throws Exception {
     fleet("slow");
     prober.answer("slow", FakePreflights::timedOut);
-    pass(EvaluationRunner.Options.uncapped(true));
+    pass(PassOptions.uncapped());
     assertThat(prober.servers()).containsExactly("slow");
     assertThat(attempts().get("slow").failures()).isEqualTo(1);
 
@@ -322,7 +329,7 @@ final class PassAttemptsTest {
     prober.answer("other", FakePreflights::measured);
     prober.calls.clear();
     new EvaluationRunner(prober, 1, now::get)
-        .run(fleet.servers(), fleet.cacheFile(), EvaluationRunner.Options.forced(true), p -> {});
+        .run(fleet.servers(), fleet.cacheFile(), PassOptions.named(), p -> {});
     assertThat(prober.servers()).containsExactlyInAnyOrder("slow", "other");
   }
 
@@ -343,7 +350,7 @@ final class PassAttemptsTest {
         .answer("b", FakePreflights::measured);
     PassResult r =
         pass(
-            EvaluationRunner.Options.uncapped(true),
+            PassOptions.uncapped(),
             new PassProgress.Listener() {
               @Override
               public void onProgress(PassProgress p) {
@@ -356,7 +363,7 @@ final class PassAttemptsTest {
               }
 
               @Override
-              public void onFinished(ServerResult result) {
+              public void onFinished(PassResult.Measured result) {
                 throw new IllegalStateException("finished");
               }
 
@@ -375,7 +382,7 @@ final class PassAttemptsTest {
     fleet.write();
     Files.createDirectories(fleet.records());
     HeldCacheLock lock = HeldCacheLock.hold(fleet.cacheFile());
-    List<LockHolder> told = Collections.synchronizedList(new ArrayList<>());
+    List<String> told = Collections.synchronizedList(new ArrayList<>());
     AtomicReference<PassResult> result = new AtomicReference<>();
     Thread passThread =
         new Thread(
@@ -383,13 +390,13 @@ final class PassAttemptsTest {
               try {
                 result.set(
                     pass(
-                        EvaluationRunner.Options.uncapped(true),
+                        PassOptions.uncapped(),
                         new PassProgress.Listener() {
                           @Override
                           public void onProgress(PassProgress p) {}
 
                           @Override
-                          public void onWaitingForLock(LockHolder h) {
+                          public void onWaitingForLock(String h) {
                             told.add(h);
                           }
                         }));
@@ -402,7 +409,10 @@ final class PassAttemptsTest {
     while (told.isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
-    assertThat(told).extracting(LockHolder::pid).containsExactly(ProcessHandle.current().pid());
+    assertThat(told)
+        .singleElement()
+        .asString()
+        .startsWith("process " + ProcessHandle.current().pid());
     lock.close();
     passThread.join(10_000);
     assertThat(result.get().outcome()).isEqualTo(PassResult.Outcome.RAN);
@@ -410,8 +420,7 @@ final class PassAttemptsTest {
 
     // A pass that does not wait is never told.
     told.clear();
-    assertThat(pass(EvaluationRunner.Options.budgeted(2)).outcome())
-        .isEqualTo(PassResult.Outcome.RAN);
+    assertThat(pass(PassOptions.budgeted(2)).outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(told).isEmpty();
   }
 }

@@ -1,0 +1,103 @@
+package dev.kcshare.host.evaluation;
+
+import dev.kcshare.core.policy.host.Backoff;
+import dev.kcshare.core.policy.host.Selection;
+import dev.kcshare.core.records.CacheLookup;
+import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.embed.PassOptions;
+import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.host.config.ServerDefinition;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.DoubleSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a pass measures: the servers never spawned (and why), and, under the cache lock, the servers
+ * due by the core selection policy with the backoff of failing servers applied, or every server of
+ * a {@link PassOptions.Kind#NAMED} pass.
+ *
+ * @param due the names to measure, in order
+ * @param selection the core policy's selection (stored hits, skipped servers)
+ */
+record PassSelection(List<String> due, Selection selection) {
+
+  /** Why a server with definitions that disagree is never measured. */
+  static final String CONFLICT = "definitions conflict";
+
+  /**
+   * Selects what is due among {@code servers} (unique names, config order).
+   *
+   * @param versions the versions the re-check found, by name
+   */
+  static PassSelection of(
+      Collection<ConfiguredServer> servers,
+      Map<String, String> versions,
+      VerdictCache cache,
+      FailedAttempts attempts,
+      PassOptions options,
+      DoubleSupplier clock) {
+    List<Selection.Candidate> candidates = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      candidates.add(candidate(s, versions.getOrDefault(s.name(), "")));
+    }
+    PassOptions.Kind mode = options.kind();
+    Map<String, Double> heldBack =
+        mode == PassOptions.Kind.NAMED || options.retryFailed() || attempts.all().isEmpty()
+            ? Map.of()
+            : Backoff.heldBack(candidates, attempts, clock.getAsDouble());
+    Selection selection =
+        Selection.select(
+            candidates,
+            cache,
+            mode == PassOptions.Kind.BUDGETED ? options.budget() : Selection.UNCAPPED,
+            heldBack);
+    for (Map.Entry<String, CacheLookup> drop : selection.versionDrops().entrySet()) {
+      PassLog.log().info(drop.getValue().versionDropMessage(drop.getKey()));
+    }
+    List<String> due = selection.due();
+    if (mode == PassOptions.Kind.NAMED) {
+      due = new ArrayList<>();
+      for (ConfiguredServer s : servers) {
+        due.add(s.name());
+      }
+    }
+    return new PassSelection(List.copyOf(due), selection);
+  }
+
+  /** The servers by name, the first of each name kept, in order. */
+  static Map<String, ConfiguredServer> byName(List<ConfiguredServer> servers) {
+    Map<String, ConfiguredServer> byName = new LinkedHashMap<>();
+    for (ConfiguredServer s : servers) {
+      byName.putIfAbsent(s.name(), s);
+    }
+    return byName;
+  }
+
+  /**
+   * Why a server is never spawned (docs/design.md#pre-flight-ground-rules,
+   * docs/design.md#spawning), or null when it may be: its first definition's refusal ({@link
+   * ServerDefinition#refusal}, a template that cannot be measured as written first), else a
+   * conflict among its definitions (no common identity: no measurement of one definition could
+   * count for the name, so none is made, as in the commands).
+   */
+  static @Nullable String refusal(ConfiguredServer s) {
+    String unmeasurable = s.first().unmeasurable();
+    if (unmeasurable != null) {
+      return unmeasurable;
+    }
+    String refusal = s.first().definition().refusal();
+    if (refusal != null) {
+      return refusal;
+    }
+    return s.commonIdentity() == null ? CONFLICT : null;
+  }
+
+  private static Selection.Candidate candidate(ConfiguredServer s, String version) {
+    return new Selection.Candidate(s.name(), s.commonIdentity(), version, refusal(s) == null);
+  }
+}
