@@ -2,8 +2,8 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.policy.host.GatewaySeeding;
-import dev.kcshare.core.policy.host.GatewaySeeding.Gateway;
+import dev.kcshare.core.policy.GatewaySeeding;
+import dev.kcshare.core.policy.GatewaySeeding.Gateway;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.embed.VerdictRecords;

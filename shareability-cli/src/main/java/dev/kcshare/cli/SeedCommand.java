@@ -1,9 +1,9 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.host.FailureAdvice;
-import dev.kcshare.core.policy.host.GatewaySeeding;
 import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.records.host.AttemptRecord;

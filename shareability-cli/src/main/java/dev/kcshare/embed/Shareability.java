@@ -1,9 +1,9 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
-import dev.kcshare.core.policy.host.GatewaySeeding;
 import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.HazardLedger;

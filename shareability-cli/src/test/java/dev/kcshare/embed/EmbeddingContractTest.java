@@ -241,14 +241,14 @@ final class EmbeddingContractTest {
     if (type == Shareability.SeedVerdicts.class) {
       return (Shareability.SeedVerdicts) (ledger, cache) -> List.of();
     }
-    if (type == dev.kcshare.core.policy.host.GatewaySeeding.Gateway.class) {
-      return dev.kcshare.core.policy.host.GatewaySeeding.Gateway.MCPHUB;
+    if (type == dev.kcshare.core.policy.GatewaySeeding.Gateway.class) {
+      return dev.kcshare.core.policy.GatewaySeeding.Gateway.MCPHUB;
     }
     if (type == Shareability.GatewayEdit.class) {
       return (Shareability.GatewayEdit<RuntimeException>)
           seeded ->
-              dev.kcshare.core.policy.host.GatewaySeeding.plan(
-                  dev.kcshare.core.policy.host.GatewaySeeding.Gateway.MCPHUB,
+              dev.kcshare.core.policy.GatewaySeeding.plan(
+                  dev.kcshare.core.policy.GatewaySeeding.Gateway.MCPHUB,
                   List.of(),
                   seeded,
                   name -> false);

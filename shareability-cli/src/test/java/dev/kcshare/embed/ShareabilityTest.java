@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.policy.Eligibility;
+import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
-import dev.kcshare.core.policy.host.GatewaySeeding;
 import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.ExecutionIdentity;

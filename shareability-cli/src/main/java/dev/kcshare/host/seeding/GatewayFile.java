@@ -1,8 +1,8 @@
 package dev.kcshare.host.seeding;
 
-import dev.kcshare.core.policy.host.GatewaySeeding;
-import dev.kcshare.core.policy.host.GatewaySeeding.Gateway;
-import dev.kcshare.core.policy.host.GatewaySeeding.Kind;
+import dev.kcshare.core.policy.GatewaySeeding;
+import dev.kcshare.core.policy.GatewaySeeding.Gateway;
+import dev.kcshare.core.policy.GatewaySeeding.Kind;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewayLocations;

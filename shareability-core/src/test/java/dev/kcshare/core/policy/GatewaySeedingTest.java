@@ -1,11 +1,11 @@
-package dev.kcshare.core.policy.host;
+package dev.kcshare.core.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.policy.host.GatewaySeeding.Entry;
-import dev.kcshare.core.policy.host.GatewaySeeding.Gateway;
-import dev.kcshare.core.policy.host.GatewaySeeding.Kind;
-import dev.kcshare.core.policy.host.GatewaySeeding.Plan;
+import dev.kcshare.core.policy.GatewaySeeding.Entry;
+import dev.kcshare.core.policy.GatewaySeeding.Gateway;
+import dev.kcshare.core.policy.GatewaySeeding.Kind;
+import dev.kcshare.core.policy.GatewaySeeding.Plan;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.kcshare.core.policy.host;
+package dev.kcshare.core.policy;
 
 import dev.kcshare.core.json.host.CodePoints;
 import java.util.ArrayList;
