@@ -4,7 +4,6 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.json.JsonInputException;
 import dev.kcshare.core.records.AttemptRecord;
 import dev.kcshare.core.records.AttemptsLoad;
-import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.EvidenceDocument;
 import dev.kcshare.core.verdict.EvidenceInput;
@@ -14,16 +13,17 @@ import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.core.verdict.VerdictJson;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.EpochSeconds;
 import dev.kcshare.host.report.Metrics;
 import dev.kcshare.host.report.ReasonText;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -269,7 +269,7 @@ final class AssessCommand implements Callable<Integer> {
   static Map<String, Object> toJson(ServerVerdict row, @Nullable AttemptRecord lastAttempt) {
     Map<String, Object> out = new LinkedHashMap<>(VerdictJson.toJson(row.verdict()));
     List<Object> sources = new ArrayList<>();
-    for (ConfiguredDefinition d : row.server().definitions()) {
+    for (ConfiguredDefinition d : row.server().configured()) {
       Map<String, Object> src = new LinkedHashMap<>();
       src.put("file", d.file());
       src.put("pointer", d.pointer());
@@ -278,8 +278,7 @@ final class AssessCommand implements Callable<Integer> {
     out.put("sources", sources);
     out.put("identity", row.server().first().identity());
     out.put("identitiesAgree", row.identitiesAgree());
-    CacheRow cached = row.row();
-    out.put("measuredAt", cached == null ? null : cached.evaluatedAt());
+    out.put("measuredAt", row.measuredAt().map(EpochSeconds::seconds).orElse(null));
     if (lastAttempt != null) {
       out.put("lastAttempt", AttemptText.json(lastAttempt));
     }
@@ -363,14 +362,14 @@ final class AssessCommand implements Callable<Integer> {
         out.printf("      what would change it: %s%n", change);
       }
     }
-    CacheRow cached = row.row();
     if (lastAttempt != null) {
       for (String line : AttemptText.detail(row.server().name(), lastAttempt, now)) {
         out.println(line);
       }
     }
-    if (cached != null) {
-      out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
+    if (row.measuredAt().isPresent()) {
+      out.printf(
+          "  measured: %s%n", HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())));
       SessionCostText.printDetail(out, row);
     }
     for (String line : ServerNotes.detail(row.server())) {

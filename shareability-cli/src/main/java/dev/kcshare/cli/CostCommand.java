@@ -5,9 +5,9 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.cost.ShareBlocker;
 import dev.kcshare.core.text.ByteUnits;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -118,7 +118,7 @@ final class CostCommand implements Callable<Integer> {
     } else {
       Set<String> conflicting = new HashSet<>();
       for (ConfiguredServer s : servers) {
-        if (s.conflict() != null) {
+        if (s.isConflicting()) {
           conflicting.add(s.name());
         }
       }

@@ -2,9 +2,9 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.Selection;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.evaluation.PassProgress;
@@ -343,7 +343,7 @@ final class MeasureCommand implements Callable<Integer> {
   private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
     List<ConfiguredServer> out = new ArrayList<>();
     for (ConfiguredServer s : servers) {
-      if (s.conflict() != null) {
+      if (s.isConflicting()) {
         if (!all) {
           throw new BadInputException(ServerNotes.measureRefusal(s));
         }

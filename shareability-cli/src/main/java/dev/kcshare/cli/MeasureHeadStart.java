@@ -1,6 +1,6 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.EvaluationRunner;
@@ -60,7 +60,7 @@ final class MeasureHeadStart implements AutoCloseable {
     try {
       HostConfig host = HostConfigLoader.load(ctx.host(), line.config()).requireValid();
       ConfiguredServer server = host.require(List.of(line.name())).get(0);
-      if (server.conflict() != null) {
+      if (server.isConflicting()) {
         return null;
       }
       RecordsOptions records = new RecordsOptions();

@@ -10,6 +10,7 @@ import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
@@ -20,7 +21,6 @@ import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -302,7 +302,7 @@ final class SeedCommand implements Callable<Integer> {
         if (applied.contains(name)) {
           continue;
         }
-        if (v.server().conflict() != null) {
+        if (v.server().isConflicting()) {
           conflicting.add(name);
         } else if (ServerNotes.disabled(v.server())) {
           disabled.add(name);

@@ -8,7 +8,6 @@ import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.config.ConfigFormat;
-import dev.kcshare.host.config.ConfiguredDefinition;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
@@ -275,32 +274,25 @@ public final class Shareability implements AutoCloseable {
     ensureOpen();
     Fingerprints fingerprints = fingerprints();
     List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
-    Map<String, List<ServerDefinition>> byName = new LinkedHashMap<>();
     for (int i = 0; i < definitions.size(); i++) {
       ServerDefinition d = definitions.get(i);
-      dev.kcshare.host.config.ServerDefinition h = d.toHost();
-      String command = h.command();
+      String command = d.command();
       String identity =
-          h.isStdio() && command != null
-              ? ServerIdentity.cacheIdentity(command, h.args(), h.env(), fingerprints)
+          d.isStdio() && command != null
+              ? ServerIdentity.cacheIdentity(command, d.args(), d.env(), fingerprints)
               : null;
       configured.add(
           new ConfiguredDefinition(
-              h,
+              d,
               "<embedded>",
               workingDirectory,
               "/" + i,
-              ConfigFormat.EMBEDDED,
+              ConfigFormat.EMBEDDED.id(),
+              ConfigFormat.EMBEDDED.client(),
               identity,
               List.of()));
-      byName.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(d);
     }
-    List<ConfiguredServer> out = new ArrayList<>(byName.size());
-    for (dev.kcshare.host.config.ConfiguredServer s :
-        dev.kcshare.host.config.ConfiguredServer.group(configured)) {
-      out.add(ConfiguredServer.of(s, byName.get(s.name())));
-    }
-    return out;
+    return ConfiguredServer.group(configured);
   }
 
   /**
@@ -342,11 +334,8 @@ public final class Shareability implements AutoCloseable {
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
     requireElements(servers, "servers");
     ensureOpen();
-    List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
-    return rows(
-        servers,
-        VerdictReport.load(records, reader, VerdictReport.namesOf(hosts))
-            .verdicts(hosts, profile, identityKeys));
+    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, profile, identityKeys);
   }
 
   /**
@@ -366,12 +355,9 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(liveLedger, "liveLedger");
     ensureOpen();
     requireOwn(liveLedger);
-    List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
-    return rows(
-        servers,
-        VerdictReport.live(
-                liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(hosts))
-            .verdicts(hosts, profile, identityKeys));
+    return VerdictReport.live(
+            liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, profile, identityKeys);
   }
 
   private void requireOwn(LedgerWriter writer) {
@@ -386,15 +372,6 @@ public final class Shareability implements AutoCloseable {
     if (writer.isClosed()) {
       throw new IllegalStateException("this ledger writer is closed");
     }
-  }
-
-  private static List<ServerVerdict> rows(
-      List<ConfiguredServer> servers, List<dev.kcshare.host.report.ServerVerdict> verdicts) {
-    List<ServerVerdict> out = new ArrayList<>(servers.size());
-    for (int i = 0; i < servers.size(); i++) {
-      out.add(ServerVerdict.of(servers.get(i), verdicts.get(i)));
-    }
-    return out;
   }
 
   /**
@@ -421,7 +398,7 @@ public final class Shareability implements AutoCloseable {
       return PassResult.of(
           runner()
               .run(
-                  ConfiguredServer.hosts(servers),
+                  List.copyOf(servers),
                   records.cacheFile(),
                   EvaluationRunner.Options.budgeted(Selection.MAX_EVALUATIONS_PER_PASS),
                   p -> {}));
@@ -459,7 +436,7 @@ public final class Shareability implements AutoCloseable {
       List<ConfiguredServer> servers, PassProgress.Listener listener) {
     requireElements(servers, "servers");
     Objects.requireNonNull(listener, "listener");
-    List<dev.kcshare.host.config.ConfiguredServer> snapshot = ConfiguredServer.hosts(servers);
+    List<ConfiguredServer> snapshot = List.copyOf(servers);
     AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
     synchronized (lifecycle) {
       ensureOpen();
@@ -633,7 +610,7 @@ public final class Shareability implements AutoCloseable {
     requireOwn(liveLedger);
     Map<String, ServerFacts> facts = new LinkedHashMap<>();
     for (ConfiguredServer s : servers) {
-      facts.put(s.name(), s.host().facts());
+      facts.put(s.name(), s.facts());
     }
     VerdictCache cache = VerdictCache.of(CacheStore.read(records.cacheFile()));
     return Eligibility.resolve(requested, settings, facts, liveLedger::codesForName, cache);

@@ -17,6 +17,7 @@ import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
+import dev.kcshare.host.report.EpochSeconds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -120,6 +121,21 @@ final class ShareabilityTest {
       out.add(ServerDefinition.stdio("server-" + i, "/bin/sh", List.of("-c", "exit " + i)));
     }
     return out;
+  }
+
+  @Test
+  void aVerdictCarriesTheStoredMeasurementTimeNotARoundedOne(@TempDir Path dir) throws Exception {
+    Shareability kc = track(Shareability.builder(dir.resolve("records")).clock(at(1000.0)).build());
+    List<ConfiguredServer> servers = kc.servers(fleet(1));
+    double stored = 1796019386.626123;
+    try (CacheStore.Session s = CacheStore.open(kc.cacheFile(), null)) {
+      s.cache().put("server-0", EmbedFixtures.measuredRow(servers.get(0).commonIdentity(), stored));
+      s.flush();
+    }
+    Instant at = kc.verdicts(servers).get(0).measuredAt().orElseThrow();
+    assertThat(EpochSeconds.seconds(at)).isEqualTo(stored);
+    assertThat(Duration.between(Instant.ofEpochSecond(1796019386, 626_123_000), at).abs())
+        .isLessThan(Duration.ofNanos(1_000));
   }
 
   @Test

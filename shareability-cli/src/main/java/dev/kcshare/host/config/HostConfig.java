@@ -3,6 +3,9 @@ package dev.kcshare.host.config;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -68,7 +71,7 @@ public record HostConfig(
    */
   public static String clientPartText(ConfiguredServer part) {
     List<String> types = new ArrayList<>();
-    for (ConfiguredDefinition d : part.definitions()) {
+    for (ConfiguredDefinition d : part.configured()) {
       String type = d.definition().type();
       String kind = "extension".equals(type) ? "an extension" : "a " + type + " extension";
       if (type != null && !types.contains(kind)) {
@@ -134,7 +137,7 @@ public record HostConfig(
   public List<Conflict> conflicts() {
     List<Conflict> out = new ArrayList<>();
     for (ConfiguredServer s : servers) {
-      Conflict c = s.conflict();
+      Conflict c = Conflict.of(s);
       if (c != null) {
         out.add(c);
       }
@@ -269,12 +272,12 @@ public record HostConfig(
     for (ConfiguredServer s : servers) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("name", s.name());
-      m.put("stdio", s.stdio());
+      m.put("stdio", s.isStdio());
       m.put("declaredEnvNames", s.declaredEnvNames());
       m.put("identity", s.commonIdentity());
-      m.put("conflict", s.conflict() != null);
+      m.put("conflict", s.isConflicting());
       List<@Nullable Object> defs = new ArrayList<>();
-      for (ConfiguredDefinition d : s.definitions()) {
+      for (ConfiguredDefinition d : s.configured()) {
         defs.add(definitionJson(d));
       }
       m.put("definitions", defs);
@@ -289,7 +292,7 @@ public record HostConfig(
       m.put("name", s.name());
       m.put("clients", s.clients());
       List<@Nullable Object> defs = new ArrayList<>();
-      for (ConfiguredDefinition d : s.definitions()) {
+      for (ConfiguredDefinition d : s.configured()) {
         Map<String, @Nullable Object> dm = new LinkedHashMap<>();
         dm.put("source", d.file());
         dm.put("pointer", d.pointer());
@@ -310,7 +313,7 @@ public record HostConfig(
         Map<String, @Nullable Object> dm = new LinkedHashMap<>();
         dm.put("source", d.file());
         dm.put("pointer", d.pointer());
-        dm.put("stdio", d.stdio());
+        dm.put("stdio", d.isStdio());
         dm.put("identity", d.identity());
         defs.add(dm);
       }
@@ -352,7 +355,7 @@ public record HostConfig(
     m.put("source", d.file());
     m.put("path", d.path().toString());
     m.put("pointer", d.pointer());
-    m.put("format", d.format().id());
+    m.put("format", d.format());
     m.put("command", d.definition().command());
     m.put("args", d.definition().shownArgs());
     m.put("envNames", d.envNames());
@@ -360,14 +363,14 @@ public record HostConfig(
     m.put("disabled", d.definition().disabled());
     m.put("url", d.definition().shownUrl());
     m.put("type", d.definition().type());
-    m.put("stdio", d.stdio());
+    m.put("stdio", d.isStdio());
     m.put("identity", d.identity());
     List<@Nullable Object> unresolved = new ArrayList<>();
     for (UnresolvedVariable u : d.unresolved()) {
       unresolved.add(unresolvedJson(u, false));
     }
     m.put("unresolved", unresolved);
-    m.put("client", d.format().client());
+    m.put("client", d.client());
     m.put("unsetEnvNames", d.definition().unsetEnv());
     return m;
   }

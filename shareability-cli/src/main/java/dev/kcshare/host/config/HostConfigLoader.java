@@ -1,6 +1,8 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.JsonInputException;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.records.Fingerprints;
 import java.io.IOException;
@@ -52,7 +54,7 @@ public final class HostConfigLoader {
     List<ConfiguredServer> servers = new ArrayList<>();
     List<ConfiguredServer> clientParts = new ArrayList<>();
     for (ConfiguredServer s : run.servers()) {
-      (s.partOfClient() ? clientParts : servers).add(s);
+      (s.isPartOfClient() ? clientParts : servers).add(s);
     }
     return new HostConfig(run.files, servers, clientParts, run.gateway, profile);
   }

@@ -3,6 +3,8 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.policy.DefinitionFacts;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Path;
 import java.util.Map;
@@ -79,15 +81,15 @@ final class GatewayConfigsTest {
     ConfiguredDefinition pw = c.server("playwright").first();
     assertThat(pw.definition().command()).isEqualTo("npx");
     assertThat(pw.definition().args()).containsExactly("@playwright/mcp@latest", "--headless");
-    assertThat(pw.stdio()).isTrue();
+    assertThat(pw.isStdio()).isTrue();
     assertThat(pw.identity()).isNotNull();
-    assertThat(pw.format().client()).isEqualTo("mcphub");
+    assertThat(pw.client()).isEqualTo("mcphub");
     assertThat(c.server("amap").first().definition().env())
         .containsEntry("AMAP_MAPS_API_KEY", "hub-sample-value");
     ConfiguredDefinition off = c.server("off").first();
     assertThat(off.definition().disabled()).isTrue();
     assertThat(off.definition().refusal()).isEqualTo(DefinitionFacts.DISABLED);
-    assertThat(c.server("remote").first().stdio()).isFalse();
+    assertThat(c.server("remote").first().isStdio()).isFalse();
     assertThat(c.server("remote").first().definition().url())
         .isEqualTo("https://example.invalid/mcp");
     assertThat(c.toJson().toString()).doesNotContain("hub-sample-value");
@@ -152,7 +154,7 @@ final class GatewayConfigsTest {
     assertThat(fs.pointer()).isEqualTo("/mcpServers/filesystem");
     assertThat(fs.definition().args()).containsExactly("-y", "fs", "/tmp");
     assertThat(fs.identity()).isNotNull();
-    assertThat(fs.format().client()).isEqualTo("1MCP");
+    assertThat(fs.client()).isEqualTo("1MCP");
     assertThat(c.server("off").first().definition().disabled()).isTrue();
     ConfiguredDefinition maybe = c.server("maybe").first();
     assertThat(maybe.definition().disabled()).isTrue();
@@ -176,7 +178,7 @@ final class GatewayConfigsTest {
     ConfiguredServer s = c.server("project");
     ConfiguredDefinition d = s.first();
     assertThat(d.pointer()).isEqualTo("/mcpTemplates/project");
-    assertThat(d.stdio()).isTrue();
+    assertThat(d.isStdio()).isTrue();
     assertThat(d.identity()).isNull();
     assertThat(s.commonIdentity()).isNull();
     assertThat(d.definition().refusal()).isNotNull();

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Files;
@@ -125,7 +128,7 @@ final class HostConfigLoaderTest {
             "workspace-tool",
             "playwright",
             "perplexity");
-    assertThat(server(c, "memory").definitions())
+    assertThat(server(c, "memory").configured())
         .extracting(ConfiguredDefinition::file, ConfiguredDefinition::pointer)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
@@ -135,9 +138,9 @@ final class HostConfigLoaderTest {
         .isEqualTo(
             "/projects/" + l.workspace().toString().replace("/", "~1") + "/mcpServers/puppeteer");
     assertThat(c.server("other-project-only")).as("another project's servers").isNull();
-    assertThat(server(c, "kirocrew-core").first().format()).isEqualTo(ConfigFormat.KIRO_AGENT);
-    assertThat(server(c, "postgres").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE);
-    assertThat(server(c, "playwright").first().format()).isEqualTo(ConfigFormat.VSCODE);
+    assertThat(server(c, "kirocrew-core").first().format()).isEqualTo(ConfigFormat.KIRO_AGENT.id());
+    assertThat(server(c, "postgres").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE.id());
+    assertThat(server(c, "playwright").first().format()).isEqualTo(ConfigFormat.VSCODE.id());
   }
 
   @Test
@@ -146,9 +149,9 @@ final class HostConfigLoaderTest {
 
     ConfiguredServer filesystem = server(c, "filesystem");
     assertThat(filesystem.definitions()).hasSize(2);
-    assertThat(filesystem.conflict()).isNull();
+    assertThat(filesystem.isConflicting()).isFalse();
     assertThat(filesystem.commonIdentity()).isEqualTo(filesystem.first().identity()).isNotNull();
-    assertThat(server(c, "memory").conflict()).isNull();
+    assertThat(server(c, "memory").isConflicting()).isFalse();
 
     assertThat(c.conflicts())
         .extracting(Conflict::name, Conflict::reason)
@@ -159,7 +162,7 @@ final class HostConfigLoaderTest {
                 "github", "some definitions are stdio and some are not"));
     assertThat(server(c, "fetch").commonIdentity()).isNull();
     assertThat(server(c, "github").commonIdentity()).isNull();
-    assertThat(server(c, "github").stdio()).as("the first definition is the docker one").isTrue();
+    assertThat(server(c, "github").isStdio()).as("the first definition is the docker one").isTrue();
   }
 
   @Test
@@ -208,12 +211,12 @@ final class HostConfigLoaderTest {
   void stdioDisabledAndUrlEntries() {
     HostConfig c = discover(ConfigSamples.full(root));
     assertThat(server(c, "kirocrew-computer").first().definition().disabled()).isTrue();
-    assertThat(server(c, "kirocrew-computer").stdio()).isTrue();
+    assertThat(server(c, "kirocrew-computer").isStdio()).isTrue();
     ConfiguredDefinition context7 = server(c, "context7").first();
-    assertThat(context7.stdio()).isFalse();
+    assertThat(context7.isStdio()).isFalse();
     assertThat(context7.definition().url()).isEqualTo("https://mcp.context7.com/mcp");
     assertThat(server(c, "linear").first().definition().type()).isEqualTo("sse");
-    assertThat(server(c, "linear").stdio()).isFalse();
+    assertThat(server(c, "linear").isStdio()).isFalse();
   }
 
   @Test
@@ -226,9 +229,9 @@ final class HostConfigLoaderTest {
                 + " \"url\": \"http://127.0.0.1:9/mcp\"},"
                 + " \"y\": {\"type\": \"websocket\", \"command\": \"npx\"}}}");
     HostConfig c = load(l, l.env(), new ConfigRequest(List.of(f.toString()), false, null));
-    assertThat(server(c, "x").stdio()).isFalse();
+    assertThat(server(c, "x").isStdio()).isFalse();
     assertThat(server(c, "x").first().identity()).isNull();
-    assertThat(server(c, "y").stdio()).as("unknown type with a command").isTrue();
+    assertThat(server(c, "y").isStdio()).as("unknown type with a command").isTrue();
     assertThat(c.files().get(0).warnings())
         .containsExactly(
             "/mcpServers/y/type: unknown transport type 'websocket'; read as stdio because a"
@@ -249,7 +252,7 @@ final class HostConfigLoaderTest {
     HostConfig c =
         load(l, l.env(), new ConfigRequest(List.of(a.toString(), b.toString()), false, null));
     assertThat(server(c, "s").declaredEnvNames()).containsExactly("A", "B", "Z");
-    assertThat(server(c, "s").conflict()).as("env values differ").isNotNull();
+    assertThat(server(c, "s").isConflicting()).as("env values differ").isTrue();
   }
 
   @Test
@@ -465,7 +468,8 @@ final class HostConfigLoaderTest {
     assertThat(c.files().get(7).warnings())
         .containsExactly(
             "/mcp_gateway: ignored; the gateway settings were already read from " + crew);
-    assertThat(server(c, "puppeteer").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE_USER);
+    assertThat(server(c, "puppeteer").first().format())
+        .isEqualTo(ConfigFormat.CLAUDE_CODE_USER.id());
   }
 
   @Test

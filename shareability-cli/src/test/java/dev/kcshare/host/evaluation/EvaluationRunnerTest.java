@@ -11,7 +11,7 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.prober.StdioProber;
 import dev.kcshare.host.prober.TestProbers;
 import dev.kcshare.host.records.CacheStore;

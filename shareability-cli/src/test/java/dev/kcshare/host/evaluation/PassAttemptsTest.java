@@ -3,7 +3,7 @@ package dev.kcshare.host.evaluation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.records.AttemptRecord;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LockHolder;

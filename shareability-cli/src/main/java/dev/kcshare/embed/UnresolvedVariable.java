@@ -1,4 +1,4 @@
-package dev.kcshare.host.config;
+package dev.kcshare.embed;
 
 import java.util.Objects;
 
