@@ -16,6 +16,7 @@ import dev.kcshare.core.verdict.VerdictJson;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.ServerVerdict;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.HostConfig;
@@ -24,7 +25,6 @@ import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.EpochSeconds;
 import dev.kcshare.host.report.Metrics;
 import dev.kcshare.host.report.ReasonText;
-import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -183,8 +183,14 @@ final class AssessCommand implements Callable<Integer> {
   }
 
   private Assessed fromHost() {
+    try (Shareability kc = CommandFacade.of(ctx, records)) {
+      return fromHost(kc);
+    }
+  }
+
+  private Assessed fromHost(Shareability kc) {
     // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
-    HostConfig host = config.load(ctx).requireValid().requireGatewaySettings();
+    HostConfig host = config.load(ctx, kc).requireValid().requireGatewaySettings();
     // Client parts named on the command line are said to be what they are; --all lists them apart.
     List<ConfiguredServer> parts = new ArrayList<>();
     List<String> serverNames = new ArrayList<>();
@@ -199,8 +205,7 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> servers = all ? host.servers() : host.require(serverNames);
     List<ConfiguredServer> shownParts = all ? host.clientParts() : parts;
     RecordsDirectory dir = records.resolveForReading(ctx);
-    List<ServerVerdict> rows =
-        VerdictReport.load(dir, servers).verdicts(servers, host.hostProfile(), host.identityKeys());
+    List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
     AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();

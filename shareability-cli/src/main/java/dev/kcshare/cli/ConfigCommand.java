@@ -1,12 +1,12 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfigFile;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.embed.UnresolvedVariable;
-import dev.kcshare.host.config.ConfigFile;
-import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.Conflict;
 import dev.kcshare.host.config.Definitions;
 import dev.kcshare.host.config.GatewaySettings;
@@ -73,7 +73,10 @@ final class ConfigCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    HostConfig host = config.load(ctx);
+    HostConfig host;
+    try (Shareability kc = CommandFacade.of(ctx)) {
+      host = config.load(ctx, kc);
+    }
     if (names) {
       for (ConfiguredServer s : host.servers()) {
         if (COMPLETABLE_NAME.matcher(s.name()).matches()) {
@@ -116,11 +119,7 @@ final class ConfigCommand implements Callable<Integer> {
       StringBuilder line = new StringBuilder();
       line.append(String.format("  %-9s %s", f.status().id(), esc(f.display())));
       if (!f.formats().isEmpty()) {
-        List<String> ids = new ArrayList<>();
-        for (ConfigFormat format : f.formats()) {
-          ids.add(format.id());
-        }
-        line.append(" [").append(String.join(", ", ids)).append(']');
+        line.append(" [").append(String.join(", ", f.formats())).append(']');
       }
       if (f.servers() > 0) {
         line.append(' ').append(f.servers()).append(f.servers() == 1 ? " server" : " servers");

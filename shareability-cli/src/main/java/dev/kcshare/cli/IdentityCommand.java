@@ -7,6 +7,7 @@ import dev.kcshare.core.verdict.IdentityKeys;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.Fingerprints;
@@ -159,7 +160,10 @@ final class IdentityCommand implements Callable<Integer> {
   }
 
   private int ofServer(String name, Fingerprints fingerprints) {
-    HostConfig host = config.load(ctx).requireValid();
+    HostConfig host;
+    try (Shareability kc = CommandFacade.of(ctx)) {
+      host = config.load(ctx, kc).requireValid();
+    }
     ConfiguredServer s = host.require(List.of(name)).get(0);
     Set<String> keys =
         identityKeys.isEmpty()

@@ -7,7 +7,10 @@ import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigFormat;
+import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
@@ -24,6 +27,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,7 +71,10 @@ import org.slf4j.LoggerFactory;
  * the gateway stops.
  */
 public final class Shareability implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Shareability.class);
+  /** The log, made on first use: a facade that logs nothing starts no logging backend. */
+  private static Logger log() {
+    return LoggerFactory.getLogger(Shareability.class);
+  }
 
   /** Facades built and not yet closed, in this JVM: the last to close removes the hook. */
   private static final AtomicInteger OPEN = new AtomicInteger();
@@ -79,7 +86,9 @@ public final class Shareability implements AutoCloseable {
   private final DoubleSupplier clock;
   private final HostProfile profile;
   private final Set<String> identityKeys;
-  private final StdioProber prober;
+  private final @Nullable Duration probeTimeout;
+  private final int processCeiling;
+  private @Nullable StdioProber prober; // guarded by lifecycle: made by the first pass
   private final int workers;
   private final RecordReader reader;
   private final ThreadFactory threads;
@@ -101,12 +110,8 @@ public final class Shareability implements AutoCloseable {
     this.clock = () -> Times.seconds(wallClock);
     this.profile = b.profile;
     this.identityKeys = Set.copyOf(b.identityKeys);
-    this.prober =
-        StdioProber.create(
-            environment,
-            workingDirectory,
-            ProbeOptions.defaults().withTimeout(b.probeTimeout),
-            ProcessPermits.of(b.processCeiling));
+    this.probeTimeout = b.probeTimeout;
+    this.processCeiling = b.processCeiling;
     this.workers = Math.max(1, b.processCeiling / 2);
     this.reader = b.reader;
     this.threads = b.threads;
@@ -245,7 +250,7 @@ public final class Shareability implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      log.warn("the scheduled ledger flush failed; the next one retries", e);
+      log().warn("the scheduled ledger flush failed; the next one retries", e);
     }
   }
 
@@ -358,6 +363,53 @@ public final class Shareability implements AutoCloseable {
     return VerdictReport.live(
             liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
+  }
+
+  /**
+   * The servers the host's own MCP client configs declare, read as the {@code kcshare} command
+   * reads them (docs/config.md): the files {@code request} names, then, when it discovers, the
+   * usual files of every client kcshare knows, from this facade's environment ({@code HOME}, {@code
+   * XDG_CONFIG_HOME}, {@code KIROCREW_HOME}, ...) and working directory (the workspace files). A
+   * file that cannot be used never throws: a discovered one is skipped, a named one is an error,
+   * both listed in the result. Blocking: reads the files and hashes each command and file argument.
+   *
+   * @param request which files to read and which host profile to use
+   * @return the files, servers, client parts, host profile and Kiro Crew gateway settings
+   * @throws NullPointerException if {@code request} is null
+   * @throws IllegalArgumentException if the request names a profile other than {@code default} or
+   *     {@code kirocrew}
+   * @throws IllegalStateException if this facade is closed
+   */
+  public HostServers hostServers(ConfigRequest request) {
+    Objects.requireNonNull(request, "request");
+    ensureOpen();
+    try {
+      return HostConfigLoader.load(
+              new HostContext(environment, workingDirectory, wallClock.withZone(ZoneOffset.UTC)),
+              request)
+          .loaded();
+    } catch (BadInputException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * As {@link #verdicts(List)}, for servers of the host's configs: under the host profile those
+   * configs put in force and the identity keys of their Kiro Crew gateway settings ({@link
+   * HostServers#hostProfile()}, {@link HostServers#identityKeys()}) instead of this facade's.
+   *
+   * @param host the servers from the host's configs ({@link #hostServers})
+   * @param servers which of them, in the order wanted
+   * @return one row per server, in the given order
+   * @throws NullPointerException if an argument or an element of {@code servers} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public List<ServerVerdict> verdicts(HostServers host, List<ConfiguredServer> servers) {
+    Objects.requireNonNull(host, "host");
+    requireElements(servers, "servers");
+    ensureOpen();
+    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, host.hostProfile(), host.identityKeys());
   }
 
   private void requireOwn(LedgerWriter writer) {
@@ -578,7 +630,7 @@ public final class Shareability implements AutoCloseable {
     try {
       session.close();
     } catch (IOException e) {
-      log.debug("cannot release the cache lock", e);
+      log().debug("cannot release the cache lock", e);
     }
   }
 
@@ -655,7 +707,13 @@ public final class Shareability implements AutoCloseable {
     if (open != null) {
       open.close();
     }
-    prober.close();
+    StdioProber made;
+    synchronized (lifecycle) {
+      made = prober;
+    }
+    if (made != null) {
+      made.close();
+    }
     if (OPEN.decrementAndGet() == 0) {
       ProbeShutdown.releaseIfIdle();
     }
@@ -699,7 +757,28 @@ public final class Shareability implements AutoCloseable {
   }
 
   private EvaluationRunner runner() {
-    return new EvaluationRunner(prober, workers, clock);
+    return new EvaluationRunner(prober(), workers, clock);
+  }
+
+  /**
+   * The prober of this facade's passes, made by the first one: a facade that only reads servers and
+   * verdicts loads nothing of the prober.
+   */
+  private StdioProber prober() {
+    synchronized (lifecycle) {
+      StdioProber p = prober;
+      if (p == null) {
+        ProbeOptions options = ProbeOptions.defaults();
+        p =
+            StdioProber.create(
+                environment,
+                workingDirectory,
+                probeTimeout == null ? options : options.withTimeout(probeTimeout),
+                ProcessPermits.of(processCeiling));
+        prober = p;
+      }
+      return p;
+    }
   }
 
   private Fingerprints fingerprints() {
@@ -736,7 +815,7 @@ public final class Shareability implements AutoCloseable {
     private HostProfile profile = HostProfile.empty();
     private Set<String> identityKeys = Set.of();
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
-    private Duration probeTimeout = ProbeOptions.DEFAULT_TIMEOUT;
+    private @Nullable Duration probeTimeout; // null: ProbeOptions.DEFAULT_TIMEOUT
     private RecordReader reader = RecordReader.FILES;
     private ThreadFactory threads = daemonThreads();
     private Consumer<RecordsException> onFlushFailure = problem -> {};

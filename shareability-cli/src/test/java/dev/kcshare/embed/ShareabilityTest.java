@@ -1,6 +1,7 @@
 package dev.kcshare.embed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.kcshare.core.records.CacheLoad;
@@ -121,6 +122,57 @@ final class ShareabilityTest {
       out.add(ServerDefinition.stdio("server-" + i, "/bin/sh", List.of("-c", "exit " + i)));
     }
     return out;
+  }
+
+  @Test
+  void hostServersReadTheHostsClientConfigsAsTheCommandDoes(@TempDir Path dir) throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path work = Files.createDirectories(dir.resolve("work"));
+    Files.createDirectories(home.resolve(".cursor"));
+    Files.writeString(
+        home.resolve(".cursor/mcp.json"),
+        "{\"mcpServers\": {\"files\": {\"command\": \"/bin/sh\", \"env\": {\"TEAM\": \"a\"}},"
+            + " \"docs\": {\"url\": \"https://x.test/mcp\", \"type\": \"http\"}}}");
+    Files.createDirectories(home.resolve(".codeium/windsurf"));
+    Files.writeString(home.resolve(".codeium/windsurf/mcp_config.json"), "{\"mcpServers\": [");
+    Files.createDirectories(home.resolve(".kiro/crew"));
+    Files.writeString(
+        home.resolve(".kiro/crew/config.json"),
+        "{\"mcp_gateway\": {\"enabled\": true, \"pool_identity_env\": [\"TEAM\"]}}");
+    Shareability kc =
+        track(
+            Shareability.builder(dir.resolve("records"))
+                .environment(Map.of("HOME", home.toString()))
+                .workingDirectory(work)
+                .clock(at(1000.0))
+                .build());
+
+    HostServers host = kc.hostServers(ConfigRequest.discovery());
+
+    assertThat(host.servers()).extracting(ConfiguredServer::name).containsExactly("files", "docs");
+    ConfiguredDefinition files = host.server("files").orElseThrow().first();
+    assertThat(files.file()).isEqualTo("~/.cursor/mcp.json");
+    assertThat(files.pointer()).isEqualTo("/mcpServers/files");
+    assertThat(files.format()).isEqualTo("cursor");
+    assertThat(files.client()).isEqualTo("Cursor");
+    assertThat(files.identity()).isNotNull();
+    assertThat(host.skipped()).singleElement().asString().startsWith("~/.codeium/windsurf/");
+    assertThat(host.errors()).isEmpty();
+    assertThat(host.profileName()).isEqualTo("kirocrew");
+    assertThat(host.identityKeys()).containsExactly("TEAM");
+    assertThat(host.gatewaySection()).hasValueSatisfying(s -> assertThat(s).containsKey("enabled"));
+    assertThat(host.files())
+        .filteredOn(f -> f.status() == ConfigFile.Status.READ)
+        .extracting(ConfigFile::display)
+        .contains("~/.cursor/mcp.json");
+
+    assertThat(kc.verdicts(host, host.servers()))
+        .extracting(ServerVerdict::name)
+        .containsExactly("files", "docs");
+
+    assertThatThrownBy(() -> kc.hostServers(new ConfigRequest(List.of(), false, "nope")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--profile nope: expected default or kirocrew");
   }
 
   @Test

@@ -3,8 +3,10 @@ package dev.kcshare.host.config;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.embed.ConfigFile;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
 import java.util.ArrayList;
@@ -18,51 +20,74 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The host's MCP configuration as loaded once per command: every file looked at, every server name
- * with all its definitions in config order, the Kiro Crew gateway settings and the host profile.
- * Built by {@link HostConfigLoader#load}.
+ * The command line's view of the servers from the host's configs ({@link HostServers}, which the
+ * loader builds and {@code Shareability.hostServers} hands out): the same values, with what only
+ * the commands need on top (named servers or exit 2, the Kiro Crew gateway settings as {@link
+ * GatewaySettings}, the documented JSON form). Built by {@link HostConfigLoader#load}.
  *
- * @param files every file looked at, in source order
- * @param servers server names in order of first appearance, without the client parts
- * @param clientParts the names whose every definition is part of its client rather than a server
- *     process (a Goose {@code builtin} extension, ...): listed by {@code kcshare config}, left out
- *     of every verdict, pass and metric (docs/config.md#part-of-the-client)
- * @param gateway the {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none)
- * @param profile the host profile in force and why
+ * @param loaded the servers from the host's configs
  */
-public record HostConfig(
-    List<ConfigFile> files,
-    List<ConfiguredServer> servers,
-    List<ConfiguredServer> clientParts,
-    GatewaySettings gateway,
-    ProfileSelection profile) {
-
+public record HostConfig(HostServers loaded) {
   public HostConfig {
-    files = List.copyOf(files);
-    servers = List.copyOf(servers);
-    clientParts = List.copyOf(clientParts);
-    Objects.requireNonNull(gateway, "gateway");
-    Objects.requireNonNull(profile, "profile");
+    Objects.requireNonNull(loaded, "loaded");
+  }
+
+  /** As {@link HostServers}, from its parts. */
+  public HostConfig(
+      List<ConfigFile> files,
+      List<ConfiguredServer> servers,
+      List<ConfiguredServer> clientParts,
+      GatewaySettings gateway,
+      ProfileSelection profile) {
+    this(
+        new HostServers(
+            files,
+            servers,
+            clientParts,
+            profile.name(),
+            profile.profile(),
+            profile.reason(),
+            gateway.source(),
+            gateway.view()));
+  }
+
+  /** Every file looked at, in source order. */
+  public List<ConfigFile> files() {
+    return loaded.files();
+  }
+
+  /** Server names in order of first appearance, without the client parts. */
+  public List<ConfiguredServer> servers() {
+    return loaded.servers();
+  }
+
+  /**
+   * The names whose every definition is part of its client rather than a server process (a Goose
+   * {@code builtin} extension, ...): listed by {@code kcshare config}, left out of every verdict,
+   * pass and metric (docs/config.md#part-of-the-client).
+   */
+  public List<ConfiguredServer> clientParts() {
+    return loaded.clientParts();
+  }
+
+  /** The {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none). */
+  public GatewaySettings gateway() {
+    return GatewaySettings.of(loaded.gatewaySource(), loaded.gatewaySection());
+  }
+
+  /** The host profile in force and why. */
+  public ProfileSelection profile() {
+    return new ProfileSelection(loaded.profileName(), loaded.hostProfile(), loaded.profileReason());
   }
 
   /** The server of that name, or null when no file defines it. */
   public @Nullable ConfiguredServer server(String name) {
-    for (ConfiguredServer s : servers) {
-      if (s.name().equals(name)) {
-        return s;
-      }
-    }
-    return null;
+    return loaded.server(name).orElse(null);
   }
 
   /** The client part of that name ({@link #clientParts}), or null when there is none. */
   public @Nullable ConfiguredServer clientPart(String name) {
-    for (ConfiguredServer s : clientParts) {
-      if (s.name().equals(name)) {
-        return s;
-      }
-    }
-    return null;
+    return loaded.clientPart(name).orElse(null);
   }
 
   /**
@@ -114,8 +139,8 @@ public record HostConfig(
 
   /** Every configured server name, in config order. */
   public List<String> names() {
-    List<String> out = new ArrayList<>(servers.size());
-    for (ConfiguredServer s : servers) {
+    List<String> out = new ArrayList<>(servers().size());
+    for (ConfiguredServer s : servers()) {
       out.add(s.name());
     }
     return out;
@@ -136,7 +161,7 @@ public record HostConfig(
   /** The names whose definitions disagree, in config order. */
   public List<Conflict> conflicts() {
     List<Conflict> out = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       Conflict c = Conflict.of(s);
       if (c != null) {
         out.add(c);
@@ -148,7 +173,7 @@ public record HostConfig(
   /** Every unresolved variable reference, in config order. */
   public List<UnresolvedVariable> unresolved() {
     List<UnresolvedVariable> out = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       out.addAll(s.unresolved());
     }
     return List.copyOf(out);
@@ -159,12 +184,12 @@ public record HostConfig(
    * docs/design.md#evidence-assembly).
    */
   public Set<String> identityKeys() {
-    return gateway.identityKeys();
+    return gateway().identityKeys();
   }
 
   /** The host profile in force. */
   public HostProfile hostProfile() {
-    return profile.profile();
+    return profile().profile();
   }
 
   /**
@@ -186,7 +211,7 @@ public record HostConfig(
 
   private List<String> lines(ConfigFile.Status status) {
     List<String> out = new ArrayList<>();
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       if (f.status() != status) {
         continue;
       }
@@ -225,7 +250,7 @@ public record HostConfig(
    * @throws BadInputException naming the file and its problem (exit 2) when it was skipped
    */
   public HostConfig requireGatewaySettings() {
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       if (f.origin().equals("kirocrew") && f.status() == ConfigFile.Status.SKIPPED) {
         List<String> lines = new ArrayList<>();
         for (String problem : f.problems()) {
@@ -249,16 +274,16 @@ public record HostConfig(
   public Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     Map<String, @Nullable Object> p = new LinkedHashMap<>();
-    p.put("name", profile.name());
-    p.put("reason", profile.reason());
+    p.put("name", profile().name());
+    p.put("reason", profile().reason());
     out.put("profile", p);
     List<@Nullable Object> fileList = new ArrayList<>();
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("file", f.display());
       m.put("path", f.path().toString());
       m.put("origin", f.origin());
-      m.put("formats", f.formats().stream().map(ConfigFormat::id).toList());
+      m.put("formats", f.formats());
       m.put("status", f.status().id());
       m.put("servers", f.servers());
       m.put("problems", f.problems());
@@ -269,7 +294,7 @@ public record HostConfig(
     out.put("gateway", gatewayJson());
     out.put("identityKeys", List.copyOf(identityKeys()));
     List<@Nullable Object> serverList = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("name", s.name());
       m.put("stdio", s.isStdio());
@@ -287,7 +312,7 @@ public record HostConfig(
     }
     out.put("servers", serverList);
     List<@Nullable Object> partList = new ArrayList<>();
-    for (ConfiguredServer s : clientParts) {
+    for (ConfiguredServer s : clientParts()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("name", s.name());
       m.put("clients", s.clients());
@@ -333,20 +358,20 @@ public record HostConfig(
   }
 
   private @Nullable Map<String, @Nullable Object> gatewayJson() {
-    if (gateway.source() == null) {
+    if (gateway().source() == null) {
       return null;
     }
     Map<String, @Nullable Object> g = new LinkedHashMap<>();
-    g.put("source", gateway.source());
-    g.put("present", gateway.present());
-    g.put("sharingOn", gateway.sharingOn());
-    g.put("socketPath", gateway.socketPath());
-    g.put("rosterSource", gateway.rosterSource());
-    g.put("roster", gateway.roster());
-    g.put("stubOverrides", new LinkedHashMap<String, @Nullable Object>(gateway.stubOverrides()));
-    g.put("effectiveStubSet", gateway.effectiveStubSet());
-    g.put("forwardDeclaredEnv", gateway.forwardDeclaredEnv());
-    g.put("identityKeys", List.copyOf(gateway.identityKeys()));
+    g.put("source", gateway().source());
+    g.put("present", gateway().present());
+    g.put("sharingOn", gateway().sharingOn());
+    g.put("socketPath", gateway().socketPath());
+    g.put("rosterSource", gateway().rosterSource());
+    g.put("roster", gateway().roster());
+    g.put("stubOverrides", new LinkedHashMap<String, @Nullable Object>(gateway().stubOverrides()));
+    g.put("effectiveStubSet", gateway().effectiveStubSet());
+    g.put("forwardDeclaredEnv", gateway().forwardDeclaredEnv());
+    g.put("identityKeys", List.copyOf(gateway().identityKeys()));
     return g;
   }
 

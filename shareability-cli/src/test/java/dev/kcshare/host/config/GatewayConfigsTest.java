@@ -3,6 +3,8 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.policy.DefinitionFacts;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigSamples.Layout;
@@ -76,7 +78,7 @@ final class GatewayConfigsTest {
     HostConfig c = load(l, l.env());
     ConfigFile f = file(c, "mcphub");
     assertThat(f.status()).isEqualTo(ConfigFile.Status.READ);
-    assertThat(f.formats()).containsExactly(ConfigFormat.MCPHUB);
+    assertThat(f.formats()).containsExactly(ConfigFormat.MCPHUB.id());
     assertThat(f.servers()).isEqualTo(4);
     ConfiguredDefinition pw = c.server("playwright").first();
     assertThat(pw.definition().command()).isEqualTo("npx");
@@ -141,7 +143,7 @@ final class GatewayConfigsTest {
     ConfigFile f = file(c, "1mcp");
     assertThat(f.path()).isEqualTo(file);
     assertThat(f.status()).isEqualTo(ConfigFile.Status.READ);
-    assertThat(f.formats()).containsExactly(ConfigFormat.ONE_MCP);
+    assertThat(f.formats()).containsExactly(ConfigFormat.ONE_MCP.id());
   }
 
   @Test

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.UnresolvedVariable;
@@ -392,7 +394,7 @@ final class HostConfigLoaderTest {
 
     HostConfig only = load(l, l.env(), new ConfigRequest(List.of(named.toString()), false, null));
     assertThat(only.files()).extracting(ConfigFile::display).containsExactly(named.toString());
-    assertThat(only.files().get(0).formats()).containsExactly(ConfigFormat.MCP_SERVERS);
+    assertThat(only.files().get(0).formats()).containsExactly(ConfigFormat.MCP_SERVERS.id());
     assertThat(names(only)).containsExactly("sqlite", "memory");
     assertThat(only.gateway().source()).as("the Kiro Crew config was not read").isNull();
 
@@ -407,7 +409,7 @@ final class HostConfigLoaderTest {
   void aNamedFileThatIsAlsoDiscoveredIsReadOnce() {
     Layout l = ConfigSamples.full(root);
     HostConfig c = load(l, l.env(), new ConfigRequest(List.of("~/.cursor/mcp.json"), true, null));
-    assertThat(c.files().get(0).formats()).containsExactly(ConfigFormat.CURSOR);
+    assertThat(c.files().get(0).formats()).containsExactly(ConfigFormat.CURSOR.id());
     ConfigFile again =
         c.files().stream().filter(f -> f.origin().equals("cursor-user")).findFirst().orElseThrow();
     assertThat(again.status()).isEqualTo(ConfigFile.Status.DUPLICATE);
@@ -456,14 +458,14 @@ final class HostConfigLoaderTest {
     assertThat(c.files())
         .extracting(ConfigFile::formats)
         .containsExactly(
-            List.of(ConfigFormat.VSCODE),
-            List.of(ConfigFormat.KIROCREW),
-            List.of(ConfigFormat.CLAUDE_CODE_USER),
-            List.of(ConfigFormat.CLAUDE_CODE),
-            List.of(ConfigFormat.CURSOR),
-            List.of(ConfigFormat.KIRO),
-            List.of(ConfigFormat.CLAUDE_DESKTOP),
-            List.of(ConfigFormat.KIROCREW, ConfigFormat.MCP_SERVERS));
+            List.of(ConfigFormat.VSCODE.id()),
+            List.of(ConfigFormat.KIROCREW.id()),
+            List.of(ConfigFormat.CLAUDE_CODE_USER.id()),
+            List.of(ConfigFormat.CLAUDE_CODE.id()),
+            List.of(ConfigFormat.CURSOR.id()),
+            List.of(ConfigFormat.KIRO.id()),
+            List.of(ConfigFormat.CLAUDE_DESKTOP.id()),
+            List.of(ConfigFormat.KIROCREW.id(), ConfigFormat.MCP_SERVERS.id()));
     assertThat(c.gateway().source()).isEqualTo(crew.toString());
     assertThat(c.files().get(7).warnings())
         .containsExactly(
