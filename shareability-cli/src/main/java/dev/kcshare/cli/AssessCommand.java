@@ -2,7 +2,6 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.json.host.JsonInputException;
-import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
@@ -14,17 +13,18 @@ import dev.kcshare.core.verdict.host.EvidenceDocument;
 import dev.kcshare.core.verdict.host.EvidenceInput;
 import dev.kcshare.core.verdict.host.EvidenceJson;
 import dev.kcshare.core.verdict.host.VerdictJson;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerVerdict;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.EpochSeconds;
 import dev.kcshare.host.report.Metrics;
 import dev.kcshare.host.report.ReasonText;
-import dev.kcshare.host.report.ServerVerdict;
-import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -183,8 +183,14 @@ final class AssessCommand implements Callable<Integer> {
   }
 
   private Assessed fromHost() {
+    try (Shareability kc = CommandFacade.of(ctx, records)) {
+      return fromHost(kc);
+    }
+  }
+
+  private Assessed fromHost(Shareability kc) {
     // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
-    HostConfig host = config.load(ctx).requireValid().requireGatewaySettings();
+    HostConfig host = config.load(ctx, kc).requireValid().requireGatewaySettings();
     // Client parts named on the command line are said to be what they are; --all lists them apart.
     List<ConfiguredServer> parts = new ArrayList<>();
     List<String> serverNames = new ArrayList<>();
@@ -199,8 +205,7 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> servers = all ? host.servers() : host.require(serverNames);
     List<ConfiguredServer> shownParts = all ? host.clientParts() : parts;
     RecordsDirectory dir = records.resolveForReading(ctx);
-    List<ServerVerdict> rows =
-        VerdictReport.load(dir, servers).verdicts(servers, host.hostProfile(), host.identityKeys());
+    List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
     AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
@@ -269,7 +274,7 @@ final class AssessCommand implements Callable<Integer> {
   static Map<String, Object> toJson(ServerVerdict row, @Nullable AttemptRecord lastAttempt) {
     Map<String, Object> out = new LinkedHashMap<>(VerdictJson.toJson(row.verdict()));
     List<Object> sources = new ArrayList<>();
-    for (ConfiguredDefinition d : row.server().definitions()) {
+    for (ConfiguredDefinition d : row.server().configured()) {
       Map<String, Object> src = new LinkedHashMap<>();
       src.put("file", d.file());
       src.put("pointer", d.pointer());
@@ -278,8 +283,7 @@ final class AssessCommand implements Callable<Integer> {
     out.put("sources", sources);
     out.put("identity", row.server().first().identity());
     out.put("identitiesAgree", row.identitiesAgree());
-    CacheRow cached = row.row();
-    out.put("measuredAt", cached == null ? null : cached.evaluatedAt());
+    out.put("measuredAt", row.measuredAt().map(EpochSeconds::seconds).orElse(null));
     if (lastAttempt != null) {
       out.put("lastAttempt", AttemptText.json(lastAttempt));
     }
@@ -363,14 +367,14 @@ final class AssessCommand implements Callable<Integer> {
         out.printf("      what would change it: %s%n", change);
       }
     }
-    CacheRow cached = row.row();
     if (lastAttempt != null) {
       for (String line : AttemptText.detail(row.server().name(), lastAttempt, now)) {
         out.println(line);
       }
     }
-    if (cached != null) {
-      out.printf("  measured: %s%n", HumanTime.format(cached.evaluatedAt()));
+    if (row.measuredAt().isPresent()) {
+      out.printf(
+          "  measured: %s%n", HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())));
       SessionCostText.printDetail(out, row);
     }
     for (String line : ServerNotes.detail(row.server())) {

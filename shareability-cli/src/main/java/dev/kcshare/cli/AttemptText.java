@@ -7,7 +7,8 @@ import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
 import dev.kcshare.core.text.Secrets;
-import dev.kcshare.host.report.ServerVerdict;
+import dev.kcshare.embed.ServerVerdict;
+import dev.kcshare.host.config.Definitions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,7 @@ final class AttemptText {
     if (a == null || !a.identity().equals(identity)) {
       return null;
     }
-    Secrets secrets = row.server().first().definition().secrets();
+    Secrets secrets = Definitions.secrets(row.server().first().definition());
     return new AttemptRecord(
         a.at(),
         a.identity(),

@@ -1,16 +1,17 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.host.config.ConfigFile;
-import dev.kcshare.host.config.ConfigFormat;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.Shareability;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.config.Conflict;
+import dev.kcshare.host.config.Definitions;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.ProfileSelection;
-import dev.kcshare.host.config.ServerDefinition;
-import dev.kcshare.host.config.UnresolvedVariable;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +73,10 @@ final class ConfigCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    HostConfig host = config.load(ctx);
+    HostConfig host;
+    try (Shareability kc = CommandFacade.of(ctx)) {
+      host = config.load(ctx, kc);
+    }
     if (names) {
       for (ConfiguredServer s : host.servers()) {
         if (COMPLETABLE_NAME.matcher(s.name()).matches()) {
@@ -115,11 +119,7 @@ final class ConfigCommand implements Callable<Integer> {
       StringBuilder line = new StringBuilder();
       line.append(String.format("  %-9s %s", f.status().id(), esc(f.display())));
       if (!f.formats().isEmpty()) {
-        List<String> ids = new ArrayList<>();
-        for (ConfigFormat format : f.formats()) {
-          ids.add(format.id());
-        }
-        line.append(" [").append(String.join(", ", ids)).append(']');
+        line.append(" [").append(String.join(", ", f.formats())).append(']');
       }
       if (f.servers() > 0) {
         line.append(' ').append(f.servers()).append(f.servers() == 1 ? " server" : " servers");
@@ -172,7 +172,7 @@ final class ConfigCommand implements Callable<Integer> {
       out.printf(
           "  %s  %s%s%n",
           esc(s.name()),
-          s.stdio() ? "stdio" : "not stdio",
+          s.isStdio() ? "stdio" : "not stdio",
           s.declaredEnvNames().isEmpty() ? "" : "  env: " + names(s.declaredEnvNames()));
       if (s.definitions().size() > 1) {
         out.printf("    defined by: %s%n", String.join(", ", s.clients()));
@@ -181,7 +181,7 @@ final class ConfigCommand implements Callable<Integer> {
           out.printf("    definitions differ in: %s%n", String.join(", ", differences));
         }
       }
-      for (ConfiguredDefinition d : s.definitions()) {
+      for (ConfiguredDefinition d : s.configured()) {
         printDefinition(out, d, verbose);
       }
     }
@@ -190,7 +190,7 @@ final class ConfigCommand implements Callable<Integer> {
       out.printf("%nPart of the client, not server processes (never assessed or measured):%n");
       for (ConfiguredServer s : host.clientParts()) {
         out.printf("  %s  %s%n", esc(s.name()), String.join(", ", s.clients()));
-        for (ConfiguredDefinition d : s.definitions()) {
+        for (ConfiguredDefinition d : s.configured()) {
           String type = d.definition().type();
           out.printf(
               "    %s %s [type %s]%n",
@@ -211,7 +211,9 @@ final class ConfigCommand implements Callable<Integer> {
         String identity =
             d.identity() == null
                 ? "  (no identity: not stdio)"
-                : verbose ? "  identity " + esc(d.definition().secrets().mask(d.identity())) : "";
+                : verbose
+                    ? "  identity " + esc(Definitions.secrets(d.definition()).mask(d.identity()))
+                    : "";
         out.printf("    %s %s%s%n", esc(d.file()), esc(d.pointer()), identity);
       }
     }
@@ -235,8 +237,8 @@ final class ConfigCommand implements Callable<Integer> {
   private static void printDefinition(PrintWriter out, ConfiguredDefinition d, boolean verbose) {
     ServerDefinition def = d.definition();
     List<String> flags = new ArrayList<>();
-    flags.add(d.format().id());
-    flags.add(d.stdio() ? "stdio" : "not stdio");
+    flags.add(d.format());
+    flags.add(d.isStdio() ? "stdio" : "not stdio");
     if (def.type() != null) {
       flags.add("type " + esc(def.type()));
     }
@@ -261,7 +263,7 @@ final class ConfigCommand implements Callable<Integer> {
       out.printf("      removes env: %s%n", names(def.unsetEnv()));
     }
     if (verbose && d.identity() != null) {
-      out.printf("      identity: %s%n", esc(def.secrets().mask(d.identity())));
+      out.printf("      identity: %s%n", esc(Definitions.secrets(def).mask(d.identity())));
     }
   }
 

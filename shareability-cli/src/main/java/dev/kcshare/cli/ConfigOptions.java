@@ -2,8 +2,11 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.host.SkippedFileWarnings;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.host.config.ConfigFile;
-import dev.kcshare.host.config.ConfigRequest;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.embed.HostServers;
+import dev.kcshare.embed.Shareability;
+import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import java.nio.file.Path;
@@ -83,6 +86,22 @@ public final class ConfigOptions {
    */
   public HostConfig load(CliContext ctx) {
     return warned(ctx, HostConfigLoader.load(ctx.host(), request()));
+  }
+
+  /**
+   * {@link #load} through the embedding facade ({@link Shareability#hostServers}): the same files,
+   * the same warnings, the same result.
+   *
+   * @throws BadInputException for an unknown {@code --profile}
+   */
+  public HostConfig load(CliContext ctx, Shareability kc) {
+    HostServers loaded;
+    try {
+      loaded = kc.hostServers(request());
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage());
+    }
+    return warned(ctx, new HostConfig(loaded));
   }
 
   /**

@@ -5,10 +5,10 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.cost.ShareBlocker;
 import dev.kcshare.core.text.ByteUnits;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerVerdict;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.report.ServerVerdict;
-import dev.kcshare.host.report.VerdictReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -91,7 +91,13 @@ final class CostCommand implements Callable<Integer> {
           spec.commandLine(),
           "--sessions must be between 1 and " + CostReport.MAX_SESSIONS + ": " + sessions);
     }
-    HostConfig host = config.load(ctx).requireValid();
+    try (Shareability kc = CommandFacade.of(ctx, records)) {
+      return report(kc);
+    }
+  }
+
+  private Integer report(Shareability kc) {
+    HostConfig host = config.load(ctx, kc).requireValid();
     List<ConfiguredServer> servers = new ArrayList<>();
     int disabled = 0;
     for (ConfiguredServer s : host.servers()) {
@@ -101,9 +107,8 @@ final class CostCommand implements Callable<Integer> {
         servers.add(s);
       }
     }
-    List<ServerVerdict> rows =
-        VerdictReport.load(records.resolveForReading(ctx))
-            .verdicts(servers, host.hostProfile(), host.identityKeys());
+    records.resolveForReading(ctx);
+    List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
     Map<String, ServerVerdict> byName = new LinkedHashMap<>();
     Map<String, SessionCost> costs = new LinkedHashMap<>();
     List<dev.kcshare.core.verdict.Verdict> verdicts = new ArrayList<>();
@@ -118,7 +123,7 @@ final class CostCommand implements Callable<Integer> {
     } else {
       Set<String> conflicting = new HashSet<>();
       for (ConfiguredServer s : servers) {
-        if (s.conflict() != null) {
+        if (s.isConflicting()) {
           conflicting.add(s.name());
         }
       }

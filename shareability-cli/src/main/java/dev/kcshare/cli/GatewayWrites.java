@@ -1,11 +1,11 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
-import dev.kcshare.host.config.ConfigFile;
 import dev.kcshare.host.config.ConfigFormat;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
@@ -31,7 +31,7 @@ final class GatewayWrites {
     String source = host.gateway().source();
     if (source != null) {
       for (ConfigFile f : host.files()) {
-        if (f.display().equals(source) && f.formats().contains(ConfigFormat.KIROCREW)) {
+        if (f.display().equals(source) && f.formats().contains(ConfigFormat.KIROCREW.id())) {
           return f.path();
         }
       }

@@ -66,7 +66,7 @@ final class HazardsCommand implements Runnable {
     public Integer call() {
       RecordsDirectory dir = records.resolveForReading(ctx);
       RecordFileRead<LedgerLoad> ledger;
-      try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+      try (Shareability kc = CommandFacade.of(ctx, dir)) {
         ledger = kc.readLedger();
       }
       if (json) {
@@ -176,7 +176,7 @@ final class HazardsCommand implements Runnable {
       if (server.isEmpty()) {
         throw new BadInputException("SERVER must not be empty");
       }
-      try (Shareability kc = RecordsOptions.open(ctx, records.resolve(ctx))) {
+      try (Shareability kc = CommandFacade.of(ctx, records.resolve(ctx))) {
         RecordFileRead<LedgerLoad> ledger = kc.readLedger();
         // A ledger that could not be read cannot say the name is unknown: the clear itself then
         // reports what it finds (a newer version's file is left unchanged, and so on).

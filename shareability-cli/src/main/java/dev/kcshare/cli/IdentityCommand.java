@@ -4,11 +4,12 @@ import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.IdentityKeys;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
 import java.util.ArrayList;
@@ -159,20 +160,23 @@ final class IdentityCommand implements Callable<Integer> {
   }
 
   private int ofServer(String name, Fingerprints fingerprints) {
-    HostConfig host = config.load(ctx).requireValid();
+    HostConfig host;
+    try (Shareability kc = CommandFacade.of(ctx)) {
+      host = config.load(ctx, kc).requireValid();
+    }
     ConfiguredServer s = host.require(List.of(name)).get(0);
     Set<String> keys =
         identityKeys.isEmpty()
             ? host.identityKeys()
             : IdentityKeys.resolve(new ArrayList<>(identityKeys));
     List<Map<String, @Nullable Object>> definitions = new ArrayList<>();
-    for (ConfiguredDefinition d : s.definitions()) {
+    for (ConfiguredDefinition d : s.configured()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("source", d.file());
       m.put("pointer", d.pointer());
-      m.put("stdio", d.stdio());
+      m.put("stdio", d.isStdio());
       ServerDefinition def = d.definition();
-      if (d.stdio() && def.command() != null) {
+      if (d.isStdio() && def.command() != null) {
         m.putAll(parts(def.command(), def.args(), def.env(), keys, fingerprints));
       } else {
         for (String part : PARTS) {

@@ -2,15 +2,14 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.PassOptions;
 import dev.kcshare.embed.PassProgress;
 import dev.kcshare.embed.PassResult;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.Metrics;
@@ -145,20 +144,6 @@ final class MeasureCommand implements Callable<Integer> {
     return m;
   }
 
-  /**
-   * The facade a pass runs on: kcshare's environment, directory and clock, the records directory,
-   * the timeout, and the ceiling (two processes per server measured at once). Close it.
-   */
-  static Shareability facade(CliContext ctx, RecordsDirectory dir, int timeoutSeconds, int jobs) {
-    return Shareability.builder(dir.path())
-        .environment(ctx.env())
-        .workingDirectory(ctx.cwd())
-        .clock(ctx.clock())
-        .processCeiling(jobs)
-        .probeTimeout(Duration.ofSeconds(timeoutSeconds))
-        .build();
-  }
-
   /** The pass options of a command line. */
   static PassOptions options(boolean all, boolean noWait, boolean retryFailed) {
     return (all ? PassOptions.uncapped() : PassOptions.named())
@@ -216,11 +201,12 @@ final class MeasureCommand implements Callable<Integer> {
     PassResult result;
     double startedAt = ctx.host().epochSeconds();
     // A head start's facade is closed with the head start (Main), after the command.
-    Shareability facade = early != null ? early.facade() : facade(ctx, dir, timeoutSeconds, jobs);
+    Shareability facade =
+        early != null ? early.facade() : CommandFacade.forPasses(ctx, dir, timeoutSeconds, jobs);
     PassHook hook = early != null ? early.hook() : PassHook.install();
     try {
       try {
-        result = facade.pass(FacadeAccess.hooks().servers(servers), options, progress);
+        result = facade.pass(servers, options, progress);
       } finally {
         progress.close();
       }
@@ -337,7 +323,7 @@ final class MeasureCommand implements Callable<Integer> {
   private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
     List<ConfiguredServer> out = new ArrayList<>();
     for (ConfiguredServer s : servers) {
-      if (s.conflict() != null) {
+      if (s.isConflicting()) {
         if (!all) {
           throw new BadInputException(ServerNotes.measureRefusal(s));
         }

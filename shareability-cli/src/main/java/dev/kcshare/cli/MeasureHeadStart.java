@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.Shareability;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.FacadeAccess;
@@ -54,19 +54,16 @@ final class MeasureHeadStart implements AutoCloseable {
     try {
       HostConfig host = HostConfigLoader.load(ctx.host(), line.config()).requireValid();
       ConfiguredServer server = host.require(List.of(line.name())).get(0);
-      if (server.conflict() != null) {
+      if (server.isConflicting()) {
         return null;
       }
       RecordsOptions records = new RecordsOptions();
       records.recordsDir = line.recordsDir();
       RecordsDirectory dir = records.resolve(ctx);
-      facade = MeasureCommand.facade(ctx, dir, line.timeoutSeconds(), line.jobs());
+      facade = CommandFacade.forPasses(ctx, dir, line.timeoutSeconds(), line.jobs());
       hook = PassHook.install();
       FacadeAccess.Hooks access = FacadeAccess.hooks();
-      if (!access.startEarly(
-          facade,
-          access.servers(List.of(server)).get(0),
-          MeasureCommand.options(false, line.noWait(), false))) {
+      if (!access.startEarly(facade, server, MeasureCommand.options(false, line.noWait(), false))) {
         end(facade, hook);
         return null;
       }

@@ -5,13 +5,13 @@ import dev.kcshare.core.json.host.CodePoints;
 import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.GatewaySeeding.Gateway;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.embed.VerdictRecords;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import dev.kcshare.host.seeding.GatewayFile;
 import java.io.IOException;
@@ -92,7 +92,7 @@ final class OtherGatewaySeed {
     Path file =
         explicitFile != null ? explicitFile : GatewayFile.locate(gateway, ctx.env(), ctx.cwd());
     Outcome outcome;
-    try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+    try (Shareability kc = CommandFacade.of(ctx, dir)) {
       VerdictRecords read = kc.readVerdictRecords();
       Map<String, ServerVerdict> verdicts = new HashMap<>();
       for (ServerVerdict v : VerdictReport.of(read.ledger(), read.cache()).verdicts(host)) {

@@ -5,12 +5,11 @@ import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.handshake.host.Captures;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.PassResult;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.prober.ProbeOptions;
 import java.io.IOException;
 import java.time.Duration;
@@ -103,10 +102,7 @@ final class PreflightCommand implements Callable<Integer> {
             .clock(ctx.clock())
             .probeTimeout(Duration.ofSeconds(timeoutSeconds))
             .build()) {
-      result =
-          facade.preflight(
-              FacadeAccess.hooks().servers(List.of(configured)).get(0),
-              capture == null ? null : ctx.resolve(capture));
+      result = facade.preflight(configured, capture == null ? null : ctx.resolve(capture));
     }
     if (json) {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();

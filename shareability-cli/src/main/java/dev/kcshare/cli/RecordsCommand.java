@@ -44,7 +44,7 @@ final class RecordsCommand implements Callable<Integer> {
   public Integer call() {
     RecordsDirectory dir = records.resolveForReading(ctx);
     RecordsSnapshot snapshot;
-    try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+    try (Shareability kc = CommandFacade.of(ctx, dir)) {
       snapshot = kc.readRecords();
     }
     // A missing or unusable file has nothing to decode: its state and problem say why it is empty.

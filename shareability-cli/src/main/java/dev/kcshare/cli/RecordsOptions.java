@@ -1,7 +1,6 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.RecordsTrust;
@@ -19,18 +18,6 @@ final class RecordsOptions {
               + " $KCSHARE_RECORDS_DIR, else the parent of mcp_gateway.socket_path in the Kiro"
               + " Crew config, else $KIROCREW_HOME/mcp-gateway, else ~/.kiro/crew/mcp-gateway.")
   @Nullable String recordsDir;
-
-  /**
-   * The facade a command uses for its records: over {@code dir}, with the command's environment,
-   * working directory and clock. The command closes it.
-   */
-  static Shareability open(CliContext ctx, RecordsDirectory dir) {
-    return Shareability.builder(dir.path())
-        .environment(ctx.env())
-        .workingDirectory(ctx.cwd())
-        .clock(ctx.clock())
-        .build();
-  }
 
   RecordsDirectory resolve(CliContext ctx) {
     RecordsDirectory dir = resolveLexically(ctx);

@@ -11,6 +11,7 @@ import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.SeedResult;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
@@ -20,7 +21,6 @@ import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.ServerVerdict;
 import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -194,7 +194,7 @@ final class SeedCommand implements Callable<Integer> {
     GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
     Candidates[] candidates = new Candidates[1];
     Seeding.SeedPlan plan;
-    try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+    try (Shareability kc = CommandFacade.of(ctx, dir)) {
       plan =
           kc.planSeed(
               settings.section(),
@@ -225,7 +225,7 @@ final class SeedCommand implements Callable<Integer> {
       Candidates[] candidates = new Candidates[1];
       boolean[] written = new boolean[1];
       SeedResult seeded;
-      try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+      try (Shareability kc = CommandFacade.of(ctx, dir)) {
         seeded =
             kc.applySeed(
                 section,
@@ -296,7 +296,7 @@ final class SeedCommand implements Callable<Integer> {
         if (applied.contains(name)) {
           continue;
         }
-        if (v.server().conflict() != null) {
+        if (v.server().isConflicting()) {
           conflicting.add(name);
         } else if (ServerNotes.disabled(v.server())) {
           disabled.add(name);

@@ -3,10 +3,11 @@ package dev.kcshare.cli;
 import dev.kcshare.core.records.host.IdentityDifference;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.ReasonCode;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.Conflict;
-import dev.kcshare.host.config.ServerDefinition;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -29,7 +30,7 @@ final class ServerNotes {
 
   /** A short note for the table's reason column, or null when there is nothing to add. */
   static @Nullable String headline(ConfiguredServer server) {
-    if (server.conflict() != null) {
+    if (server.isConflicting()) {
       return "conflicting definitions";
     }
     if (server.first().unmeasurable() != null) {
@@ -50,7 +51,7 @@ final class ServerNotes {
       return fallback;
     }
     String name = name(server);
-    if (server.conflict() != null) {
+    if (server.isConflicting()) {
       return "make its definitions agree (see below), then run `kcshare measure " + name + "`";
     }
     if (server.first().unmeasurable() != null) {
@@ -69,7 +70,7 @@ final class ServerNotes {
    */
   static List<String> detail(ConfiguredServer server) {
     List<String> out = new ArrayList<>();
-    Conflict conflict = server.conflict();
+    Conflict conflict = Conflict.of(server);
     if (conflict != null) {
       out.add("  definitions conflict: " + conflict.reason() + ":");
       for (String line : definitionLines(conflict.definitions())) {
@@ -92,13 +93,13 @@ final class ServerNotes {
       out.add(
           "  disabled: kcshare never spawns a disabled server, so it stays not measured. To"
               + " enable it:");
-      for (ConfiguredDefinition d : server.definitions()) {
+      for (ConfiguredDefinition d : server.configured()) {
         if (d.definition().disabled()) {
           out.add("    " + enableHint(d));
         }
       }
     } else {
-      for (ConfiguredDefinition d : server.definitions()) {
+      for (ConfiguredDefinition d : server.configured()) {
         if (d.definition().disabled()) {
           out.add(
               "  marked disabled in "
@@ -109,7 +110,7 @@ final class ServerNotes {
         }
       }
     }
-    for (ConfiguredDefinition d : server.definitions()) {
+    for (ConfiguredDefinition d : server.configured()) {
       out.add("  defined in: " + where(d));
     }
     return out;
@@ -119,7 +120,7 @@ final class ServerNotes {
    * The refusal of {@code measure NAME} for a conflicting name (exit 2), naming every definition.
    */
   static String measureRefusal(ConfiguredServer server) {
-    Conflict conflict = server.conflict();
+    Conflict conflict = Conflict.of(server);
     if (conflict == null) {
       throw new IllegalArgumentException("no conflict: " + server.name());
     }
@@ -164,7 +165,7 @@ final class ServerNotes {
     for (ConfiguredDefinition d : definitions) {
       ServerDefinition def = d.definition();
       StringBuilder line = new StringBuilder(where(d)).append(": ");
-      if (d.stdio() && def.command() != null) {
+      if (d.isStdio() && def.command() != null) {
         line.append(ConfigCommand.commandLine(def.command(), def.shownArgs()));
         if (!def.env().isEmpty()) {
           List<String> names = new ArrayList<>();
@@ -212,7 +213,7 @@ final class ServerNotes {
   /** How to enable a disabled definition, in the terms of the client whose file holds it. */
   static String enableHint(ConfiguredDefinition d) {
     String file = Escaper.esc(d.file(), Escaper.LONG_LIMIT);
-    return switch (d.format()) {
+    return switch (ConfigFormat.of(d.format())) {
       case CODEX, ZED, GOOSE, OPENCODE, MCPHUB ->
           "set \"enabled\" to true at "
               + file

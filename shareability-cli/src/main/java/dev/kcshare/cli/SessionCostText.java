@@ -1,9 +1,9 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.cost.SessionCost;
-import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.text.ByteUnits;
-import dev.kcshare.host.report.ServerVerdict;
+import dev.kcshare.embed.ServerVerdict;
+import dev.kcshare.host.report.EpochSeconds;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -60,12 +60,13 @@ final class SessionCostText {
 
   /** The detail lines of {@code assess NAME}: every figure and when it was measured. */
   static void printDetail(PrintWriter out, ServerVerdict row) {
-    CacheRow cached = row.row();
-    if (cached == null || row.sessionCost().isEmpty()) {
+    if (row.measuredAt().isEmpty() || row.sessionCost().isEmpty()) {
       return;
     }
     SessionCost c = row.sessionCost().get();
-    out.printf("  session cost (measured %s):%n", HumanTime.format(cached.evaluatedAt()));
+    out.printf(
+        "  session cost (measured %s):%n",
+        HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())));
     out.printf(
         "    memory: %s proportional (PSS), %s resident (RSS)%n",
         memory(c.pssBytes()), memory(c.rssBytes()));
@@ -80,8 +81,7 @@ final class SessionCostText {
    * null when unknown) and {@code measuredAt} (epoch seconds).
    */
   static @Nullable Map<String, @Nullable Object> json(ServerVerdict row) {
-    CacheRow cached = row.row();
-    if (cached == null || row.sessionCost().isEmpty()) {
+    if (row.measuredAt().isEmpty() || row.sessionCost().isEmpty()) {
       return null;
     }
     SessionCost c = row.sessionCost().get();
@@ -91,7 +91,7 @@ final class SessionCostText {
     out.put("processes", boxed(c.processes()));
     out.put("readyMillis", boxed(c.readyMillis()));
     out.put("cpuMillis", boxed(c.cpuMillis()));
-    out.put("measuredAt", cached.evaluatedAt());
+    out.put("measuredAt", EpochSeconds.seconds(row.measuredAt().get()));
     return out;
   }
 

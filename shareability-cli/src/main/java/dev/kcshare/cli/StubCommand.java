@@ -4,10 +4,10 @@ import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.ConfigEditor;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
@@ -120,7 +120,7 @@ final class StubCommand implements Callable<Integer> {
                 GatewayWrites.forwardDeclaredEnv(settings),
                 settings.identityKeys(),
                 locked.hostProfile());
-        try (Shareability kc = RecordsOptions.open(ctx, dir)) {
+        try (Shareability kc = CommandFacade.of(ctx, dir)) {
           result = kc.eligibility(candidates, eligibility, servers); // reads the records once
         }
       } else {
@@ -201,7 +201,7 @@ final class StubCommand implements Callable<Integer> {
   /** Why a configured server the gateway does not front is not stubbed, naming its files. */
   static String notServed(ConfiguredServer server) {
     Set<String> files = new LinkedHashSet<>();
-    for (ConfiguredDefinition d : server.definitions()) {
+    for (ConfiguredDefinition d : server.configured()) {
       files.add(Escaper.esc(d.file(), Escaper.LONG_LIMIT));
     }
     return "not served by the Kiro Crew gateway: defined only in "

@@ -2,8 +2,8 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigEditor;
-import dev.kcshare.host.config.ConfiguredServer;
 import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import java.io.IOException;

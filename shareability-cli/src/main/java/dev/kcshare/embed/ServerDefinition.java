@@ -1,11 +1,14 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.host.Transport;
+import dev.kcshare.core.text.Secrets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,6 +36,15 @@ public final class ServerDefinition {
   private final boolean disabled;
   private final @Nullable String url;
   private final @Nullable String type;
+  private final List<String> unsetEnv;
+
+  /**
+   * Entry types of things a client runs inside itself rather than as a process or at a URL (Goose
+   * {@code builtin}, {@code platform}, {@code frontend} and {@code inline_python} extensions, Zed
+   * extensions): docs/config.md#part-of-the-client.
+   */
+  public static final Set<String> CLIENT_PART_TYPES =
+      Set.of("builtin", "platform", "frontend", "inline_python", "extension");
 
   private ServerDefinition(Builder b) {
     this.name = b.name;
@@ -43,6 +55,25 @@ public final class ServerDefinition {
     this.disabled = b.disabled;
     this.url = b.url;
     this.type = b.type;
+    this.unsetEnv = b.unsetEnv;
+  }
+
+  /**
+   * A builder holding everything this definition declares, to build a changed copy.
+   *
+   * @return the builder
+   */
+  public Builder toBuilder() {
+    Builder b = new Builder(name);
+    b.command = command;
+    b.args = args;
+    b.env = env;
+    b.cwd = cwd;
+    b.disabled = disabled;
+    b.url = url;
+    b.type = type;
+    b.unsetEnv = unsetEnv;
+    return b;
   }
 
   /**
@@ -162,10 +193,59 @@ public final class ServerDefinition {
     return Transport.isStdio(command, type);
   }
 
-  /** This definition as the library packages take it. */
-  dev.kcshare.host.config.ServerDefinition toHost() {
-    return new dev.kcshare.host.config.ServerDefinition(
-        name, command, args, env, cwd, disabled, url, type);
+  /**
+   * The names removed from the inherited environment before the declared one is laid over it (VS
+   * Code's {@code "NAME": null}); usually none.
+   *
+   * @return the names, in the order given (unmodifiable)
+   */
+  public List<String> unsetEnv() {
+    return unsetEnv;
+  }
+
+  /**
+   * Whether this entry is part of its client rather than a server: its {@code type} is one of
+   * {@link #CLIENT_PART_TYPES} and it has neither a command nor a URL. There is no server process
+   * to measure, share or stub.
+   *
+   * @return true for a part of the client
+   */
+  public boolean isPartOfClient() {
+    return command == null && url == null && type != null && CLIENT_PART_TYPES.contains(type);
+  }
+
+  /**
+   * Why this definition is never spawned: {@code disabled} (whatever else it declares), else {@code
+   * no command} (not a stdio server, or an empty command).
+   *
+   * @return the refusal, or null when it may be spawned
+   */
+  public @Nullable String refusal() {
+    return DefinitionFacts.refusal(disabled, isStdio(), command);
+  }
+
+  /**
+   * The arguments as kcshare shows them: a secret-looking argument, or one repeating a declared env
+   * value, masked (docs/config.md#what-kcshare-masks).
+   *
+   * @return the masked arguments
+   */
+  public List<String> shownArgs() {
+    return secrets().maskArgs(args);
+  }
+
+  /**
+   * The URL as kcshare shows it, credentials and secret-looking query values masked
+   * (docs/config.md#what-kcshare-masks).
+   *
+   * @return the masked URL, or null when none
+   */
+  public @Nullable String shownUrl() {
+    return secrets().maskUrl(url);
+  }
+
+  private Secrets secrets() {
+    return Secrets.of(env, args, url);
   }
 
   @Override
@@ -178,12 +258,13 @@ public final class ServerDefinition {
         && Objects.equals(cwd, d.cwd)
         && disabled == d.disabled
         && Objects.equals(url, d.url)
-        && Objects.equals(type, d.type);
+        && Objects.equals(type, d.type)
+        && unsetEnv.equals(d.unsetEnv);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, command, args, env, cwd, disabled, url, type);
+    return Objects.hash(name, command, args, env, cwd, disabled, url, type, unsetEnv);
   }
 
   /** The name, the command and the argument count; never the environment's values. */
@@ -206,6 +287,7 @@ public final class ServerDefinition {
     private boolean disabled;
     private @Nullable String url;
     private @Nullable String type;
+    private List<String> unsetEnv = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -298,6 +380,19 @@ public final class ServerDefinition {
      */
     public Builder type(String type) {
       this.type = Objects.requireNonNull(type, "type");
+      return this;
+    }
+
+    /**
+     * The names removed from the inherited environment before the declared one is laid over it
+     * (default: none).
+     *
+     * @param unsetEnv the names (copied)
+     * @return this builder
+     * @throws NullPointerException if {@code unsetEnv} or an element is null
+     */
+    public Builder unsetEnv(List<String> unsetEnv) {
+      this.unsetEnv = List.copyOf(Objects.requireNonNull(unsetEnv, "unsetEnv"));
       return this;
     }
 

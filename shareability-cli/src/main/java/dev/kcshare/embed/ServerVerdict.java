@@ -1,7 +1,6 @@
 package dev.kcshare.embed;
 
 import dev.kcshare.core.cost.SessionCost;
-import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.verdict.Evidence;
 import dev.kcshare.core.verdict.Verdict;
 import java.time.Instant;
@@ -16,7 +15,8 @@ import java.util.Optional;
  * @param verdict the verdict: strength, reasons, recommendations
  * @param evidence the evidence the verdict was assessed from (config facts, observed hazards, the
  *     stored pre-flight)
- * @param measuredAt when the stored pre-flight the evidence used was measured; empty when none
+ * @param measuredAt when the stored pre-flight the evidence used was measured (the verdict cache's
+ *     {@code evaluatedAt}, to the nanosecond nearest the stored epoch seconds); empty when none
  *     counted
  * @param sessionCost what one session's copy of this server costs, as that pre-flight measured it;
  *     empty when never measured or not measurable here. Feed it, with the verdicts, to {@link
@@ -31,7 +31,8 @@ public record ServerVerdict(
     Optional<SessionCost> sessionCost,
     boolean identitiesAgree) {
   /**
-   * Validates.
+   * Validates. kcshare builds these from the configured servers and the record files; a gateway
+   * builds one only to hand its own rows to code that takes them (a test, a renderer).
    *
    * @throws NullPointerException if an argument is null
    */
@@ -50,16 +51,5 @@ public record ServerVerdict(
    */
   public String name() {
     return server.name();
-  }
-
-  static ServerVerdict of(ConfiguredServer server, dev.kcshare.host.report.ServerVerdict v) {
-    CacheRow row = v.row();
-    return new ServerVerdict(
-        server,
-        v.verdict(),
-        v.evidence(),
-        row == null ? Optional.empty() : Optional.of(Times.instant(row.evaluatedAt())),
-        row == null ? Optional.empty() : Optional.ofNullable(row.cost()),
-        v.identitiesAgree());
   }
 }

@@ -15,8 +15,9 @@ import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigFormat;
-import dev.kcshare.host.config.ConfiguredDefinition;
+import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.evaluation.HeadStart;
@@ -43,6 +44,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,8 +107,11 @@ public final class Shareability implements AutoCloseable {
   private final DoubleSupplier clock;
   private final HostProfile profile;
   private final Set<String> identityKeys;
-  private final StdioProber prober;
-  private final EvaluationRunner runner;
+  private final @Nullable Duration probeTimeout;
+  private final int processCeiling;
+  private @Nullable StdioProber prober; // guarded by lifecycle: made by the first pass
+  private final int workers;
+  private @Nullable EvaluationRunner runner; // guarded by lifecycle: made with the prober
   private final RecordReader reader;
   private final ThreadFactory threads;
   private final Consumer<RecordsException> onFlushFailure;
@@ -133,14 +138,9 @@ public final class Shareability implements AutoCloseable {
     this.clock = () -> Times.seconds(wallClock);
     this.profile = b.profile;
     this.identityKeys = Set.copyOf(b.identityKeys);
-    this.prober =
-        StdioProber.create(
-            environment,
-            workingDirectory,
-            ProbeOptions.defaults().withTimeout(b.probeTimeout),
-            ProcessPermits.of(b.processCeiling));
-    // two processes per server measured at once
-    this.runner = new EvaluationRunner(prober, Math.max(1, b.processCeiling / 2), clock);
+    this.probeTimeout = b.probeTimeout;
+    this.processCeiling = b.processCeiling;
+    this.workers = Math.max(1, b.processCeiling / 2);
     this.reader = b.reader;
     this.threads = b.threads;
     this.onFlushFailure = b.onFlushFailure;
@@ -308,32 +308,25 @@ public final class Shareability implements AutoCloseable {
     ensureOpen();
     Fingerprints fingerprints = fingerprints();
     List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
-    Map<String, List<ServerDefinition>> byName = new LinkedHashMap<>();
     for (int i = 0; i < definitions.size(); i++) {
       ServerDefinition d = definitions.get(i);
-      dev.kcshare.host.config.ServerDefinition h = d.toHost();
-      String command = h.command();
+      String command = d.command();
       String identity =
-          h.isStdio() && command != null
-              ? ServerIdentity.cacheIdentity(command, h.args(), h.env(), fingerprints)
+          d.isStdio() && command != null
+              ? ServerIdentity.cacheIdentity(command, d.args(), d.env(), fingerprints)
               : null;
       configured.add(
           new ConfiguredDefinition(
-              h,
+              d,
               "<embedded>",
               workingDirectory,
               "/" + i,
-              ConfigFormat.EMBEDDED,
+              ConfigFormat.EMBEDDED.id(),
+              ConfigFormat.EMBEDDED.client(),
               identity,
               List.of()));
-      byName.computeIfAbsent(d.name(), k -> new ArrayList<>()).add(d);
     }
-    List<ConfiguredServer> out = new ArrayList<>(byName.size());
-    for (dev.kcshare.host.config.ConfiguredServer s :
-        dev.kcshare.host.config.ConfiguredServer.group(configured)) {
-      out.add(ConfiguredServer.of(s, byName.get(s.name())));
-    }
-    return out;
+    return ConfiguredServer.group(configured);
   }
 
   /**
@@ -375,11 +368,8 @@ public final class Shareability implements AutoCloseable {
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
     requireElements(servers, "servers");
     ensureOpen();
-    List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
-    return rows(
-        servers,
-        VerdictReport.load(records, reader, VerdictReport.namesOf(hosts))
-            .verdicts(hosts, profile, identityKeys));
+    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, profile, identityKeys);
   }
 
   /**
@@ -399,12 +389,56 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(liveLedger, "liveLedger");
     ensureOpen();
     requireOwn(liveLedger);
-    List<dev.kcshare.host.config.ConfiguredServer> hosts = ConfiguredServer.hosts(servers);
-    return rows(
-        servers,
-        VerdictReport.live(
-                liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(hosts))
-            .verdicts(hosts, profile, identityKeys));
+    return VerdictReport.live(
+            liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, profile, identityKeys);
+  }
+
+  /**
+   * The servers the host's own MCP client configs declare, read as the {@code kcshare} command
+   * reads them (docs/config.md): the files {@code request} names, then, when it discovers, the
+   * usual files of every client kcshare knows, from this facade's environment ({@code HOME}, {@code
+   * XDG_CONFIG_HOME}, {@code KIROCREW_HOME}, ...) and working directory (the workspace files). A
+   * file that cannot be used never throws: a discovered one is skipped, a named one is an error,
+   * both listed in the result. Blocking: reads the files and hashes each command and file argument.
+   *
+   * @param request which files to read and which host profile to use
+   * @return the files, servers, client parts, host profile and Kiro Crew gateway settings
+   * @throws NullPointerException if {@code request} is null
+   * @throws IllegalArgumentException if the request names a profile other than {@code default} or
+   *     {@code kirocrew}
+   * @throws IllegalStateException if this facade is closed
+   */
+  public HostServers hostServers(ConfigRequest request) {
+    Objects.requireNonNull(request, "request");
+    ensureOpen();
+    try {
+      return HostConfigLoader.load(
+              new HostContext(environment, workingDirectory, wallClock.withZone(ZoneOffset.UTC)),
+              request)
+          .loaded();
+    } catch (BadInputException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * As {@link #verdicts(List)}, for servers of the host's configs: under the host profile those
+   * configs put in force and the identity keys of their Kiro Crew gateway settings ({@link
+   * HostServers#hostProfile()}, {@link HostServers#identityKeys()}) instead of this facade's.
+   *
+   * @param host the servers from the host's configs ({@link #hostServers})
+   * @param servers which of them, in the order wanted
+   * @return one row per server, in the given order
+   * @throws NullPointerException if an argument or an element of {@code servers} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public List<ServerVerdict> verdicts(HostServers host, List<ConfiguredServer> servers) {
+    Objects.requireNonNull(host, "host");
+    requireElements(servers, "servers");
+    ensureOpen();
+    return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
+        .verdicts(servers, host.hostProfile(), host.identityKeys());
   }
 
   private void requireOwn(LedgerWriter writer) {
@@ -419,15 +453,6 @@ public final class Shareability implements AutoCloseable {
     if (writer.isClosed()) {
       throw new IllegalStateException("this ledger writer is closed");
     }
-  }
-
-  private static List<ServerVerdict> rows(
-      List<ConfiguredServer> servers, List<dev.kcshare.host.report.ServerVerdict> verdicts) {
-    List<ServerVerdict> out = new ArrayList<>(servers.size());
-    for (int i = 0; i < servers.size(); i++) {
-      out.add(ServerVerdict.of(servers.get(i), verdicts.get(i)));
-    }
-    return out;
   }
 
   /**
@@ -466,7 +491,7 @@ public final class Shareability implements AutoCloseable {
       head = headStart;
       headStart = null;
     }
-    return runPass(ConfiguredServer.hosts(servers), options, listener, head);
+    return runPass(List.copyOf(servers), options, listener, head);
   }
 
   /**
@@ -474,7 +499,7 @@ public final class Shareability implements AutoCloseable {
    * first.
    */
   private PassResult runPass(
-      List<dev.kcshare.host.config.ConfiguredServer> servers,
+      List<ConfiguredServer> servers,
       PassOptions options,
       PassProgress.Listener listener,
       @Nullable HeadStart head)
@@ -488,15 +513,6 @@ public final class Shareability implements AutoCloseable {
 
   /** The commands' side of this facade ({@link FacadeAccess}). */
   private static final class Access implements FacadeAccess.Hooks {
-    @Override
-    public List<ConfiguredServer> servers(List<dev.kcshare.host.config.ConfiguredServer> servers) {
-      List<ConfiguredServer> out = new ArrayList<>(servers.size());
-      for (dev.kcshare.host.config.ConfiguredServer s : servers) {
-        out.add(ConfiguredServer.of(s, List.of()));
-      }
-      return out;
-    }
-
     @Override
     public boolean startEarly(Shareability facade, ConfiguredServer server, PassOptions options)
         throws IOException, InterruptedException {
@@ -512,7 +528,7 @@ public final class Shareability implements AutoCloseable {
       if (headStart != null) {
         throw new IllegalStateException("a head start is begun already");
       }
-      HeadStart head = runner().startEarly(server.host(), records.cacheFile(), options);
+      HeadStart head = runner().startEarly(server, records.cacheFile(), options);
       headStart = head;
       return head != null;
     }
@@ -543,7 +559,7 @@ public final class Shareability implements AutoCloseable {
     ensureOpen();
     Path root = captureDirectory == null ? null : workingDirectory.resolve(captureDirectory);
     try {
-      return SinglePreflight.run(prober, server.host().first().definition(), root);
+      return SinglePreflight.run(prober(), server.first().definition(), root);
     } catch (IOException e) {
       throw RecordsException.of(e, Objects.requireNonNull(root));
     }
@@ -600,7 +616,7 @@ public final class Shareability implements AutoCloseable {
       List<ConfiguredServer> servers, PassProgress.Listener listener) {
     requireElements(servers, "servers");
     Objects.requireNonNull(listener, "listener");
-    List<dev.kcshare.host.config.ConfiguredServer> snapshot = ConfiguredServer.hosts(servers);
+    List<ConfiguredServer> snapshot = List.copyOf(servers);
     AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
     synchronized (lifecycle) {
       ensureOpen();
@@ -1089,7 +1105,7 @@ public final class Shareability implements AutoCloseable {
     requireOwn(liveLedger);
     Map<String, ServerFacts> facts = new LinkedHashMap<>();
     for (ConfiguredServer s : servers) {
-      facts.put(s.name(), s.host().facts());
+      facts.put(s.name(), s.facts());
     }
     VerdictCache cache = VerdictCache.of(CacheStore.read(records.cacheFile()));
     return Eligibility.resolve(requested, settings, facts, liveLedger::codesForName, cache);
@@ -1140,7 +1156,13 @@ public final class Shareability implements AutoCloseable {
     if (open != null) {
       open.close();
     }
-    prober.close();
+    StdioProber made;
+    synchronized (lifecycle) {
+      made = prober;
+    }
+    if (made != null) {
+      made.close();
+    }
     if (OPEN.decrementAndGet() == 0) {
       ProbeShutdown.releaseIfIdle();
     }
@@ -1184,7 +1206,35 @@ public final class Shareability implements AutoCloseable {
   }
 
   private EvaluationRunner runner() {
-    return runner;
+    synchronized (lifecycle) {
+      EvaluationRunner r = runner;
+      if (r == null) {
+        r = new EvaluationRunner(prober(), workers, clock); // two processes per server at once
+        runner = r;
+      }
+      return r;
+    }
+  }
+
+  /**
+   * The prober of this facade's passes, made by the first one: a facade that only reads servers and
+   * verdicts loads nothing of the prober.
+   */
+  private StdioProber prober() {
+    synchronized (lifecycle) {
+      StdioProber p = prober;
+      if (p == null) {
+        ProbeOptions options = ProbeOptions.defaults();
+        p =
+            StdioProber.create(
+                environment,
+                workingDirectory,
+                probeTimeout == null ? options : options.withTimeout(probeTimeout),
+                ProcessPermits.of(processCeiling));
+        prober = p;
+      }
+      return p;
+    }
   }
 
   private Fingerprints fingerprints() {
@@ -1221,7 +1271,7 @@ public final class Shareability implements AutoCloseable {
     private HostProfile profile = HostProfile.empty();
     private Set<String> identityKeys = Set.of();
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
-    private Duration probeTimeout = ProbeOptions.DEFAULT_TIMEOUT;
+    private @Nullable Duration probeTimeout; // null: ProbeOptions.DEFAULT_TIMEOUT
     private RecordReader reader = RecordReader.FILES;
     private ThreadFactory threads = daemonThreads();
     private Consumer<RecordsException> onFlushFailure = problem -> {};

@@ -6,7 +6,7 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.json.JsonReader;

@@ -2,20 +2,19 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.config.ConfigFormat;
-import dev.kcshare.host.config.ConfiguredDefinition;
-import dev.kcshare.host.config.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The advice for a disabled server names the member its own client reads. */
 final class EnableHintTest {
   private static ConfiguredDefinition disabled(ConfigFormat format, String file, String pointer) {
-    ServerDefinition def =
-        new ServerDefinition("off", "node", List.of(), Map.of(), null, true, null, null);
-    return new ConfiguredDefinition(def, file, Path.of("/h/x"), pointer, format, "id", List.of());
+    ServerDefinition def = ServerDefinition.builder("off").command("node").disabled(true).build();
+    return new ConfiguredDefinition(
+        def, file, Path.of("/h/x"), pointer, format.id(), format.client(), "id", List.of());
   }
 
   @Test

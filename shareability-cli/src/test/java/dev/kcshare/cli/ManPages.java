@@ -1,8 +1,8 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
 import dev.kcshare.host.config.ConfigEditor;
-import dev.kcshare.host.config.ConfigFile;
-import dev.kcshare.host.config.ConfigRequest;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.config.Platform;
 import dev.kcshare.host.records.FileLock;

@@ -29,7 +29,9 @@ import dev.kcshare.core.verdict.IdentityKeys;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.BackgroundPass;
+import dev.kcshare.embed.ConfigRequest;
 import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.LedgerWriter;
 import dev.kcshare.embed.PassOptions;
 import dev.kcshare.embed.PassProgress;
@@ -255,6 +257,43 @@ final class EmbeddingGuideSnippetsTest {
         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
         .startsWith("hazards not saved: cannot lock " + recordsDir)
         .contains("not a directory");
+  }
+
+  // ------------------------------------------------------------------ 2. servers from the host
+
+  @Test
+  void serversFromTheHostsConfigs(@TempDir Path dir) {
+    Path home = dir.resolve("home");
+    writeFile(
+        home.resolve(".cursor/mcp.json"),
+        "{\"mcpServers\": {\"files-mcp\": {\"command\": \"" + dir.resolve("none") + "\"}}}");
+    writeFile(home.resolve(".codeium/windsurf/mcp_config.json"), "{\"mcpServers\": [");
+    try (Shareability kc =
+        Shareability.builder(dir.resolve("records"))
+            .environment(Map.of("HOME", home.toString()))
+            .workingDirectory(dir)
+            .build()) {
+      // off the event loop: reads the client config files and hashes each command
+      HostServers host = kc.hostServers(ConfigRequest.discovery());
+      for (String skipped : host.skipped()) {
+        log.warn("config file skipped: {}", skipped); // its servers are left out
+      }
+      List<ServerVerdict> rows = kc.verdicts(host, host.servers());
+
+      assertThat(rows).extracting(ServerVerdict::name).containsExactly("files-mcp");
+      assertThat(host.server("files-mcp").orElseThrow().first().file())
+          .isEqualTo("~/.cursor/mcp.json");
+      assertThat(host.skipped()).singleElement().asString().startsWith("~/.codeium/windsurf/");
+    }
+  }
+
+  private static void writeFile(Path file, String text) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   // ------------------------------------------------------------------ 3. the hazard ledger

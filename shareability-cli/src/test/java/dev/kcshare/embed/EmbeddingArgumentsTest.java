@@ -92,6 +92,11 @@ final class EmbeddingArgumentsTest {
     withNull.add(null);
     npe(() -> kc.verdicts(withNull), "servers[1]");
     npe(() -> kc.verdicts(servers, null), "liveLedger");
+    npe(() -> kc.hostServers(null), "request");
+    HostServers host = kc.hostServers(new ConfigRequest(List.of(), false, "default"));
+    npe(() -> kc.verdicts((HostServers) null, servers), "host");
+    npe(() -> kc.verdicts(host, null), "servers");
+    npe(() -> kc.verdicts(host, withNull), "servers[1]");
     npe(() -> kc.budgetedPass(null), "servers");
     npe(() -> kc.startUncappedPass(null), "servers");
     npe(() -> kc.startUncappedPass(servers, null), "listener");

@@ -253,6 +253,20 @@ final class EmbeddingContractTest {
                   seeded,
                   name -> false);
     }
+    if (type == ConfigRequest.class) {
+      return ConfigRequest.discovery();
+    }
+    if (type == HostServers.class) {
+      return new HostServers(
+          List.of(),
+          List.of(),
+          List.of(),
+          "default",
+          HostProfile.empty(),
+          "no Kiro Crew home",
+          null,
+          java.util.Optional.empty());
+    }
     if (type == PassProgress.Listener.class) {
       return (PassProgress.Listener) p -> {};
     }

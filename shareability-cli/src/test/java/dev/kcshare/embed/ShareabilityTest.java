@@ -25,6 +25,7 @@ import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
+import dev.kcshare.host.report.EpochSeconds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -128,6 +129,72 @@ final class ShareabilityTest {
       out.add(ServerDefinition.stdio("server-" + i, "/bin/sh", List.of("-c", "exit " + i)));
     }
     return out;
+  }
+
+  @Test
+  void hostServersReadTheHostsClientConfigsAsTheCommandDoes(@TempDir Path dir) throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path work = Files.createDirectories(dir.resolve("work"));
+    Files.createDirectories(home.resolve(".cursor"));
+    Files.writeString(
+        home.resolve(".cursor/mcp.json"),
+        "{\"mcpServers\": {\"files\": {\"command\": \"/bin/sh\", \"env\": {\"TEAM\": \"a\"}},"
+            + " \"docs\": {\"url\": \"https://x.test/mcp\", \"type\": \"http\"}}}");
+    Files.createDirectories(home.resolve(".codeium/windsurf"));
+    Files.writeString(home.resolve(".codeium/windsurf/mcp_config.json"), "{\"mcpServers\": [");
+    Files.createDirectories(home.resolve(".kiro/crew"));
+    Files.writeString(
+        home.resolve(".kiro/crew/config.json"),
+        "{\"mcp_gateway\": {\"enabled\": true, \"pool_identity_env\": [\"TEAM\"]}}");
+    Shareability kc =
+        track(
+            Shareability.builder(dir.resolve("records"))
+                .environment(Map.of("HOME", home.toString()))
+                .workingDirectory(work)
+                .clock(at(1000.0))
+                .build());
+
+    HostServers host = kc.hostServers(ConfigRequest.discovery());
+
+    assertThat(host.servers()).extracting(ConfiguredServer::name).containsExactly("files", "docs");
+    ConfiguredDefinition files = host.server("files").orElseThrow().first();
+    assertThat(files.file()).isEqualTo("~/.cursor/mcp.json");
+    assertThat(files.pointer()).isEqualTo("/mcpServers/files");
+    assertThat(files.format()).isEqualTo("cursor");
+    assertThat(files.client()).isEqualTo("Cursor");
+    assertThat(files.identity()).isNotNull();
+    assertThat(host.skipped()).singleElement().asString().startsWith("~/.codeium/windsurf/");
+    assertThat(host.errors()).isEmpty();
+    assertThat(host.profileName()).isEqualTo("kirocrew");
+    assertThat(host.identityKeys()).containsExactly("TEAM");
+    assertThat(host.gatewaySection()).hasValueSatisfying(s -> assertThat(s).containsKey("enabled"));
+    assertThat(host.files())
+        .filteredOn(f -> f.status() == ConfigFile.Status.READ)
+        .extracting(ConfigFile::display)
+        .contains("~/.cursor/mcp.json");
+
+    assertThat(kc.verdicts(host, host.servers()))
+        .extracting(ServerVerdict::name)
+        .containsExactly("files", "docs");
+
+    assertThatThrownBy(() -> kc.hostServers(new ConfigRequest(List.of(), false, "nope")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--profile nope: expected default or kirocrew");
+  }
+
+  @Test
+  void aVerdictCarriesTheStoredMeasurementTimeNotARoundedOne(@TempDir Path dir) throws Exception {
+    Shareability kc = track(Shareability.builder(dir.resolve("records")).clock(at(1000.0)).build());
+    List<ConfiguredServer> servers = kc.servers(fleet(1));
+    double stored = 1796019386.626123;
+    try (CacheStore.Session s = CacheStore.open(kc.cacheFile(), null)) {
+      s.cache().put("server-0", EmbedFixtures.measuredRow(servers.get(0).commonIdentity(), stored));
+      s.flush();
+    }
+    Instant at = kc.verdicts(servers).get(0).measuredAt().orElseThrow();
+    assertThat(EpochSeconds.seconds(at)).isEqualTo(stored);
+    assertThat(Duration.between(Instant.ofEpochSecond(1796019386, 626_123_000), at).abs())
+        .isLessThan(Duration.ofNanos(1_000));
   }
 
   @Test
@@ -623,7 +690,7 @@ final class ShareabilityTest {
                 Map.of("a", EmbedFixtures.measuredRow(servers.get(0).commonIdentity(), 1.0)),
                 List.of())));
     Map<String, ServerFacts> facts = new HashMap<>();
-    servers.forEach(s -> facts.put(s.name(), s.host().facts()));
+    servers.forEach(s -> facts.put(s.name(), s.facts()));
 
     Eligibility.Result result =
         kc.eligibility(

@@ -97,7 +97,7 @@ public final class ConfigEditor implements AutoCloseable {
         String text = decode(target, bytes);
         ConfigFiles.Read read = ConfigFiles.parse(bytes);
         if (read.problem() != null) {
-          throw new BadInputException(ConfigFile.located(target.toString(), read.problem()));
+          throw new BadInputException(ProblemLines.located(target.toString(), read.problem()));
         }
         GatewaySettings settings;
         try {
@@ -311,7 +311,7 @@ public final class ConfigEditor implements AutoCloseable {
     String text = decode(file, bytes);
     ConfigFiles.Read read = ConfigFiles.parse(bytes);
     if (read.problem() != null) {
-      throw new BadInputException(ConfigFile.located(file.toString(), read.problem()));
+      throw new BadInputException(ProblemLines.located(file.toString(), read.problem()));
     }
     return new Document(file, bytes, text, read.root());
   }

@@ -103,6 +103,20 @@ public enum ConfigFormat {
   }
 
   /**
+   * The format of a definition ({@link dev.kcshare.embed.ConfiguredDefinition#format()} is its id).
+   *
+   * @throws IllegalArgumentException if no format has that id
+   */
+  public static ConfigFormat of(String id) {
+    for (ConfigFormat f : values()) {
+      if (f.id.equals(id)) {
+        return f;
+      }
+    }
+    throw new IllegalArgumentException("no config format " + id);
+  }
+
+  /**
    * How a client turns a non-string env value into the text its server sees, or refuses it.
    * Strongly typed clients (Codex, Zed, Goose, opencode, ...) refuse the file; VS Code and Gemini
    * CLI convert as JavaScript does; the other JSON formats keep the established rule of the Kiro

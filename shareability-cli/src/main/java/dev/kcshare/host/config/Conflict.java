@@ -1,7 +1,10 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server name whose definitions disagree. Such a name gets no pre-flight and no handshake
@@ -9,18 +12,24 @@ import java.util.Objects;
  * its definitions.
  *
  * @param name the server name
- * @param reason what differs, in words
+ * @param reason what differs, in words ({@link ConfiguredServer#conflictReason()})
  * @param definitions all its definitions, in config order
+ * @param differences which fields they differ in ({@link ConfiguredServer#differences()})
  */
-public record Conflict(String name, String reason, List<ConfiguredDefinition> definitions) {
+public record Conflict(
+    String name, String reason, List<ConfiguredDefinition> definitions, List<String> differences) {
   public Conflict {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(reason, "reason");
     definitions = List.copyOf(definitions);
+    differences = List.copyOf(differences);
   }
 
-  /** Which fields the definitions differ in ({@link ConfiguredServer#differences()}). */
-  public List<String> differences() {
-    return ConfiguredServer.differences(definitions);
+  /** The conflict among the server's definitions, or null when they all agree. */
+  public static @Nullable Conflict of(ConfiguredServer server) {
+    String reason = server.conflictReason();
+    return reason == null
+        ? null
+        : new Conflict(server.name(), reason, server.configured(), server.differences());
   }
 }

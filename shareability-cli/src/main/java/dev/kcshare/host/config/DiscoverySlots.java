@@ -1,6 +1,7 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.embed.ConfigFile;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

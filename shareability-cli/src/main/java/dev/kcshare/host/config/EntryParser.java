@@ -2,6 +2,7 @@ package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.policy.host.Transport;
+import dev.kcshare.embed.ServerDefinition;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -96,18 +97,31 @@ final class EntryParser {
         && (type == null || !ServerDefinition.CLIENT_PART_TYPES.contains(type))) {
       warnings.add(pointer + ": neither command nor url: nothing to launch or connect to");
     }
-    ServerDefinition definition =
-        new ServerDefinition(
-            entry.name(),
-            command,
-            args,
-            env,
-            cwd,
-            Boolean.TRUE.equals(rawDisabled),
-            url,
-            type,
-            unset);
-    return new Parsed(definition, substitution.drain(), envFile);
+    if (entry.name().isBlank()) {
+      throw new JsonInputException(pointer, "a server needs a name that is not blank");
+    }
+    ServerDefinition.Builder definition =
+        ServerDefinition.builder(entry.name())
+            .args(args)
+            .env(env)
+            .disabled(Boolean.TRUE.equals(rawDisabled))
+            .unsetEnv(unset);
+    if (command != null) {
+      if (command.isBlank()) {
+        throw new JsonInputException(entry.at("command"), "expected a command, got a blank string");
+      }
+      definition.command(command);
+    }
+    if (cwd != null) {
+      definition.cwd(cwd);
+    }
+    if (url != null) {
+      definition.url(url);
+    }
+    if (type != null) {
+      definition.type(type);
+    }
+    return new Parsed(definition.build(), substitution.drain(), envFile);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.embed.ConfiguredDefinition;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -73,6 +74,23 @@ public final class GatewaySettings {
     @SuppressWarnings("unchecked")
     Map<String, @Nullable Object> copy = (Map<String, @Nullable Object>) deepCopy(map, false);
     return new GatewaySettings(source, true, copy);
+  }
+
+  /**
+   * The settings as {@link dev.kcshare.embed.HostServers} carries them: the file they came from
+   * (null when none was read) and the section, when there is one (an unmodifiable JSON tree).
+   */
+  public static GatewaySettings of(
+      @Nullable String source, Optional<Map<String, @Nullable Object>> section) {
+    if (source == null && section.isEmpty()) {
+      return ABSENT;
+    }
+    return new GatewaySettings(source, section.isPresent(), section.orElse(Map.of()));
+  }
+
+  /** The section when there is one, unmodifiable ({@link #present()}); empty otherwise. */
+  public Optional<Map<String, @Nullable Object>> view() {
+    return present ? Optional.of(section) : Optional.empty();
   }
 
   /** The file the section came from, as displayed; null when no Kiro Crew config was read. */

@@ -1,5 +1,7 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -60,12 +62,12 @@ public final class GatewaySources {
 
   /** Whether the gateway fronts this definition. */
   public boolean serves(ConfiguredDefinition definition) {
-    return definition.format() != ConfigFormat.EMBEDDED && isSource(definition.path());
+    return !definition.format().equals(ConfigFormat.EMBEDDED.id()) && isSource(definition.path());
   }
 
   /** Whether the gateway fronts the server: at least one of its definitions is in its sources. */
   public boolean serves(ConfiguredServer server) {
-    for (ConfiguredDefinition d : server.definitions()) {
+    for (ConfiguredDefinition d : server.configured()) {
       if (serves(d)) {
         return true;
       }

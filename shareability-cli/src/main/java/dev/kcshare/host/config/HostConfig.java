@@ -3,6 +3,11 @@ package dev.kcshare.host.config;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.HostServers;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,51 +20,74 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The host's MCP configuration as loaded once per command: every file looked at, every server name
- * with all its definitions in config order, the Kiro Crew gateway settings and the host profile.
- * Built by {@link HostConfigLoader#load}.
+ * The command line's view of the servers from the host's configs ({@link HostServers}, which the
+ * loader builds and {@code Shareability.hostServers} hands out): the same values, with what only
+ * the commands need on top (named servers or exit 2, the Kiro Crew gateway settings as {@link
+ * GatewaySettings}, the documented JSON form). Built by {@link HostConfigLoader#load}.
  *
- * @param files every file looked at, in source order
- * @param servers server names in order of first appearance, without the client parts
- * @param clientParts the names whose every definition is part of its client rather than a server
- *     process (a Goose {@code builtin} extension, ...): listed by {@code kcshare config}, left out
- *     of every verdict, pass and metric (docs/config.md#part-of-the-client)
- * @param gateway the {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none)
- * @param profile the host profile in force and why
+ * @param loaded the servers from the host's configs
  */
-public record HostConfig(
-    List<ConfigFile> files,
-    List<ConfiguredServer> servers,
-    List<ConfiguredServer> clientParts,
-    GatewaySettings gateway,
-    ProfileSelection profile) {
-
+public record HostConfig(HostServers loaded) {
   public HostConfig {
-    files = List.copyOf(files);
-    servers = List.copyOf(servers);
-    clientParts = List.copyOf(clientParts);
-    Objects.requireNonNull(gateway, "gateway");
-    Objects.requireNonNull(profile, "profile");
+    Objects.requireNonNull(loaded, "loaded");
+  }
+
+  /** As {@link HostServers}, from its parts. */
+  public HostConfig(
+      List<ConfigFile> files,
+      List<ConfiguredServer> servers,
+      List<ConfiguredServer> clientParts,
+      GatewaySettings gateway,
+      ProfileSelection profile) {
+    this(
+        new HostServers(
+            files,
+            servers,
+            clientParts,
+            profile.name(),
+            profile.profile(),
+            profile.reason(),
+            gateway.source(),
+            gateway.view()));
+  }
+
+  /** Every file looked at, in source order. */
+  public List<ConfigFile> files() {
+    return loaded.files();
+  }
+
+  /** Server names in order of first appearance, without the client parts. */
+  public List<ConfiguredServer> servers() {
+    return loaded.servers();
+  }
+
+  /**
+   * The names whose every definition is part of its client rather than a server process (a Goose
+   * {@code builtin} extension, ...): listed by {@code kcshare config}, left out of every verdict,
+   * pass and metric (docs/config.md#part-of-the-client).
+   */
+  public List<ConfiguredServer> clientParts() {
+    return loaded.clientParts();
+  }
+
+  /** The {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none). */
+  public GatewaySettings gateway() {
+    return GatewaySettings.of(loaded.gatewaySource(), loaded.gatewaySection());
+  }
+
+  /** The host profile in force and why. */
+  public ProfileSelection profile() {
+    return new ProfileSelection(loaded.profileName(), loaded.hostProfile(), loaded.profileReason());
   }
 
   /** The server of that name, or null when no file defines it. */
   public @Nullable ConfiguredServer server(String name) {
-    for (ConfiguredServer s : servers) {
-      if (s.name().equals(name)) {
-        return s;
-      }
-    }
-    return null;
+    return loaded.server(name).orElse(null);
   }
 
   /** The client part of that name ({@link #clientParts}), or null when there is none. */
   public @Nullable ConfiguredServer clientPart(String name) {
-    for (ConfiguredServer s : clientParts) {
-      if (s.name().equals(name)) {
-        return s;
-      }
-    }
-    return null;
+    return loaded.clientPart(name).orElse(null);
   }
 
   /**
@@ -68,7 +96,7 @@ public record HostConfig(
    */
   public static String clientPartText(ConfiguredServer part) {
     List<String> types = new ArrayList<>();
-    for (ConfiguredDefinition d : part.definitions()) {
+    for (ConfiguredDefinition d : part.configured()) {
       String type = d.definition().type();
       String kind = "extension".equals(type) ? "an extension" : "a " + type + " extension";
       if (type != null && !types.contains(kind)) {
@@ -111,8 +139,8 @@ public record HostConfig(
 
   /** Every configured server name, in config order. */
   public List<String> names() {
-    List<String> out = new ArrayList<>(servers.size());
-    for (ConfiguredServer s : servers) {
+    List<String> out = new ArrayList<>(servers().size());
+    for (ConfiguredServer s : servers()) {
       out.add(s.name());
     }
     return out;
@@ -133,8 +161,8 @@ public record HostConfig(
   /** The names whose definitions disagree, in config order. */
   public List<Conflict> conflicts() {
     List<Conflict> out = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
-      Conflict c = s.conflict();
+    for (ConfiguredServer s : servers()) {
+      Conflict c = Conflict.of(s);
       if (c != null) {
         out.add(c);
       }
@@ -145,7 +173,7 @@ public record HostConfig(
   /** Every unresolved variable reference, in config order. */
   public List<UnresolvedVariable> unresolved() {
     List<UnresolvedVariable> out = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       out.addAll(s.unresolved());
     }
     return List.copyOf(out);
@@ -156,12 +184,12 @@ public record HostConfig(
    * docs/design.md#evidence-assembly).
    */
   public Set<String> identityKeys() {
-    return gateway.identityKeys();
+    return gateway().identityKeys();
   }
 
   /** The host profile in force. */
   public HostProfile hostProfile() {
-    return profile.profile();
+    return profile().profile();
   }
 
   /**
@@ -183,7 +211,7 @@ public record HostConfig(
 
   private List<String> lines(ConfigFile.Status status) {
     List<String> out = new ArrayList<>();
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       if (f.status() != status) {
         continue;
       }
@@ -222,7 +250,7 @@ public record HostConfig(
    * @throws BadInputException naming the file and its problem (exit 2) when it was skipped
    */
   public HostConfig requireGatewaySettings() {
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       if (f.origin().equals("kirocrew") && f.status() == ConfigFile.Status.SKIPPED) {
         List<String> lines = new ArrayList<>();
         for (String problem : f.problems()) {
@@ -246,16 +274,16 @@ public record HostConfig(
   public Map<String, @Nullable Object> toJson() {
     Map<String, @Nullable Object> out = new LinkedHashMap<>();
     Map<String, @Nullable Object> p = new LinkedHashMap<>();
-    p.put("name", profile.name());
-    p.put("reason", profile.reason());
+    p.put("name", profile().name());
+    p.put("reason", profile().reason());
     out.put("profile", p);
     List<@Nullable Object> fileList = new ArrayList<>();
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("file", f.display());
       m.put("path", f.path().toString());
       m.put("origin", f.origin());
-      m.put("formats", f.formats().stream().map(ConfigFormat::id).toList());
+      m.put("formats", f.formats());
       m.put("status", f.status().id());
       m.put("servers", f.servers());
       m.put("problems", f.problems());
@@ -266,15 +294,15 @@ public record HostConfig(
     out.put("gateway", gatewayJson());
     out.put("identityKeys", List.copyOf(identityKeys()));
     List<@Nullable Object> serverList = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("name", s.name());
-      m.put("stdio", s.stdio());
+      m.put("stdio", s.isStdio());
       m.put("declaredEnvNames", s.declaredEnvNames());
       m.put("identity", s.commonIdentity());
-      m.put("conflict", s.conflict() != null);
+      m.put("conflict", s.isConflicting());
       List<@Nullable Object> defs = new ArrayList<>();
-      for (ConfiguredDefinition d : s.definitions()) {
+      for (ConfiguredDefinition d : s.configured()) {
         defs.add(definitionJson(d));
       }
       m.put("definitions", defs);
@@ -284,12 +312,12 @@ public record HostConfig(
     }
     out.put("servers", serverList);
     List<@Nullable Object> partList = new ArrayList<>();
-    for (ConfiguredServer s : clientParts) {
+    for (ConfiguredServer s : clientParts()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("name", s.name());
       m.put("clients", s.clients());
       List<@Nullable Object> defs = new ArrayList<>();
-      for (ConfiguredDefinition d : s.definitions()) {
+      for (ConfiguredDefinition d : s.configured()) {
         Map<String, @Nullable Object> dm = new LinkedHashMap<>();
         dm.put("source", d.file());
         dm.put("pointer", d.pointer());
@@ -310,7 +338,7 @@ public record HostConfig(
         Map<String, @Nullable Object> dm = new LinkedHashMap<>();
         dm.put("source", d.file());
         dm.put("pointer", d.pointer());
-        dm.put("stdio", d.stdio());
+        dm.put("stdio", d.isStdio());
         dm.put("identity", d.identity());
         defs.add(dm);
       }
@@ -330,20 +358,20 @@ public record HostConfig(
   }
 
   private @Nullable Map<String, @Nullable Object> gatewayJson() {
-    if (gateway.source() == null) {
+    if (gateway().source() == null) {
       return null;
     }
     Map<String, @Nullable Object> g = new LinkedHashMap<>();
-    g.put("source", gateway.source());
-    g.put("present", gateway.present());
-    g.put("sharingOn", gateway.sharingOn());
-    g.put("socketPath", gateway.socketPath());
-    g.put("rosterSource", gateway.rosterSource());
-    g.put("roster", gateway.roster());
-    g.put("stubOverrides", new LinkedHashMap<String, @Nullable Object>(gateway.stubOverrides()));
-    g.put("effectiveStubSet", gateway.effectiveStubSet());
-    g.put("forwardDeclaredEnv", gateway.forwardDeclaredEnv());
-    g.put("identityKeys", List.copyOf(gateway.identityKeys()));
+    g.put("source", gateway().source());
+    g.put("present", gateway().present());
+    g.put("sharingOn", gateway().sharingOn());
+    g.put("socketPath", gateway().socketPath());
+    g.put("rosterSource", gateway().rosterSource());
+    g.put("roster", gateway().roster());
+    g.put("stubOverrides", new LinkedHashMap<String, @Nullable Object>(gateway().stubOverrides()));
+    g.put("effectiveStubSet", gateway().effectiveStubSet());
+    g.put("forwardDeclaredEnv", gateway().forwardDeclaredEnv());
+    g.put("identityKeys", List.copyOf(gateway().identityKeys()));
     return g;
   }
 
@@ -352,7 +380,7 @@ public record HostConfig(
     m.put("source", d.file());
     m.put("path", d.path().toString());
     m.put("pointer", d.pointer());
-    m.put("format", d.format().id());
+    m.put("format", d.format());
     m.put("command", d.definition().command());
     m.put("args", d.definition().shownArgs());
     m.put("envNames", d.envNames());
@@ -360,14 +388,14 @@ public record HostConfig(
     m.put("disabled", d.definition().disabled());
     m.put("url", d.definition().shownUrl());
     m.put("type", d.definition().type());
-    m.put("stdio", d.stdio());
+    m.put("stdio", d.isStdio());
     m.put("identity", d.identity());
     List<@Nullable Object> unresolved = new ArrayList<>();
     for (UnresolvedVariable u : d.unresolved()) {
       unresolved.add(unresolvedJson(u, false));
     }
     m.put("unresolved", unresolved);
-    m.put("client", d.format().client());
+    m.put("client", d.client());
     m.put("unsetEnvNames", d.definition().unsetEnv());
     return m;
   }

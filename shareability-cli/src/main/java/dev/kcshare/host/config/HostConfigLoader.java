@@ -1,6 +1,10 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.records.Fingerprints;
 import java.io.IOException;
@@ -52,9 +56,17 @@ public final class HostConfigLoader {
     List<ConfiguredServer> servers = new ArrayList<>();
     List<ConfiguredServer> clientParts = new ArrayList<>();
     for (ConfiguredServer s : run.servers()) {
-      (s.partOfClient() ? clientParts : servers).add(s);
+      (s.isPartOfClient() ? clientParts : servers).add(s);
     }
     return new HostConfig(run.files, servers, clientParts, run.gateway, profile);
+  }
+
+  private static List<String> ids(List<ConfigFormat> formats) {
+    List<String> out = new ArrayList<>(formats.size());
+    for (ConfigFormat f : formats) {
+      out.add(f.id());
+    }
+    return out;
   }
 
   /** One loading pass: what has been read so far. */
@@ -199,7 +211,7 @@ public final class HostConfigLoader {
         gateway = before;
         files.add(
             new ConfigFile(
-                display, path, origin, formats, bad, result.problems, result.warnings, 0));
+                display, path, origin, ids(formats), bad, result.problems, result.warnings, 0));
         return;
       }
       definitions.addAll(result.definitions);
@@ -212,7 +224,7 @@ public final class HostConfigLoader {
               display,
               path,
               origin,
-              formats,
+              ids(formats),
               result.problems.isEmpty() ? ConfigFile.Status.READ : ConfigFile.Status.ERROR,
               result.problems,
               result.warnings,

@@ -66,7 +66,7 @@ public final class KiroCrewConfig {
       return GatewaySettings.absent();
     }
     if (read.problem() != null) {
-      throw new BadInputException(ConfigFile.located(configFile.toString(), read.problem()));
+      throw new BadInputException(ProblemLines.located(configFile.toString(), read.problem()));
     }
     try {
       return GatewaySettings.fromDocument(read.root(), configFile.toString());

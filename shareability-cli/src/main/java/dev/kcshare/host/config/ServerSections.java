@@ -1,6 +1,9 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
 import java.io.IOException;
@@ -131,9 +134,9 @@ final class ServerSections {
               mapped.secretEnv().get(i),
               UnresolvedVariable.Reason.SECRET));
     }
-    definition = definition.withEnv(env);
+    definition = definition.toBuilder().env(env).build();
     if (disabledByList.contains(serverName) && !definition.disabled()) {
-      definition = definition.withDisabled(true);
+      definition = definition.toBuilder().disabled(true).build();
       result.warnings.add(pointer + ": " + client.disabledOutsideWhy());
     }
     boolean templated = !mapped.templated().isEmpty();
@@ -149,7 +152,7 @@ final class ServerSections {
                 h.reference(),
                 UnresolvedVariable.Reason.TEMPLATE));
       }
-      definition = definition.withDisabled(true);
+      definition = definition.toBuilder().disabled(true).build();
       result.warnings.add(
           pointer
               + ": a template with variables ("
@@ -163,7 +166,8 @@ final class ServerSections {
             result.display,
             result.path,
             pointer,
-            format,
+            format.id(),
+            format.client(),
             definition.isStdio() && !templated ? identity(definition) : null,
             unresolved));
   }

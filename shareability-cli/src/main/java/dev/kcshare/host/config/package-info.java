@@ -1,10 +1,9 @@
 /**
- * The host's MCP configuration as kcshare reads it (see {@code docs/config.md}): configured servers
- * with every definition and its execution identity ({@link
- * dev.kcshare.host.config.ConfiguredServer}), the Kiro Crew gateway settings ({@link
- * dev.kcshare.host.config.GatewaySettings}) and the host profile. An embedding gateway builds
- * {@link dev.kcshare.host.config.ConfiguredServer}s from its own definitions with {@code
- * Shareability.servers}.
+ * The host's MCP configuration as kcshare reads it (see {@code docs/config.md}): one family per
+ * client, the discovery order, the readers that build {@link dev.kcshare.embed.ServerDefinition}s
+ * through its builder and group them into {@link dev.kcshare.embed.ConfiguredServer}s with each
+ * definition's source and execution identity, the Kiro Crew gateway settings ({@link
+ * dev.kcshare.host.config.GatewaySettings}) and the host profile.
  */
 @NullMarked
 package dev.kcshare.host.config;

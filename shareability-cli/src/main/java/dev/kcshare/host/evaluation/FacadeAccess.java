@@ -3,26 +3,17 @@ package dev.kcshare.host.evaluation;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.PassOptions;
 import dev.kcshare.embed.Shareability;
-import java.util.List;
 import java.util.Objects;
 
 /**
- * What the commands of this module need of the embedding facade beyond its exported API: the
- * configured servers the host's configuration gives, as the facade's own, and the head start of a
- * named pass. Registered by the facade when its class is initialised; the package is not exported,
- * so an embedder never sees it.
+ * What the commands of this module need of the embedding facade beyond its exported API: the head
+ * start of a named pass, which {@code Main} begins before the command line is parsed
+ * (docs/performance.md). Registered by the facade when its class is initialised; the package is not
+ * exported, so an embedder never sees it.
  */
 public final class FacadeAccess {
   /** The facade's side. */
   public interface Hooks {
-    /**
-     * The host's configured servers as the facade's.
-     *
-     * @param servers the servers of the host's configuration
-     * @return the same servers, in order
-     */
-    List<ConfiguredServer> servers(List<dev.kcshare.host.config.ConfiguredServer> servers);
-
     /**
      * Begins a pass of {@link PassOptions.Kind#NAMED} over the one server {@code server} on {@code
      * facade} ({@link EvaluationRunner#startEarly}); {@link Shareability#pass} of exactly that

@@ -1,7 +1,7 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.Answer;
-import dev.kcshare.host.config.ServerDefinition;
+import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.SpawnWatcher;
 import dev.kcshare.host.prober.StdioProber;

@@ -1,8 +1,8 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.embed.PassResult;
+import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.FileProblem;
-import dev.kcshare.host.config.ServerDefinition;
 import dev.kcshare.host.prober.CaptureFiles;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.StdioProber;

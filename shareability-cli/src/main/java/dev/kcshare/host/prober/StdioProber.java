@@ -8,8 +8,9 @@ import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.core.text.Secrets;
+import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.HostContext;
-import dev.kcshare.host.config.ServerDefinition;
+import dev.kcshare.host.config.Definitions;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -296,7 +297,7 @@ public final class StdioProber {
       if (!(launch instanceof Launch l)) {
         return Optional.empty();
       }
-      Secrets secrets = server.secrets();
+      Secrets secrets = Definitions.secrets(server);
       Attempt legacy = new Attempt(l, secrets, Identity.A, Era.LEGACY, true, false);
       legacy.sampleCost = false; // a re-check is not a measurement: its cost is not kept
       Exchange.Result r = legacy.run();
@@ -327,7 +328,7 @@ public final class StdioProber {
       AtomicReference<@Nullable LaunchSummary> launched,
       AtomicReference<SessionCost> cost)
       throws InterruptedException {
-    Secrets secrets = server.secrets();
+    Secrets secrets = Definitions.secrets(server);
     Object launch = launch(server);
     if (!(launch instanceof Launch l)) {
       return PreflightResult.couldNotRun(shown(secrets, (String) launch), null, null);

@@ -2,13 +2,15 @@ package dev.kcshare.host.report;
 
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.host.config.ConfiguredServer;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -126,7 +129,14 @@ public final class VerdictReport {
         EvidenceAssembly.assemble(
             facts(server), profile, ledger.codesForName(server.name()), cache);
     Verdict v = Assessor.assess(a.evidence(), identityKeys);
-    return ServerVerdict.of(server, a, v);
+    CacheRow row = a.row();
+    return new ServerVerdict(
+        server,
+        v,
+        a.evidence(),
+        row == null ? Optional.empty() : Optional.of(EpochSeconds.instant(row.evaluatedAt())),
+        row == null ? Optional.empty() : Optional.ofNullable(row.cost()),
+        a.identitiesAgree());
   }
 
   /** The policy view of a configured server ({@link ConfiguredServer#facts}). */

@@ -2,6 +2,11 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -121,7 +126,7 @@ final class ClientConfigsTest {
   void vscodeNumbersNullEnvFileAndNoDisabledMember() {
     ConfiguredDefinition d = def("vscode-user-tool");
     ServerDefinition s = d.definition();
-    assertThat(d.format()).isEqualTo(ConfigFormat.VSCODE);
+    assertThat(d.format()).isEqualTo(ConfigFormat.VSCODE.id());
     assertThat(s.args()).containsExactly("-y", "vscode-user-tool", l.home() + "/data");
     // JavaScript's String(): 8080 -> "8080", 1.5 -> "1.5"; null removes the variable.
     assertThat(s.env())
@@ -139,11 +144,11 @@ final class ClientConfigsTest {
             w ->
                 w.equals(
                     "/servers/vscode-user-tool/env/PORT: number used as 8080, as VS Code converts it"));
-    assertThat(def("vscode-remote").stdio()).isFalse();
+    assertThat(def("vscode-remote").isStdio()).isFalse();
     assertThat(unresolved("vscode-profile-tool")).containsExactly("${input:key} input");
     assertThat(def("vscode-settings-tool").pointer())
         .isEqualTo("/mcp/servers/vscode-settings-tool");
-    assertThat(def("vscode-settings-tool").format()).isEqualTo(ConfigFormat.VSCODE_SETTINGS);
+    assertThat(def("vscode-settings-tool").format()).isEqualTo(ConfigFormat.VSCODE_SETTINGS.id());
   }
 
   @Test
@@ -187,7 +192,7 @@ final class ClientConfigsTest {
     assertThat(unresolved("windsurf-tool")).containsExactly("${env:WINDSURF_SAMPLE_KEY} unset");
     assertThat(def("windsurf-remote").definition().url())
         .isEqualTo("https://example.invalid/windsurf");
-    assertThat(def("windsurf-remote").stdio()).isFalse();
+    assertThat(def("windsurf-remote").isStdio()).isFalse();
 
     assertThat(def("cline-tool").definition().cwd()).isEqualTo("/tmp");
     assertThat(def("cline-tool").definition().disabled()).isFalse();
@@ -205,7 +210,7 @@ final class ClientConfigsTest {
     assertThat(roo.env()).containsEntry("KEY", "${env:ROO_SAMPLE_UNSET}");
     assertThat(unresolved("roo-tool")).containsExactly("${env:ROO_SAMPLE_UNSET} unset");
     assertThat(def("roo-off").definition().disabled()).isTrue();
-    assertThat(def("roo-project-tool").stdio()).isFalse();
+    assertThat(def("roo-project-tool").isStdio()).isFalse();
   }
 
   @Test
@@ -216,7 +221,7 @@ final class ClientConfigsTest {
     assertThat(def("gemini-excluded").definition().disabled()).as("mcp.excluded").isTrue();
     assertThat(def("gemini-off").definition().disabled()).as("enablement file").isTrue();
     assertThat(def("gemini-http").definition().type()).isEqualTo("http");
-    assertThat(def("gemini-http").stdio()).isFalse();
+    assertThat(def("gemini-http").isStdio()).isFalse();
     assertThat(def("gemini-project-tool").file()).isEqualTo(".gemini/settings.json");
   }
 
@@ -226,7 +231,7 @@ final class ClientConfigsTest {
     assertThat(t.env()).containsOnly(Map.entry("API_KEY", "codex-env-value"));
     assertThat(def("codex-tool").pointer()).isEqualTo("/mcp_servers/codex-tool");
     assertThat(def("codex-off").definition().disabled()).isTrue();
-    assertThat(def("codex-remote").stdio()).isFalse();
+    assertThat(def("codex-remote").isStdio()).isFalse();
     assertThat(def("codex-remote").definition().type()).isEqualTo("streamable_http");
     assertThat(file("codex-user").warnings())
         .anyMatch(w -> w.startsWith("/mcp_servers/codex-tool/env_vars: forwarded"));
@@ -259,12 +264,12 @@ final class ClientConfigsTest {
     ServerDefinition nested = def("zed-nested").definition();
     assertThat(nested.command()).isEqualTo("npx");
     assertThat(nested.args()).containsExactly("-y", "zed-nested");
-    assertThat(def("zed-nested").stdio()).isTrue();
+    assertThat(def("zed-nested").isStdio()).isTrue();
     assertThat(c.server("zed-extension")).isNull();
     assertThat(c.clientPart("zed-extension").first().definition().type()).isEqualTo("extension");
     assertThat(file("zed-user").warnings())
         .anyMatch(w -> w.startsWith("/context_servers/zed-extension: provided by a Zed extension"));
-    assertThat(def("zed-project-tool").stdio()).isFalse();
+    assertThat(def("zed-project-tool").isStdio()).isFalse();
   }
 
   @Test
@@ -274,11 +279,12 @@ final class ClientConfigsTest {
     assertThat(t.definition().env())
         .containsEntry("API_KEY", "continue-secret-value")
         .containsEntry("MODE", "on");
-    assertThat(def("continue-sse").stdio()).isFalse();
+    assertThat(def("continue-sse").isStdio()).isFalse();
     assertThat(file("continue-user").warnings())
         .anyMatch(w -> w.startsWith("/mcpServers/2: a hub block (uses someone/hub-block)"));
     assertThat(def("continue-block-tool").file()).isEqualTo("~/.continue/mcpServers/block.yaml");
-    assertThat(def("continue-workspace-block").format()).isEqualTo(ConfigFormat.CONTINUE_BLOCK);
+    assertThat(def("continue-workspace-block").format())
+        .isEqualTo(ConfigFormat.CONTINUE_BLOCK.id());
     assertThat(def("continue-json-tool").definition().env())
         .containsEntry("KEY", "continue-secret-value");
     assertThat(file("continue-json").warnings())
@@ -303,20 +309,20 @@ final class ClientConfigsTest {
     assertThat(c.server("developer")).isNull();
     ConfiguredServer developer = c.clientPart("developer");
     assertThat(developer).isNotNull();
-    assertThat(developer.partOfClient()).isTrue();
+    assertThat(developer.isPartOfClient()).isTrue();
     assertThat(developer.first().definition().type()).isEqualTo("builtin");
     assertThat(c.clientParts()).extracting(ConfiguredServer::name).contains("developer", "todo");
     assertThat(c.server("todo")).isNull();
     // A websocket extension is remote, at its uri: a server, not part of Goose.
     assertThat(def("goosesocket").definition().url()).isEqualTo("wss://example.invalid/goose");
-    assertThat(def("goosesocket").stdio()).isFalse();
+    assertThat(def("goosesocket").isStdio()).isFalse();
     assertThat(file("goose").warnings()).noneMatch(w -> w.contains("goosesocket: a Goose"));
     assertThat(def("gooseremote").definition().url()).isEqualTo("https://example.invalid/goose");
   }
 
   @Test
   void lmStudioAmazonQAndOpencode() {
-    assertThat(def("lmstudio-tool").stdio()).isTrue();
+    assertThat(def("lmstudio-tool").isStdio()).isTrue();
 
     ServerDefinition q = def("amazonq-tool").definition();
     assertThat(q.env())
@@ -324,8 +330,8 @@ final class ClientConfigsTest {
         .containsEntry("LANG_HINT", "from-host");
     assertThat(unresolved("amazonq-tool")).containsExactly("${env:AMAZONQ_SAMPLE_UNSET} unset");
     assertThat(def("amazonq-off").definition().disabled()).isTrue();
-    assertThat(def("amazonq-workspace-tool").stdio()).isFalse();
-    assertThat(def("amazonq-agent-tool").format()).isEqualTo(ConfigFormat.AMAZONQ_AGENT);
+    assertThat(def("amazonq-workspace-tool").isStdio()).isFalse();
+    assertThat(def("amazonq-agent-tool").format()).isEqualTo(ConfigFormat.AMAZONQ_AGENT.id());
     assertThat(def("amazonq-workspace-agent").file())
         .isEqualTo(".amazonq/cli-agents/ws-agent.json");
 
@@ -335,7 +341,7 @@ final class ClientConfigsTest {
     assertThat(o.env()).containsEntry("OC_KEY", "");
     assertThat(unresolved("opencode-tool")).containsExactly("{env:OPENCODE_SAMPLE_UNSET} unset");
     assertThat(def("opencode-off").definition().disabled()).isTrue();
-    assertThat(def("opencode-remote").stdio()).isFalse();
+    assertThat(def("opencode-remote").isStdio()).isFalse();
     assertThat(def("opencode-project-tool").file()).isEqualTo("opencode.jsonc");
   }
 
@@ -343,11 +349,11 @@ final class ClientConfigsTest {
   void severalClientsOneName() {
     ConfiguredServer memory = c.server("memory");
     assertThat(memory.clients()).containsExactly("Codex CLI", "Goose");
-    assertThat(memory.conflict()).as("the same command line in two clients").isNull();
+    assertThat(memory.isConflicting()).as("the same command line in two clients").isFalse();
     assertThat(memory.differences()).isEmpty();
     ConfiguredServer fetch = c.server("fetch");
     assertThat(fetch.clients()).containsExactly("Zed", "opencode");
-    assertThat(fetch.conflict()).isNotNull();
+    assertThat(fetch.isConflicting()).isTrue();
     assertThat(fetch.differences()).containsExactly("args");
     assertThat(fetch.commonIdentity()).isNull();
   }

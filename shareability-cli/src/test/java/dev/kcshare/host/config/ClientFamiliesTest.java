@@ -10,6 +10,8 @@ import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

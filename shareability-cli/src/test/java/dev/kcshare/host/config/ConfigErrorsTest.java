@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Files;
@@ -72,6 +75,14 @@ final class ConfigErrorsTest {
             ".kiro/settings/mcp.json",
             "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"type\": 3}}}",
             "~/.kiro/settings/mcp.json: /mcpServers/x/type: expected a string, got a number"),
+        Arguments.of(
+            ".kiro/settings/mcp.json",
+            "{\"mcpServers\": {\" \": {\"command\": \"npx\"}}}",
+            "~/.kiro/settings/mcp.json: /mcpServers/ : a server needs a name that is not blank"),
+        Arguments.of(
+            ".cursor/mcp.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"  \", \"args\": [\"-y\"]}}}",
+            "~/.cursor/mcp.json: /mcpServers/x/command: expected a command, got a blank string"),
         Arguments.of(
             ".kiro/settings/mcp.json",
             "{\"mcpServers\": {\"x\": \"npx -y pkg\"}}",

@@ -3,6 +3,10 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.policy.DefinitionFacts;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Path;
 import java.util.Map;
@@ -74,20 +78,20 @@ final class GatewayConfigsTest {
     HostConfig c = load(l, l.env());
     ConfigFile f = file(c, "mcphub");
     assertThat(f.status()).isEqualTo(ConfigFile.Status.READ);
-    assertThat(f.formats()).containsExactly(ConfigFormat.MCPHUB);
+    assertThat(f.formats()).containsExactly(ConfigFormat.MCPHUB.id());
     assertThat(f.servers()).isEqualTo(4);
     ConfiguredDefinition pw = c.server("playwright").first();
     assertThat(pw.definition().command()).isEqualTo("npx");
     assertThat(pw.definition().args()).containsExactly("@playwright/mcp@latest", "--headless");
-    assertThat(pw.stdio()).isTrue();
+    assertThat(pw.isStdio()).isTrue();
     assertThat(pw.identity()).isNotNull();
-    assertThat(pw.format().client()).isEqualTo("mcphub");
+    assertThat(pw.client()).isEqualTo("mcphub");
     assertThat(c.server("amap").first().definition().env())
         .containsEntry("AMAP_MAPS_API_KEY", "hub-sample-value");
     ConfiguredDefinition off = c.server("off").first();
     assertThat(off.definition().disabled()).isTrue();
     assertThat(off.definition().refusal()).isEqualTo(DefinitionFacts.DISABLED);
-    assertThat(c.server("remote").first().stdio()).isFalse();
+    assertThat(c.server("remote").first().isStdio()).isFalse();
     assertThat(c.server("remote").first().definition().url())
         .isEqualTo("https://example.invalid/mcp");
     assertThat(c.toJson().toString()).doesNotContain("hub-sample-value");
@@ -139,7 +143,7 @@ final class GatewayConfigsTest {
     ConfigFile f = file(c, "1mcp");
     assertThat(f.path()).isEqualTo(file);
     assertThat(f.status()).isEqualTo(ConfigFile.Status.READ);
-    assertThat(f.formats()).containsExactly(ConfigFormat.ONE_MCP);
+    assertThat(f.formats()).containsExactly(ConfigFormat.ONE_MCP.id());
   }
 
   @Test
@@ -152,7 +156,7 @@ final class GatewayConfigsTest {
     assertThat(fs.pointer()).isEqualTo("/mcpServers/filesystem");
     assertThat(fs.definition().args()).containsExactly("-y", "fs", "/tmp");
     assertThat(fs.identity()).isNotNull();
-    assertThat(fs.format().client()).isEqualTo("1MCP");
+    assertThat(fs.client()).isEqualTo("1MCP");
     assertThat(c.server("off").first().definition().disabled()).isTrue();
     ConfiguredDefinition maybe = c.server("maybe").first();
     assertThat(maybe.definition().disabled()).isTrue();
@@ -176,7 +180,7 @@ final class GatewayConfigsTest {
     ConfiguredServer s = c.server("project");
     ConfiguredDefinition d = s.first();
     assertThat(d.pointer()).isEqualTo("/mcpTemplates/project");
-    assertThat(d.stdio()).isTrue();
+    assertThat(d.isStdio()).isTrue();
     assertThat(d.identity()).isNull();
     assertThat(s.commonIdentity()).isNull();
     assertThat(d.definition().refusal()).isNotNull();

@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Files;
@@ -125,7 +130,7 @@ final class HostConfigLoaderTest {
             "workspace-tool",
             "playwright",
             "perplexity");
-    assertThat(server(c, "memory").definitions())
+    assertThat(server(c, "memory").configured())
         .extracting(ConfiguredDefinition::file, ConfiguredDefinition::pointer)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
@@ -135,9 +140,9 @@ final class HostConfigLoaderTest {
         .isEqualTo(
             "/projects/" + l.workspace().toString().replace("/", "~1") + "/mcpServers/puppeteer");
     assertThat(c.server("other-project-only")).as("another project's servers").isNull();
-    assertThat(server(c, "kirocrew-core").first().format()).isEqualTo(ConfigFormat.KIRO_AGENT);
-    assertThat(server(c, "postgres").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE);
-    assertThat(server(c, "playwright").first().format()).isEqualTo(ConfigFormat.VSCODE);
+    assertThat(server(c, "kirocrew-core").first().format()).isEqualTo(ConfigFormat.KIRO_AGENT.id());
+    assertThat(server(c, "postgres").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE.id());
+    assertThat(server(c, "playwright").first().format()).isEqualTo(ConfigFormat.VSCODE.id());
   }
 
   @Test
@@ -146,9 +151,9 @@ final class HostConfigLoaderTest {
 
     ConfiguredServer filesystem = server(c, "filesystem");
     assertThat(filesystem.definitions()).hasSize(2);
-    assertThat(filesystem.conflict()).isNull();
+    assertThat(filesystem.isConflicting()).isFalse();
     assertThat(filesystem.commonIdentity()).isEqualTo(filesystem.first().identity()).isNotNull();
-    assertThat(server(c, "memory").conflict()).isNull();
+    assertThat(server(c, "memory").isConflicting()).isFalse();
 
     assertThat(c.conflicts())
         .extracting(Conflict::name, Conflict::reason)
@@ -159,7 +164,7 @@ final class HostConfigLoaderTest {
                 "github", "some definitions are stdio and some are not"));
     assertThat(server(c, "fetch").commonIdentity()).isNull();
     assertThat(server(c, "github").commonIdentity()).isNull();
-    assertThat(server(c, "github").stdio()).as("the first definition is the docker one").isTrue();
+    assertThat(server(c, "github").isStdio()).as("the first definition is the docker one").isTrue();
   }
 
   @Test
@@ -208,12 +213,12 @@ final class HostConfigLoaderTest {
   void stdioDisabledAndUrlEntries() {
     HostConfig c = discover(ConfigSamples.full(root));
     assertThat(server(c, "kirocrew-computer").first().definition().disabled()).isTrue();
-    assertThat(server(c, "kirocrew-computer").stdio()).isTrue();
+    assertThat(server(c, "kirocrew-computer").isStdio()).isTrue();
     ConfiguredDefinition context7 = server(c, "context7").first();
-    assertThat(context7.stdio()).isFalse();
+    assertThat(context7.isStdio()).isFalse();
     assertThat(context7.definition().url()).isEqualTo("https://mcp.context7.com/mcp");
     assertThat(server(c, "linear").first().definition().type()).isEqualTo("sse");
-    assertThat(server(c, "linear").stdio()).isFalse();
+    assertThat(server(c, "linear").isStdio()).isFalse();
   }
 
   @Test
@@ -226,9 +231,9 @@ final class HostConfigLoaderTest {
                 + " \"url\": \"http://127.0.0.1:9/mcp\"},"
                 + " \"y\": {\"type\": \"websocket\", \"command\": \"npx\"}}}");
     HostConfig c = load(l, l.env(), new ConfigRequest(List.of(f.toString()), false, null));
-    assertThat(server(c, "x").stdio()).isFalse();
+    assertThat(server(c, "x").isStdio()).isFalse();
     assertThat(server(c, "x").first().identity()).isNull();
-    assertThat(server(c, "y").stdio()).as("unknown type with a command").isTrue();
+    assertThat(server(c, "y").isStdio()).as("unknown type with a command").isTrue();
     assertThat(c.files().get(0).warnings())
         .containsExactly(
             "/mcpServers/y/type: unknown transport type 'websocket'; read as stdio because a"
@@ -249,7 +254,7 @@ final class HostConfigLoaderTest {
     HostConfig c =
         load(l, l.env(), new ConfigRequest(List.of(a.toString(), b.toString()), false, null));
     assertThat(server(c, "s").declaredEnvNames()).containsExactly("A", "B", "Z");
-    assertThat(server(c, "s").conflict()).as("env values differ").isNotNull();
+    assertThat(server(c, "s").isConflicting()).as("env values differ").isTrue();
   }
 
   @Test
@@ -389,7 +394,7 @@ final class HostConfigLoaderTest {
 
     HostConfig only = load(l, l.env(), new ConfigRequest(List.of(named.toString()), false, null));
     assertThat(only.files()).extracting(ConfigFile::display).containsExactly(named.toString());
-    assertThat(only.files().get(0).formats()).containsExactly(ConfigFormat.MCP_SERVERS);
+    assertThat(only.files().get(0).formats()).containsExactly(ConfigFormat.MCP_SERVERS.id());
     assertThat(names(only)).containsExactly("sqlite", "memory");
     assertThat(only.gateway().source()).as("the Kiro Crew config was not read").isNull();
 
@@ -404,7 +409,7 @@ final class HostConfigLoaderTest {
   void aNamedFileThatIsAlsoDiscoveredIsReadOnce() {
     Layout l = ConfigSamples.full(root);
     HostConfig c = load(l, l.env(), new ConfigRequest(List.of("~/.cursor/mcp.json"), true, null));
-    assertThat(c.files().get(0).formats()).containsExactly(ConfigFormat.CURSOR);
+    assertThat(c.files().get(0).formats()).containsExactly(ConfigFormat.CURSOR.id());
     ConfigFile again =
         c.files().stream().filter(f -> f.origin().equals("cursor-user")).findFirst().orElseThrow();
     assertThat(again.status()).isEqualTo(ConfigFile.Status.DUPLICATE);
@@ -453,19 +458,20 @@ final class HostConfigLoaderTest {
     assertThat(c.files())
         .extracting(ConfigFile::formats)
         .containsExactly(
-            List.of(ConfigFormat.VSCODE),
-            List.of(ConfigFormat.KIROCREW),
-            List.of(ConfigFormat.CLAUDE_CODE_USER),
-            List.of(ConfigFormat.CLAUDE_CODE),
-            List.of(ConfigFormat.CURSOR),
-            List.of(ConfigFormat.KIRO),
-            List.of(ConfigFormat.CLAUDE_DESKTOP),
-            List.of(ConfigFormat.KIROCREW, ConfigFormat.MCP_SERVERS));
+            List.of(ConfigFormat.VSCODE.id()),
+            List.of(ConfigFormat.KIROCREW.id()),
+            List.of(ConfigFormat.CLAUDE_CODE_USER.id()),
+            List.of(ConfigFormat.CLAUDE_CODE.id()),
+            List.of(ConfigFormat.CURSOR.id()),
+            List.of(ConfigFormat.KIRO.id()),
+            List.of(ConfigFormat.CLAUDE_DESKTOP.id()),
+            List.of(ConfigFormat.KIROCREW.id(), ConfigFormat.MCP_SERVERS.id()));
     assertThat(c.gateway().source()).isEqualTo(crew.toString());
     assertThat(c.files().get(7).warnings())
         .containsExactly(
             "/mcp_gateway: ignored; the gateway settings were already read from " + crew);
-    assertThat(server(c, "puppeteer").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE_USER);
+    assertThat(server(c, "puppeteer").first().format())
+        .isEqualTo(ConfigFormat.CLAUDE_CODE_USER.id());
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.embed.ServerDefinition;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServerDefinitionTest {
@@ -11,8 +11,12 @@ class ServerDefinitionTest {
   void anHttpTypeWithACommandIsNotStdio() {
     // the same rule the config reader applies: the declared type wins over a leftover command
     ServerDefinition http =
-        new ServerDefinition(
-            "remote", "npx", List.of("x"), Map.of(), null, false, "https://x.test/mcp", "http");
+        ServerDefinition.builder("remote")
+            .command("npx")
+            .args(List.of("x"))
+            .url("https://x.test/mcp")
+            .type("http")
+            .build();
     assertThat(http.isStdio()).isFalse();
     assertThat(ServerDefinition.stdio("files", "npx", List.of()).isStdio()).isTrue();
   }

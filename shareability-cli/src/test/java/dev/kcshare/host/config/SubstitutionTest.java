@@ -2,9 +2,9 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.embed.UnresolvedVariable.Reason;
 import dev.kcshare.host.config.Substitution.Found;
 import dev.kcshare.host.config.Substitution.Style;
-import dev.kcshare.host.config.UnresolvedVariable.Reason;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.handshake.host.Answers;
-import dev.kcshare.host.config.ServerDefinition;
+import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.prober.LaunchSummary;
 import dev.kcshare.host.prober.PhaseTimes;
 import dev.kcshare.host.prober.ProbeAttempt;

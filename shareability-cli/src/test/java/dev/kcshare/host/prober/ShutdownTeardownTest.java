@@ -3,7 +3,7 @@ package dev.kcshare.host.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.host.config.ServerDefinition;
+import dev.kcshare.embed.ServerDefinition;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

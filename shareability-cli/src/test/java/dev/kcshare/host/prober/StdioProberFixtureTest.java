@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.host.config.ServerDefinition;
+import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -104,8 +104,9 @@ final class StdioProberFixtureTest {
   void aServersSecretsAreMaskedInItsStderrTailsAndLaunchLine(@TempDir Path dir) throws Exception {
     FixtureServers f = new FixtureServers(dir);
     ServerDefinition server =
-        f.server("leak-secrets", "--api-key", "ctx7sk-0123456789")
-            .withEnv(Map.of("API_KEY", "sk-live-abcdef123456"));
+        f.server("leak-secrets", "--api-key", "ctx7sk-0123456789").toBuilder()
+            .env(Map.of("API_KEY", "sk-live-abcdef123456"))
+            .build();
     ProbeOutcome outcome = probe(f, PROBER, server);
     assertCouldNotRun(outcome, "no response (process exited with status 1)");
     assertThat(outcome.attempts()).isNotEmpty();
@@ -126,7 +127,7 @@ final class StdioProberFixtureTest {
   void kcsharesOwnDetailsAreNeverMaskedEvenWhenAnEnvValueMatchesThem(@TempDir Path dir)
       throws Exception {
     FixtureServers f = new FixtureServers(dir);
-    ServerDefinition server = f.server("silent").withEnv(Map.of("MODE", "timeout"));
+    ServerDefinition server = f.server("silent").toBuilder().env(Map.of("MODE", "timeout")).build();
     ProbeOutcome outcome = probe(f, FAST_TIMEOUT, server);
     assertCouldNotRun(outcome, "timeout");
     assertThat(outcome.timedOut()).isTrue();
@@ -362,7 +363,8 @@ final class StdioProberFixtureTest {
   @Test
   void declaredEnvIsLaidOverKcsharesOwn(@TempDir Path dir) throws Exception {
     FixtureServers f = new FixtureServers(dir);
-    ServerDefinition server = f.server("needs-env").withEnv(Map.of("FIXTURE_TOKEN", "t0ken"));
+    ServerDefinition server =
+        f.server("needs-env").toBuilder().env(Map.of("FIXTURE_TOKEN", "t0ken")).build();
     assertMeasured(probe(f, PROBER, server), false, "");
     assertThat(server.env()).containsExactly(Map.entry("FIXTURE_TOKEN", "t0ken"));
   }
@@ -454,15 +456,11 @@ final class StdioProberFixtureTest {
     List<String> args = new java.util.ArrayList<>(server.args());
     args.set(0, "mcp-fixture.mjs");
     ServerDefinition relative =
-        new ServerDefinition(
-            "relative",
-            "node",
-            args,
-            Map.of(),
-            FixtureServers.SCRIPT.getParent().toString(),
-            false,
-            null,
-            null);
+        ServerDefinition.builder("relative")
+            .command("node")
+            .args(args)
+            .cwd(FixtureServers.SCRIPT.getParent().toString())
+            .build();
     assertMeasured(probe(f, PROBER, relative), false, "");
   }
 
@@ -474,7 +472,7 @@ final class StdioProberFixtureTest {
     Optional<Answer> modern = PROBER.probeOnce(f.server("modern-only"));
     assertThat(modern).get().extracting(Answer::era).isEqualTo(Era.MODERN);
     assertThat(PROBER.probeOnce(f.server("exit-early"))).isEmpty();
-    assertThat(PROBER.probeOnce(f.server("stable").withDisabled(true))).isEmpty();
+    assertThat(PROBER.probeOnce(f.server("stable").toBuilder().disabled(true).build())).isEmpty();
     assertThat(f.pids()).hasSize(4); // stable, modern-only twice (legacy, modern), exit-early
     f.assertAllGone();
   }
@@ -585,9 +583,12 @@ final class StdioProberFixtureTest {
   void theLaunchIsSummarisedWithEnvNamesOnly(@TempDir Path dir) throws Exception {
     FixtureServers f = new FixtureServers(dir);
     ServerDefinition server =
-        f.server("needs-env")
-            .withEnv(Map.of("FIXTURE_TOKEN", "s3cret-value"))
-            .withCwd(dir.toString());
+        f.server("needs-env").toBuilder()
+            .env(Map.of("FIXTURE_TOKEN", "s3cret-value"))
+            .build()
+            .toBuilder()
+            .cwd(dir.toString())
+            .build();
     ProbeOutcome outcome = probe(f, PROBER, server);
     assertMeasured(outcome, false, "");
     LaunchSummary launch = outcome.launch();
@@ -599,7 +600,7 @@ final class StdioProberFixtureTest {
     assertThat(launch.directory()).isEqualTo(dir.toString());
     assertThat(launch.toString()).doesNotContain("s3cret-value");
 
-    ProbeOutcome refused = PROBER.probe(server.withDisabled(true), false);
+    ProbeOutcome refused = PROBER.probe(server.toBuilder().disabled(true).build(), false);
     assertThat(refused.launch()).isNull();
     assertThat(refused.lastExitStatus()).isNull();
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.host.config.ServerDefinition;
+import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -42,7 +42,9 @@ final class StdioProberRefusalTest {
   void disabledServerIsNeverSpawned() throws Exception {
     Path marker = dir.resolve("spawned");
     ServerDefinition s =
-        ServerDefinition.stdio("d", "/bin/sh", List.of("-c", "touch " + marker)).withDisabled(true);
+        ServerDefinition.stdio("d", "/bin/sh", List.of("-c", "touch " + marker)).toBuilder()
+            .disabled(true)
+            .build();
     assertRefused(preflight(s), "disabled");
     assertThat(marker).doesNotExist();
   }
@@ -50,10 +52,8 @@ final class StdioProberRefusalTest {
   @Test
   void serverWithoutCommand() throws Exception {
     assertRefused(
-        preflight(
-            new ServerDefinition("h", null, List.of(), Map.of(), null, false, "https://x", "http")),
+        preflight(ServerDefinition.builder("h").url("https://x").type("http").build()),
         "no command");
-    assertRefused(preflight(ServerDefinition.stdio("e", "", List.of())), "no command");
   }
 
   @Test
@@ -61,8 +61,11 @@ final class StdioProberRefusalTest {
     // the pass, the config reader and the prober share one rule: the declared type wins
     Path marker = dir.resolve("spawned");
     ServerDefinition http =
-        new ServerDefinition(
-            "h", "/bin/sh", List.of("-c", "touch " + marker), Map.of(), null, false, null, "http");
+        ServerDefinition.builder("h")
+            .command("/bin/sh")
+            .args(List.of("-c", "touch " + marker))
+            .type("http")
+            .build();
     assertRefused(preflight(http), "no command");
     assertThat(marker).doesNotExist();
   }
@@ -74,7 +77,9 @@ final class StdioProberRefusalTest {
         "command not found: kcshare-no-such-command");
     // The declared PATH wins over kcshare's: sh exists in kcshare's PATH, not in the declared one.
     ServerDefinition declared =
-        ServerDefinition.stdio("p", "sh", List.of()).withEnv(Map.of("PATH", dir.toString()));
+        ServerDefinition.stdio("p", "sh", List.of()).toBuilder()
+            .env(Map.of("PATH", dir.toString()))
+            .build();
     assertRefused(preflight(declared), "command not found: sh");
     assertRefused(
         preflight(ServerDefinition.stdio("none", "sh", List.of()), Map.of()),
@@ -90,7 +95,9 @@ final class StdioProberRefusalTest {
     Map<String, String> env = new HashMap<>();
     env.put("PATH", "/usr/bin:/bin");
     ServerDefinition s =
-        ServerDefinition.stdio("m", "my-server", List.of()).withEnv(Map.of("PATH", bin + ":/bin"));
+        ServerDefinition.stdio("m", "my-server", List.of()).toBuilder()
+            .env(Map.of("PATH", bin + ":/bin"))
+            .build();
     assertRefused(preflight(s, env), "no response (process exited with status 0)");
   }
 
@@ -113,8 +120,9 @@ final class StdioProberRefusalTest {
         "spawn failed: No such file or directory");
     assertRefused(
         preflight(
-            ServerDefinition.stdio("c", "/bin/sh", List.of())
-                .withCwd(dir.resolve("gone").toString())),
+            ServerDefinition.stdio("c", "/bin/sh", List.of()).toBuilder()
+                .cwd(dir.resolve("gone").toString())
+                .build()),
         "spawn failed: No such file or directory");
   }
 }

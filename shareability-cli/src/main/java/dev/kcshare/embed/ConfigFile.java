@@ -1,18 +1,21 @@
-package dev.kcshare.host.config;
+package dev.kcshare.embed;
 
+import dev.kcshare.host.config.ProblemLines;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * One file kcshare looked at, and what came of it.
+ * One file kcshare looked at when reading the host's client configs ({@link HostServers#files()}),
+ * and what came of it.
  *
  * @param display the file as shown to the operator: as given for {@code --config}, else relative to
  *     the workspace or as {@code ~/...}
  * @param path the absolute path
  * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
  *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
- * @param formats the formats read from it (an explicit file can be both an {@code mcpServers} file
+ * @param formats the ids of the formats read from it, as the {@code format} member of {@code
+ *     kcshare config --json} names them (an explicit file can be both an {@code mcpServers} file
  *     and a Kiro Crew configuration); empty when it was not read
  * @param status the outcome
  * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
@@ -25,12 +28,17 @@ public record ConfigFile(
     String display,
     Path path,
     String origin,
-    List<ConfigFormat> formats,
+    List<String> formats,
     Status status,
     List<String> problems,
     List<String> warnings,
     int servers) {
 
+  /**
+   * Validates and copies the lists.
+   *
+   * @throws NullPointerException if an argument or an element of a list is null
+   */
   public ConfigFile {
     Objects.requireNonNull(display, "display");
     Objects.requireNonNull(path, "path");
@@ -44,15 +52,12 @@ public record ConfigFile(
   /**
    * One problem of this file as printed: {@code file: /pointer: problem}, or {@code
    * file:line:column: problem} for a syntax error.
+   *
+   * @param problem one of {@link #problems()} or {@link #warnings()}
+   * @return the line, unescaped
    */
   public String describe(String problem) {
-    return located(display, problem);
-  }
-
-  /** {@code display} and {@code problem} joined as {@link #describe} joins them. */
-  static String located(String display, String problem) {
-    boolean lineColumn = !problem.isEmpty() && Character.isDigit(problem.charAt(0));
-    return display + (lineColumn ? ":" : ": ") + problem;
+    return ProblemLines.located(display, problem);
   }
 
   /** What happened to a file. */
@@ -81,7 +86,11 @@ public record ConfigFile(
       this.id = id;
     }
 
-    /** The stable name used in output. */
+    /**
+     * The stable name used in output ({@code read}, {@code skipped}, ...).
+     *
+     * @return the id
+     */
     public String id() {
       return id;
     }

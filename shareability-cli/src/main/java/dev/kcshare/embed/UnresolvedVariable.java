@@ -1,4 +1,4 @@
-package dev.kcshare.host.config;
+package dev.kcshare.embed;
 
 import java.util.Objects;
 
@@ -17,6 +17,11 @@ import java.util.Objects;
 public record UnresolvedVariable(
     String server, String file, String pointer, String reference, Reason reason) {
 
+  /**
+   * Validates.
+   *
+   * @throws NullPointerException if an argument is null
+   */
   public UnresolvedVariable {
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(file, "file");
@@ -62,12 +67,20 @@ public record UnresolvedVariable(
       this.explanation = explanation;
     }
 
-    /** The stable name used in output. */
+    /**
+     * The stable name used in output ({@code input}, {@code unset}, ...).
+     *
+     * @return the id
+     */
     public String id() {
       return id;
     }
 
-    /** One line for operators. */
+    /**
+     * One line for operators.
+     *
+     * @return the explanation
+     */
     public String explanation() {
       return explanation;
     }

@@ -1,0 +1,34 @@
+package dev.kcshare.host.report;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/**
+ * The record files' epoch seconds as the instants verdicts carry, and back: an instant is the
+ * nanosecond nearest the stored value, so turning it back gives the stored value again (for any
+ * time after 1970-04 and any value written to the nanosecond), and output shows what the file
+ * holds.
+ */
+public final class EpochSeconds {
+  private EpochSeconds() {}
+
+  /** Epoch seconds (fractional) as the nearest nanosecond; a non-finite value is the epoch. */
+  public static Instant instant(double epochSeconds) {
+    if (!Double.isFinite(epochSeconds)) {
+      return Instant.EPOCH;
+    }
+    BigDecimal exact = new BigDecimal(epochSeconds);
+    BigDecimal nanos = exact.movePointRight(9).setScale(0, java.math.RoundingMode.HALF_EVEN);
+    BigDecimal[] parts = nanos.divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
+    long seconds = parts[0].longValueExact();
+    long nano = parts[1].longValueExact();
+    return Instant.ofEpochSecond(seconds, nano);
+  }
+
+  /** An instant as epoch seconds, the double nearest it. */
+  public static double seconds(Instant at) {
+    return BigDecimal.valueOf(at.getEpochSecond())
+        .add(BigDecimal.valueOf(at.getNano(), 9))
+        .doubleValue();
+  }
+}
