@@ -8,7 +8,6 @@ import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.config.HostConfigLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -85,7 +84,9 @@ public final class ConfigOptions {
    * @throws dev.kcshare.host.BadInputException for an unknown {@code --profile}
    */
   public HostConfig load(CliContext ctx) {
-    return warned(ctx, HostConfigLoader.load(ctx.host(), request()));
+    try (Shareability kc = CommandFacade.of(ctx)) {
+      return load(ctx, kc);
+    }
   }
 
   /**

@@ -3,7 +3,6 @@ package dev.kcshare.cli;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
@@ -52,15 +51,16 @@ final class MeasureHeadStart implements AutoCloseable {
     PassHook hook = null;
     Shareability facade = null;
     try {
-      HostConfig host = HostConfigLoader.load(ctx.host(), line.config()).requireValid();
-      ConfiguredServer server = host.require(List.of(line.name())).get(0);
-      if (server.isConflicting()) {
-        return null;
-      }
       RecordsOptions records = new RecordsOptions();
       records.recordsDir = line.recordsDir();
       RecordsDirectory dir = records.resolve(ctx);
       facade = CommandFacade.forPasses(ctx, dir, line.timeoutSeconds(), line.jobs());
+      HostConfig host = new HostConfig(facade.hostServers(line.config())).requireValid();
+      ConfiguredServer server = host.require(List.of(line.name())).get(0);
+      if (server.isConflicting()) {
+        end(facade, null);
+        return null;
+      }
       hook = PassHook.install();
       FacadeAccess.Hooks access = FacadeAccess.hooks();
       if (!access.startEarly(facade, server, MeasureCommand.options(false, line.noWait(), false))) {

@@ -12,7 +12,6 @@ import dev.kcshare.embed.VerdictRecords;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.VerdictReport;
 import dev.kcshare.host.seeding.GatewayFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -95,7 +94,8 @@ final class OtherGatewaySeed {
     try (Shareability kc = CommandFacade.of(ctx, dir)) {
       VerdictRecords read = kc.readVerdictRecords();
       Map<String, ServerVerdict> verdicts = new HashMap<>();
-      for (ServerVerdict v : VerdictReport.of(read.ledger(), read.cache()).verdicts(host)) {
+      for (ServerVerdict v :
+          kc.verdicts(host.servers(), read, host.hostProfile(), host.identityKeys())) {
         verdicts.putIfAbsent(v.verdict().name(), v);
       }
       if (!apply) {

@@ -13,6 +13,7 @@ import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.SeedResult;
 import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
+import dev.kcshare.embed.VerdictRecords;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
@@ -21,7 +22,6 @@ import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -199,7 +199,7 @@ final class SeedCommand implements Callable<Integer> {
           kc.planSeed(
               settings.section(),
               (ledger, cache) ->
-                  (candidates[0] = candidates(ledger, cache, host, settings, dir)).served());
+                  (candidates[0] = candidates(kc, ledger, cache, host, settings, dir)).served());
     }
     Path parent = file.toAbsolutePath().getParent();
     return new Outcome(
@@ -230,7 +230,7 @@ final class SeedCommand implements Callable<Integer> {
             kc.applySeed(
                 section,
                 (ledger, cache) ->
-                    (candidates[0] = candidates(ledger, cache, host, settings, dir)).served(),
+                    (candidates[0] = candidates(kc, ledger, cache, host, settings, dir)).served(),
                 changed -> written[0] = editor.writeStubOverrides(Seeding.validOverrides(changed)));
       }
       return new Outcome(
@@ -249,13 +249,18 @@ final class SeedCommand implements Callable<Integer> {
 
   /** The candidates over the records a seed read: the verdicts of the host's servers from them. */
   private Candidates candidates(
+      Shareability kc,
       LedgerView ledger,
       VerdictCache cache,
       HostConfig host,
       GatewaySettings settings,
       RecordsDirectory dir) {
     return candidates(
-        VerdictReport.of(ledger, cache),
+        kc.verdicts(
+            host.servers(),
+            new VerdictRecords(ledger, cache),
+            host.hostProfile(),
+            settings.identityKeys()),
         host,
         settings,
         cache.applied(),
@@ -272,7 +277,7 @@ final class SeedCommand implements Callable<Integer> {
    * is listed nowhere but in not served: it will not be seeded again anyway.
    */
   private static Candidates candidates(
-      VerdictReport report,
+      List<ServerVerdict> rows,
       HostConfig host,
       GatewaySettings settings,
       Set<String> applied,
@@ -284,8 +289,7 @@ final class SeedCommand implements Callable<Integer> {
     List<String> disabled = new ArrayList<>();
     List<String> notServed = new ArrayList<>();
     Map<String, AttemptRecord> couldNotRun = new TreeMap<>(CodePoints.ORDER);
-    for (ServerVerdict v :
-        report.verdicts(host.servers(), host.hostProfile(), settings.identityKeys())) {
+    for (ServerVerdict v : rows) {
       String name = v.verdict().name();
       if (!sources.serves(v.server())) {
         notServed.add(name);

@@ -12,7 +12,6 @@ import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.VerdictReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -112,7 +111,7 @@ final class StubCommand implements Callable<Integer> {
         RecordsDirectory dir = records.resolveForReading(ctx);
         Map<String, ServerFacts> servers = new HashMap<>();
         for (ConfiguredServer s : locked.servers()) {
-          servers.put(s.name(), VerdictReport.facts(s));
+          servers.put(s.name(), s.facts());
         }
         Eligibility.Settings eligibility =
             new Eligibility.Settings(

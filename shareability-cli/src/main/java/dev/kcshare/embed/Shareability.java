@@ -441,6 +441,34 @@ public final class Shareability implements AutoCloseable {
         .verdicts(servers, host.hostProfile(), host.identityKeys());
   }
 
+  /**
+   * The verdicts of {@code servers} over records already read ({@link #readVerdictRecords}, or what
+   * a {@link SeedVerdicts} is handed under the cache lock), under the given host profile and
+   * identity keys: the same rows {@link #verdicts(HostServers, List)} gives, with no I/O, so a
+   * caller that holds a lock decides over exactly the records it read.
+   *
+   * @param servers the servers, in the order wanted
+   * @param records the ledger and cache read
+   * @param profile the host profile in force
+   * @param identityKeys the gateway's caller-identity keys
+   * @return one row per server, in the given order
+   * @throws NullPointerException if an argument or an element of {@code servers} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public List<ServerVerdict> verdicts(
+      List<ConfiguredServer> servers,
+      VerdictRecords records,
+      HostProfile profile,
+      Set<String> identityKeys) {
+    requireElements(servers, "servers");
+    Objects.requireNonNull(records, "records");
+    Objects.requireNonNull(profile, "profile");
+    Objects.requireNonNull(identityKeys, "identityKeys");
+    ensureOpen();
+    return VerdictReport.of(records.ledger(), records.cache())
+        .verdicts(servers, profile, Set.copyOf(identityKeys));
+  }
+
   private void requireOwn(LedgerWriter writer) {
     if (writer.owner() != this) {
       throw new IllegalArgumentException(

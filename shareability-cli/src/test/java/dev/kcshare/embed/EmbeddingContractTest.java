@@ -232,6 +232,11 @@ final class EmbeddingContractTest {
     if (type == LedgerWriter.class) {
       return writer;
     }
+    if (type == VerdictRecords.class) {
+      return new VerdictRecords(
+          dev.kcshare.core.records.HazardLedger.create().readOnly(),
+          dev.kcshare.core.records.VerdictCache.empty());
+    }
     if (type == ServerDefinition.class) {
       return ServerDefinition.stdio("s", "sh", List.of());
     }
