@@ -232,6 +232,12 @@ final class EmbeddingContractTest {
     if (type == LedgerWriter.class) {
       return writer;
     }
+    if (type == HostProfile.class) {
+      return HostProfile.empty();
+    }
+    if (type == Set.class) {
+      return Set.of();
+    }
     if (type == VerdictRecords.class) {
       return new VerdictRecords(
           dev.kcshare.core.records.HazardLedger.create().readOnly(),
