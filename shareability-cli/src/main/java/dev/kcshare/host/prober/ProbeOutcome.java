@@ -2,8 +2,6 @@ package dev.kcshare.host.prober;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.text.Escaper;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,44 +88,5 @@ public record ProbeOutcome(
   public String lastStderrTail() {
     ProbeAttempt attempt = lastFailedOrLast();
     return attempt == null ? "" : attempt.stderrTail();
-  }
-
-  /**
-   * A short human summary: one line for the result and, when the server could not run, one line per
-   * failed attempt with its stderr tail. Every server-provided string is escaped and bounded.
-   */
-  public List<String> humanLines(String serverName) {
-    List<String> lines = new ArrayList<>();
-    String name = "server \"" + Escaper.esc(serverName, Escaper.SHORT_LIMIT) + "\"";
-    String context =
-        " (era "
-            + (result.era() == null ? "unknown" : result.era().json())
-            + ", reported version \""
-            + Escaper.esc(result.reportedVersion(), Escaper.SHORT_LIMIT)
-            + "\")";
-    if (result.ran()) {
-      lines.add(
-          name
-              + (result.callerSensitive()
-                  ? ": measured, caller-sensitive: "
-                      + Escaper.esc(result.detail(), Escaper.LONG_LIMIT)
-                  : ": measured, not caller-sensitive")
-              + context);
-      return lines;
-    }
-    lines.add(name + ": could not run: " + Escaper.esc(result.detail(), Escaper.LONG_LIMIT));
-    for (ProbeAttempt attempt : attempts) {
-      if (attempt.status() == ProbeAttempt.Status.FAILED) {
-        lines.add(
-            "  identity "
-                + attempt.label()
-                + ": "
-                + Escaper.esc(Objects.requireNonNullElse(attempt.failure(), ""), Escaper.LONG_LIMIT)
-                + (attempt.stderrTail().isEmpty()
-                    ? " (no stderr)"
-                    : "; stderr tail: \"" + attempt.stderrTail() + "\""));
-      }
-    }
-    return lines;
   }
 }
