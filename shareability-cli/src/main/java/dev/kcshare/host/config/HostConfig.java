@@ -172,11 +172,7 @@ public record HostConfig(HostServers loaded) {
 
   /** Every unresolved variable reference, in config order. */
   public List<UnresolvedVariable> unresolved() {
-    List<UnresolvedVariable> out = new ArrayList<>();
-    for (ConfiguredServer s : servers()) {
-      out.addAll(s.unresolved());
-    }
-    return List.copyOf(out);
+    return loaded.unresolved();
   }
 
   /**
@@ -198,7 +194,7 @@ public record HostConfig(HostServers loaded) {
    * every named file could be used.
    */
   public List<String> errors() {
-    return lines(ConfigFile.Status.ERROR);
+    return loaded.errors();
   }
 
   /**
@@ -206,20 +202,7 @@ public record HostConfig(HostServers loaded) {
    * file:line:column: problem}), unescaped. Its servers are left out; every other file counts.
    */
   public List<String> skipped() {
-    return lines(ConfigFile.Status.SKIPPED);
-  }
-
-  private List<String> lines(ConfigFile.Status status) {
-    List<String> out = new ArrayList<>();
-    for (ConfigFile f : files()) {
-      if (f.status() != status) {
-        continue;
-      }
-      for (String problem : f.problems()) {
-        out.add(f.describe(problem));
-      }
-    }
-    return List.copyOf(out);
+    return loaded.skipped();
   }
 
   /**
