@@ -3,7 +3,6 @@ package dev.kcshare.cli;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
@@ -15,12 +14,12 @@ import dev.kcshare.core.verdict.host.EvidenceJson;
 import dev.kcshare.core.verdict.host.VerdictJson;
 import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.FailedPreflight;
 import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.EpochSeconds;
 import dev.kcshare.host.report.Metrics;
@@ -206,7 +205,7 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> shownParts = all ? host.clientParts() : parts;
     RecordsDirectory dir = records.resolveForReading(ctx);
     List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
-    AttemptsLoad attempts = AttemptStore.read(dir.attemptsFile());
+    Map<String, FailedPreflight> attempts = kc.failedPreflights(rows);
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
     List<Integer> failures = new ArrayList<>();
@@ -294,7 +293,8 @@ final class AssessCommand implements Callable<Integer> {
     return out;
   }
 
-  private void printTable(List<ServerVerdict> rows, AttemptsLoad attempts, double now) {
+  private void printTable(
+      List<ServerVerdict> rows, Map<String, FailedPreflight> attempts, double now) {
     PrintWriter out = ctx.out();
     Style style = Style.of(ctx);
     int width = "SERVER".length();

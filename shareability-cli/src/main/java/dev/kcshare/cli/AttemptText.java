@@ -3,12 +3,12 @@ package dev.kcshare.cli;
 import dev.kcshare.core.policy.host.Backoff;
 import dev.kcshare.core.policy.host.FailureAdvice;
 import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.core.text.Secrets;
+import dev.kcshare.embed.FailedPreflight;
 import dev.kcshare.embed.ServerVerdict;
-import dev.kcshare.host.config.Definitions;
+import dev.kcshare.embed.Shareability;
+import dev.kcshare.host.report.EpochSeconds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,24 +24,21 @@ final class AttemptText {
   private AttemptText() {}
 
   /**
-   * The attempt that belongs to the row's current definition, or null; its detail and stderr tail
-   * masked with that definition's secrets (a file written before masking, or by another program,
-   * may hold them raw).
+   * The failed pre-flight of the row's server ({@link Shareability#failedPreflights}) as the
+   * renderers below take it, or null.
    */
-  static @Nullable AttemptRecord of(AttemptsLoad attempts, ServerVerdict row) {
-    AttemptRecord a = attempts.servers().get(row.server().name());
-    String identity = row.server().first().identity();
-    if (a == null || !a.identity().equals(identity)) {
+  static @Nullable AttemptRecord of(Map<String, FailedPreflight> failed, ServerVerdict row) {
+    FailedPreflight f = failed.get(row.name());
+    if (f == null) {
       return null;
     }
-    Secrets secrets = Definitions.secrets(row.server().first().definition());
     return new AttemptRecord(
-        a.at(),
-        a.identity(),
-        secrets.mask(a.detail()),
-        a.exitStatus(),
-        secrets.mask(a.stderrTail()),
-        a.failures());
+        EpochSeconds.seconds(f.at()),
+        f.identity(),
+        f.detail(),
+        f.exitStatus().orElse(null),
+        f.stderrTail(),
+        f.failuresInARow());
   }
 
   /** The table cell in place of a bare {@code not_probed}: {@code could not run 3h ago}. */

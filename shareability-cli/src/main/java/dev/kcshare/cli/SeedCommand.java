@@ -7,9 +7,9 @@ import dev.kcshare.core.policy.host.FailureAdvice;
 import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.AttemptsLoad;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Verdict;
+import dev.kcshare.embed.FailedPreflight;
 import dev.kcshare.embed.SeedResult;
 import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
@@ -20,7 +20,6 @@ import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
-import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -199,7 +198,7 @@ final class SeedCommand implements Callable<Integer> {
           kc.planSeed(
               settings.section(),
               (ledger, cache) ->
-                  (candidates[0] = candidates(kc, ledger, cache, host, settings, dir)).served());
+                  (candidates[0] = candidates(kc, ledger, cache, host, settings)).served());
     }
     Path parent = file.toAbsolutePath().getParent();
     return new Outcome(
@@ -230,7 +229,7 @@ final class SeedCommand implements Callable<Integer> {
             kc.applySeed(
                 section,
                 (ledger, cache) ->
-                    (candidates[0] = candidates(kc, ledger, cache, host, settings, dir)).served(),
+                    (candidates[0] = candidates(kc, ledger, cache, host, settings)).served(),
                 changed -> written[0] = editor.writeStubOverrides(Seeding.validOverrides(changed)));
       }
       return new Outcome(
@@ -253,19 +252,20 @@ final class SeedCommand implements Callable<Integer> {
       LedgerView ledger,
       VerdictCache cache,
       HostConfig host,
-      GatewaySettings settings,
-      RecordsDirectory dir) {
-    return candidates(
+      GatewaySettings settings) {
+    List<ServerVerdict> rows =
         kc.verdicts(
             host.servers(),
             new VerdictRecords(ledger, cache),
             host.hostProfile(),
-            settings.identityKeys()),
+            settings.identityKeys());
+    return candidates(
+        rows,
         host,
         settings,
         cache.applied(),
         GatewaySources.of(ctx.env()),
-        AttemptStore.read(dir.attemptsFile()));
+        kc.failedPreflights(rows));
   }
 
   /**
@@ -282,7 +282,7 @@ final class SeedCommand implements Callable<Integer> {
       GatewaySettings settings,
       Set<String> applied,
       GatewaySources sources,
-      AttemptsLoad attempts) {
+      Map<String, FailedPreflight> attempts) {
     List<Verdict> served = new ArrayList<>();
     List<String> notMeasured = new ArrayList<>();
     List<String> conflicting = new ArrayList<>();

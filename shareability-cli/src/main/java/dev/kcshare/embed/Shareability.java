@@ -10,13 +10,16 @@ import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.records.host.AttemptsCodec;
 import dev.kcshare.core.records.host.AttemptsLoad;
+import dev.kcshare.core.text.Secrets;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigFormat;
+import dev.kcshare.host.config.Definitions;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.EvaluationRunner;
 import dev.kcshare.host.evaluation.FacadeAccess;
@@ -27,6 +30,7 @@ import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
+import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.Fingerprints;
@@ -36,6 +40,7 @@ import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.RecordsTrust;
 import dev.kcshare.host.records.ServerIdentity;
+import dev.kcshare.host.report.EpochSeconds;
 import dev.kcshare.host.report.VerdictReport;
 import dev.kcshare.host.seeding.SeedMarkers;
 import java.io.IOException;
@@ -46,6 +51,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -748,6 +754,42 @@ public final class Shareability implements AutoCloseable {
         registry,
         Files.exists(registry, LinkOption.NOFOLLOW_LINKS),
         SpawnRegistry.recordedCount(records.path()));
+  }
+
+  /**
+   * The last failed pre-flight of each row's server under its current execution identity, from
+   * {@code kcshare-attempts.json} (read once, tolerantly: a bad file reads as no failures), masked
+   * with the server's secrets: what {@code kcshare assess} and {@code kcshare seed --plan} show as
+   * "could not run". A server without one is absent. Blocking: file I/O.
+   *
+   * @param rows the verdict rows ({@link #verdicts})
+   * @return by server name, in the rows' order
+   * @throws NullPointerException if {@code rows} or an element is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public Map<String, FailedPreflight> failedPreflights(List<ServerVerdict> rows) {
+    requireElements(rows, "rows");
+    ensureOpen();
+    AttemptsLoad attempts = AttemptStore.read(records.attemptsFile());
+    Map<String, FailedPreflight> out = new LinkedHashMap<>();
+    for (ServerVerdict row : rows) {
+      AttemptRecord a = attempts.servers().get(row.name());
+      String identity = row.server().first().identity();
+      if (a == null || !a.identity().equals(identity) || out.containsKey(row.name())) {
+        continue;
+      }
+      Secrets secrets = Definitions.secrets(row.server().first().definition());
+      out.put(
+          row.name(),
+          new FailedPreflight(
+              EpochSeconds.instant(a.at()),
+              a.identity(),
+              secrets.mask(a.detail()),
+              Optional.ofNullable(a.exitStatus()),
+              secrets.mask(a.stderrTail()),
+              a.failures()));
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   private static final String NEWER = "was written by a newer version";

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every command reaches the host's servers, their verdicts, the passes and the record files through
  * the embedding facade, as an embedder does: no class of {@code dev.kcshare.cli} loads the config,
- * builds a verdict, runs a pass or opens a record store itself.
+ * builds a verdict, runs a pass or opens a record file's store itself.
  */
 class ThinCommandsTest {
   private static final JavaClasses MAIN =
@@ -27,6 +27,7 @@ class ThinCommandsTest {
     "dev.kcshare.host.evaluation.EvaluationRunner",
     "dev.kcshare.host.records.LedgerStore",
     "dev.kcshare.host.records.CacheStore",
+    "dev.kcshare.host.records.AttemptStore",
     "dev.kcshare.host.prober.StdioProber",
   };
 

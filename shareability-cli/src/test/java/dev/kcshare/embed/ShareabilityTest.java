@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -180,6 +181,60 @@ final class ShareabilityTest {
     assertThatThrownBy(() -> kc.hostServers(new ConfigRequest(List.of(), false, "nope")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("--profile nope: expected default or kirocrew");
+  }
+
+  @Test
+  void failedPreflightsAreTheAttemptsUnderEachServersCurrentIdentityMasked(@TempDir Path dir)
+      throws Exception {
+    Shareability kc = track(Shareability.builder(dir.resolve("records")).clock(at(1000.0)).build());
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(
+                ServerDefinition.builder("keyed")
+                    .command("/bin/sh")
+                    .args(List.of("-c", "exit 3"))
+                    .env(Map.of("API_KEY", "sk-live-abcdef123456"))
+                    .build(),
+                ServerDefinition.stdio("edited", "/bin/sh", List.of("-c", "exit 4")),
+                ServerDefinition.stdio("fine", "/bin/sh", List.of("-c", "exit 0"))));
+    double at = 1796019386.626123;
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(
+        kc.recordsDirectory().resolve("kcshare-attempts.json"),
+        JsonWriter.pretty(
+            dev.kcshare.core.records.host.AttemptsCodec.encode(
+                Map.of(
+                    "keyed",
+                    new dev.kcshare.core.records.host.AttemptRecord(
+                        at,
+                        Objects.requireNonNull(servers.get(0).commonIdentity()),
+                        "bad key sk-live-abcdef123456",
+                        "3",
+                        "fixture: key sk-live-abcdef123456 refused",
+                        2),
+                    "edited",
+                    new dev.kcshare.core.records.host.AttemptRecord(
+                        at, "an-identity-before-the-edit", "no response", null, "", 1)))));
+
+    Map<String, FailedPreflight> failed = kc.failedPreflights(kc.verdicts(servers));
+
+    assertThat(failed).containsOnlyKeys("keyed");
+    FailedPreflight keyed = failed.get("keyed");
+    assertThat(keyed.detail()).isEqualTo("bad key ***");
+    assertThat(keyed.stderrTail()).isEqualTo("fixture: key *** refused");
+    assertThat(keyed.exitStatus()).contains("3");
+    assertThat(keyed.failuresInARow()).isEqualTo(2);
+    assertThat(EpochSeconds.seconds(keyed.at())).isEqualTo(at);
+  }
+
+  @Test
+  void failedPreflightsOfACorruptAttemptsFileAreNone(@TempDir Path dir) throws Exception {
+    Shareability kc = track(Shareability.builder(dir.resolve("records")).build());
+    List<ConfiguredServer> servers = kc.servers(fleet(1));
+    Files.createDirectories(kc.recordsDirectory());
+    Files.writeString(kc.recordsDirectory().resolve("kcshare-attempts.json"), "{not json");
+
+    assertThat(kc.failedPreflights(kc.verdicts(servers))).isEmpty();
   }
 
   @Test
