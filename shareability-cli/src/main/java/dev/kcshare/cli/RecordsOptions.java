@@ -4,7 +4,6 @@ import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.RecordsTrust;
-import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
@@ -21,7 +20,8 @@ final class RecordsOptions {
 
   RecordsDirectory resolve(CliContext ctx) {
     RecordsDirectory dir = resolveLexically(ctx);
-    return new RecordsDirectory(withoutDotSegments(ctx.cwd().resolve(dir.path())), dir.rule());
+    return new RecordsDirectory(
+        RecordsDirectory.withoutDotSegments(ctx.cwd().resolve(dir.path())), dir.rule());
   }
 
   /**
@@ -41,11 +41,6 @@ final class RecordsOptions {
       ctx.err().flush();
     }
     return dir;
-  }
-
-  /** {@link RecordsDirectory#withoutDotSegments}. */
-  static Path withoutDotSegments(Path path) {
-    return RecordsDirectory.withoutDotSegments(path);
   }
 
   private RecordsDirectory resolveLexically(CliContext ctx) {

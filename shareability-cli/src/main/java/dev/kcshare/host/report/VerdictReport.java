@@ -1,7 +1,6 @@
 package dev.kcshare.host.report;
 
 import dev.kcshare.core.policy.EvidenceAssembly;
-import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerView;
@@ -127,7 +126,7 @@ public final class VerdictReport {
       ConfiguredServer server, HostProfile profile, Set<String> identityKeys) {
     EvidenceAssembly.Assembled a =
         EvidenceAssembly.assemble(
-            facts(server), profile, ledger.codesForName(server.name()), cache);
+            server.facts(), profile, ledger.codesForName(server.name()), cache);
     Verdict v = Assessor.assess(a.evidence(), identityKeys);
     CacheRow row = a.row();
     return new ServerVerdict(
@@ -137,10 +136,5 @@ public final class VerdictReport {
         row == null ? Optional.empty() : Optional.of(EpochSeconds.instant(row.evaluatedAt())),
         row == null ? Optional.empty() : Optional.ofNullable(row.cost()),
         a.identitiesAgree());
-  }
-
-  /** The policy view of a configured server ({@link ConfiguredServer#facts}). */
-  public static ServerFacts facts(ConfiguredServer server) {
-    return server.facts();
   }
 }
