@@ -137,6 +137,48 @@ final class OddFilesIT {
     assertThat(refused.stderr()).contains(named + ": " + why).doesNotContain("Exception");
   }
 
+  /**
+   * Every parser has a depth limit (docs/security.md#parser-depth): a workspace file 100,000 levels
+   * deep, as a cloned repository can carry it, is skipped with the warning every bad file gets,
+   * naming it, and the other servers are still listed; no stack trace, no exit 1.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("deepFiles")
+  void deeplyNestedConfigFilesAreSkippedWithAWarning(String where, String text) throws Exception {
+    Path file = dir.resolve(where);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve(".mcp.json"),
+        "{\"mcpServers\": {\"s\": {\"command\": \"/bin/true\"}}}",
+        StandardCharsets.UTF_8);
+
+    for (String[] args : List.of(new String[] {"config"}, new String[] {"config", "--json"})) {
+      Kcshare.Result listed = timed(args);
+      assertThat(listed.exitCode()).as(listed.stderr()).isZero();
+      assertThat(listed.stderr())
+          .contains("kcshare: warning: ")
+          .contains(where)
+          .contains("file skipped")
+          .doesNotContain("Exception", "Error", "\tat ");
+      assertThat(listed.stderr().lines().count()).isLessThan(5);
+      assertThat(listed.stdout()).contains("/bin/true");
+    }
+  }
+
+  static Stream<org.junit.jupiter.params.provider.Arguments> deepFiles() {
+    int n = 100_000;
+    return Stream.of(
+        org.junit.jupiter.params.provider.Arguments.of(
+            ".continue/mcpServers/evil.yaml", "[".repeat(n) + "]".repeat(n) + "\n"),
+        org.junit.jupiter.params.provider.Arguments.of(
+            ".continue/mcpServers/block.yaml", "a:\n" + "- ".repeat(n) + "x\n"),
+        org.junit.jupiter.params.provider.Arguments.of(
+            ".cursor/mcp.json", "{\"mcpServers\":" + "[".repeat(n) + "]".repeat(n) + "}"),
+        org.junit.jupiter.params.provider.Arguments.of(
+            ".codex/config.toml", "a = " + "[".repeat(n) + "]".repeat(n) + "\n"));
+  }
+
   static Stream<String> configKinds() {
     return Stream.of("named pipe", "/dev/zero", "/dev/urandom", "sparse 2 GB file");
   }

@@ -11,9 +11,12 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -22,6 +25,12 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * the YAML parser, so its classes load only when a YAML file exists.
  */
 final class YamlDocuments {
+  /**
+   * The deepest nesting of sequences and mappings a YAML file may have, as for JSON files. The
+   * parser's composer recurses once per level, so a deeper file is refused before it is composed.
+   */
+  static final int DEPTH_LIMIT = 1_000;
+
   private YamlDocuments() {}
 
   static ConfigFiles.Read parse(String text) {
@@ -34,6 +43,16 @@ final class YamlDocuments {
             .build();
     Object raw;
     try {
+      Event deep = tooDeep(settings, text);
+      if (deep != null) {
+        Optional<Mark> m = deep.getStartMark();
+        return ConfigFiles.Read.ofProblem(
+            SyntaxProblem.located(
+                FileSyntax.YAML,
+                m.map(x -> x.getLine() + 1).orElse(-1),
+                m.map(x -> x.getColumn() + 1).orElse(-1),
+                "nested deeper than " + DEPTH_LIMIT + " levels"));
+      }
       raw = new Load(settings).loadFromString(text);
     } catch (MarkedYamlEngineException e) {
       Optional<Mark> mark = e.getProblemMark().or(e::getContextMark);
@@ -54,6 +73,28 @@ final class YamlDocuments {
       return ConfigFiles.Read.ofProblem(
           SyntaxProblem.located(FileSyntax.YAML, -1, -1, e.getMessage()));
     }
+  }
+
+  /**
+   * Where the text first opens a sequence or mapping deeper than {@link #DEPTH_LIMIT}, read from
+   * the parser's events (the event parser keeps its own stack and does not recurse).
+   */
+  private static @Nullable Event tooDeep(LoadSettings settings, String text) {
+    int depth = 0;
+    ParserImpl events = new ParserImpl(settings, new StreamReader(settings, text));
+    while (events.hasNext()) {
+      Event e = events.next();
+      switch (e.getEventId()) {
+        case SequenceStart, MappingStart -> {
+          if (++depth > DEPTH_LIMIT) {
+            return e;
+          }
+        }
+        case SequenceEnd, MappingEnd -> depth--;
+        default -> {}
+      }
+    }
+    return null;
   }
 
   /** Maps with string keys, lists, strings, numbers, booleans, null; a cycle is refused. */
