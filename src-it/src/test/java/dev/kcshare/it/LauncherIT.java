@@ -220,6 +220,82 @@ final class LauncherIT {
     assertThat(spacedCache.stderr()).isEqualTo(plain.stderr());
   }
 
+  private static int run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getInputStream().readAllBytes();
+    return p.waitFor();
+  }
+
+  private static boolean root() throws Exception {
+    Process p = new ProcessBuilder("id", "-u").start();
+    String out = new String(p.getInputStream().readAllBytes()).trim();
+    return p.waitFor() == 0 && out.equals("0");
+  }
+
+  /**
+   * Root with another user's HOME ({@code su} without {@code -}, {@code sudo -E}) creates no cache
+   * there (docs/security.md#the-launchers-cache): no root-owned {@code ~/.cache} or {@code
+   * ~/.cache/kcshare} in her home, and nothing inside the {@code ~/.cache} she already has. A
+   * throw-away user owns the home; she runs nothing.
+   */
+  @Test
+  void rootCreatesNoCacheInAnotherUsersHome(@TempDir Path dir) throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(root(), "runs as root");
+    String user = "kcsl" + ProcessHandle.current().pid();
+    Path home = Files.createDirectories(dir.resolve("home"));
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        run("useradd", "-M", "-d", home.toString(), "-s", "/bin/sh", user) == 0, "useradd");
+    try {
+      assertThat(run("chown", user + ":", home.toString())).isZero();
+      Map<String, String> env =
+          Map.of("KCSHARE_CDS", "1", "HOME", home.toString(), "XDG_CACHE_HOME", "");
+      Kcshare.Result r = Kcshare.run(Kcshare.repo(), env, "", "--version");
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      assertThat(home.resolve(".cache")).doesNotExist();
+
+      Path cache = Files.createDirectories(home.resolve(".cache"));
+      assertThat(run("chown", user + ":", cache.toString())).isZero();
+      r = Kcshare.run(Kcshare.repo(), env, "", "--version");
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      assertThat(filesIn(cache)).isEmpty();
+    } finally {
+      run("userdel", user);
+    }
+  }
+
+  /**
+   * The launcher writes only in a directory nobody else can write (docs/security.md): a cache
+   * directory that is group- or other-writable (where someone could swap it or plant a link while
+   * the archive is dumped), or a link to one, gets no archive, no failure marker and no temporary
+   * file, and the run starts normally.
+   */
+  @Test
+  void aCacheOthersCanWriteGetsNothing(@TempDir Path dir) throws Exception {
+    Path shared = Files.createDirectories(dir.resolve("shared"));
+    Path kc = Files.createDirectories(shared.resolve("kcshare"));
+    Files.setPosixFilePermissions(kc, PosixFilePermissions.fromString("rwxrwx---"));
+    Kcshare.Result r =
+        Kcshare.run(
+            Kcshare.repo(),
+            Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", shared.toString()),
+            "",
+            "--version");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(filesIn(kc)).isEmpty();
+
+    Path real = Files.createDirectories(dir.resolve("real"));
+    Path linked = Files.createDirectories(dir.resolve("linked"));
+    Files.createSymbolicLink(linked.resolve("kcshare"), real);
+    r =
+        Kcshare.run(
+            Kcshare.repo(),
+            Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", linked.toString()),
+            "",
+            "--version");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(filesIn(real)).isEmpty();
+  }
+
   @Test
   void withoutAHomeThereIsNoArchive(@TempDir Path logs) throws Exception {
     // Not /tmp/.cache: a class-data archive is code, and /tmp is everyone's.
