@@ -186,4 +186,44 @@ final class SecretsIT {
     Kcshare.Result verbose = kcshare("-v", "config");
     assertThat(verbose.stdout()).contains("identity: ").contains(envHash);
   }
+
+  /**
+   * The pass token is a secret (docs/security.md#what-kcshare-masks): a server that echoes {@code
+   * $KCSHARE_PASS_TOKEN} on stderr shows {@code ***} in every output and record file, never 32 hex
+   * digits.
+   */
+  @Test
+  void thePassTokenIsMaskedWhereverServerOutputGoes() throws Exception {
+    Files.writeString(
+        config,
+        Json.write(
+            Map.of(
+                "mcpServers",
+                Map.of(
+                    "echoer",
+                    Map.of(
+                        "command",
+                        "node",
+                        "args",
+                        List.of(FIXTURE.toString(), "leak-pass-token"))))),
+        StandardCharsets.UTF_8);
+    java.util.regex.Pattern token = java.util.regex.Pattern.compile("pass token [0-9a-f]{32}");
+    List<String[]> runs =
+        List.of(
+            new String[] {"measure", "--json", "echoer"},
+            new String[] {"-vv", "measure", "echoer"},
+            new String[] {"assess", "echoer"},
+            new String[] {"assess", "--json", "echoer"},
+            new String[] {"preflight", "echoer"},
+            new String[] {"preflight", "--json", "echoer"});
+    for (String[] args : runs) {
+      Kcshare.Result r = kcshare(args);
+      String all = r.stdout() + r.stderr();
+      assertThat(all).as(String.join(" ", args)).contains("fixture: pass token ***");
+      assertThat(token.matcher(all).find()).as(String.join(" ", args) + ": " + all).isFalse();
+    }
+    String attempts = Files.readString(records().resolve("kcshare-attempts.json"));
+    assertThat(attempts).contains("fixture: pass token ***");
+    assertThat(token.matcher(attempts).find()).as(attempts).isFalse();
+  }
 }

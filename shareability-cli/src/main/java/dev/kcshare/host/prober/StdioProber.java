@@ -297,7 +297,7 @@ public final class StdioProber {
       if (!(launch instanceof Launch l)) {
         return Optional.empty();
       }
-      Secrets secrets = Definitions.secrets(server);
+      Secrets secrets = Definitions.secrets(server).with(spawnWatcher.passToken());
       Attempt legacy = new Attempt(l, secrets, Identity.A, Era.LEGACY, true, false);
       legacy.sampleCost = false; // a re-check is not a measurement: its cost is not kept
       Exchange.Result r = legacy.run();
@@ -328,7 +328,7 @@ public final class StdioProber {
       AtomicReference<@Nullable LaunchSummary> launched,
       AtomicReference<SessionCost> cost)
       throws InterruptedException {
-    Secrets secrets = Definitions.secrets(server);
+    Secrets secrets = Definitions.secrets(server).with(spawnWatcher.passToken());
     Object launch = launch(server);
     if (!(launch instanceof Launch l)) {
       return PreflightResult.couldNotRun(shown(secrets, (String) launch), null, null);

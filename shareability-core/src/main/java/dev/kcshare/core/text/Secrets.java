@@ -121,6 +121,21 @@ public final class Secrets {
   }
 
   /**
+   * This masker plus one more value masked like a declared env value (the token of a pass, which a
+   * server receives in its environment though the definition does not declare it). A value shorter
+   * than {@link #MIN_TEXT_LENGTH}, or one already known, changes nothing.
+   */
+  public Secrets with(String value) {
+    if (value.length() < MIN_TEXT_LENGTH || value.equals(MASK) || values.contains(value)) {
+      return this;
+    }
+    List<String> kept = new ArrayList<>(values);
+    kept.add(value);
+    kept.sort(Comparator.comparingInt(String::length).reversed());
+    return new Secrets(List.copyOf(kept));
+  }
+
+  /**
    * Whether a name (an option without its dashes, a {@code NAME=value} name, a URL parameter) looks
    * secret: lower-cased it contains one of {@link #SECRET_WORDS}, or it is {@code sig}.
    */

@@ -128,6 +128,16 @@ final class SecretsTest {
   }
 
   @Test
+  void anAddedValueIsMaskedLikeADeclaredOne() {
+    Secrets secrets =
+        Secrets.of(Map.of("K", "sk-live-1234"), List.of(), null)
+            .with("0123456789abcdef0123456789abcdef");
+    assertThat(secrets.mask("token 0123456789abcdef0123456789abcdef key sk-live-1234"))
+        .isEqualTo("token *** key ***");
+    assertThat(Secrets.NONE.with("abc").mask("abc")).isEqualTo("abc");
+  }
+
+  @Test
   void argumentsCarryingDeclaredValuesAreMaskedInside() {
     Secrets secrets = Secrets.of(Map.of("TOKEN", "sk-live-1234"), List.of(), null);
     assertThat(secrets.maskArgs(List.of("--header", "Authorization: Bearer sk-live-1234")))
