@@ -265,7 +265,71 @@ public final class Secrets {
     return out.toString();
   }
 
+  /**
+   * Well-known token shapes, masked wherever they appear, taken from the rules of the gitleaks
+   * secret scanner (config/gitleaks.toml; docs/security.md#what-kcshare-masks cites the rule ids):
+   * AWS access key ids, GitHub personal, OAuth, app, refresh and fine-grained tokens, Slack bot,
+   * user and app tokens, GitLab personal tokens, OpenAI and Anthropic keys, JWTs and PEM private
+   * key blocks. No nested quantifiers, so no input makes a match slow.
+   */
+  private static final Pattern TOKEN_SHAPES =
+      Pattern.compile(
+          String.join(
+              "|",
+              "\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\\b",
+              "\\b(?:ghp|gho|ghu|ghs|ghr)_[0-9a-zA-Z]{36}",
+              "\\bgithub_pat_\\w{82}",
+              "\\bxox[bpeoasr]-[0-9A-Za-z-]{10,}",
+              "(?i)\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+(?-i)",
+              "\\bglpat-[\\w-]{20}",
+              "\\bsk-ant-[A-Za-z0-9_-]{20,}",
+              "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
+              "\\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}",
+              "\\bey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9/\\\\_-]{17,}\\.(?:[a-zA-Z0-9/\\\\_-]{10,}={0,2})?",
+              "-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\\s\\S]{0,20000}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"));
+
+  /**
+   * A header given as text ({@code Authorization: Bearer X}, {@code X-Api-Key: X}): every {@code
+   * Authorization} value, and the value of a header whose name is secret-looking. The scheme word
+   * of an authorization ({@code Bearer}, {@code Basic}, ...) stays, and is never taken for the
+   * value (the group is atomic).
+   */
+  private static final Pattern HEADER =
+      Pattern.compile(
+          "(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]{0,63}):[ \\t]*"
+              + "(?>((?:Bearer|Basic|Token|Digest|Bot|ApiKey)[ \\t]+)?)([^\\s\"'<>`,;]{4,})");
+
+  private static String maskTokenShapes(String text) {
+    String out = TOKEN_SHAPES.matcher(text).replaceAll(MASK);
+    if (out.indexOf(':') < 0) {
+      return out;
+    }
+    Matcher m = HEADER.matcher(out);
+    StringBuilder b = new StringBuilder(out.length());
+    while (m.find()) {
+      String name = m.group(1);
+      boolean secret =
+          name.equalsIgnoreCase("authorization")
+              || name.equalsIgnoreCase("proxy-authorization")
+              || isSecretName(name);
+      if (secret && !m.group(3).equals(MASK) && !m.group(3).startsWith("//")) {
+        String scheme = m.group(2) == null ? "" : m.group(2);
+        m.appendReplacement(
+            b,
+            Matcher.quoteReplacement(
+                out.substring(m.start(), m.start(2) < 0 ? m.start(3) : m.start(2))
+                    + scheme
+                    + MASK));
+      } else {
+        m.appendReplacement(b, Matcher.quoteReplacement(m.group()));
+      }
+    }
+    m.appendTail(b);
+    return b.toString();
+  }
+
   private static String maskPatterns(String text) {
+    text = maskTokenShapes(text);
     if (text.indexOf('=') < 0 && text.indexOf("://") < 0) {
       return text;
     }

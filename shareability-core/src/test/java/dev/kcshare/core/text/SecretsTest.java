@@ -128,6 +128,51 @@ final class SecretsTest {
   }
 
   @Test
+  void headerValuesAndWellKnownTokenShapesAreMaskedWithoutBeingDeclared() {
+    String jwt =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N";
+    List<String> args =
+        List.of(
+            "mcp-remote",
+            "https://h/mcp",
+            "--header",
+            "Authorization: Bearer abcdef123456",
+            "-H",
+            "X-Api-Key: k-998877",
+            "AKIAIOSFODNN7EXAMPLE",
+            "ghp_" + "a".repeat(36),
+            "github_pat_" + "b".repeat(82),
+            "xoxb-1234567890-1234567890-abcdef",
+            "glpat-" + "c".repeat(20),
+            jwt);
+    assertThat(Secrets.NONE.maskArgs(args))
+        .containsExactly(
+            "mcp-remote",
+            "https://h/mcp",
+            "--header",
+            "Authorization: Bearer ***",
+            "-H",
+            "X-Api-Key: ***",
+            "***",
+            "***",
+            "***",
+            "***",
+            "***",
+            "***");
+    assertThat(
+            Secrets.NONE.mask(
+                "401 for Authorization: Basic dXNlcjpwYXNz; key AKIAIOSFODNN7EXAMPLE, jwt " + jwt))
+        .isEqualTo("401 for Authorization: Basic ***; key ***, jwt ***");
+    assertThat(
+            Secrets.NONE.mask(
+                "x -----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- y"))
+        .isEqualTo("x *** y");
+    // Ordinary text, ports and URLs are left as they are.
+    assertThat(Secrets.NONE.mask("Error: listening on localhost:8080 see https://h/p"))
+        .isEqualTo("Error: listening on localhost:8080 see https://h/p");
+  }
+
+  @Test
   void anAddedValueIsMaskedLikeADeclaredOne() {
     Secrets secrets =
         Secrets.of(Map.of("K", "sk-live-1234"), List.of(), null)
