@@ -226,4 +226,67 @@ final class SecretsIT {
     assertThat(attempts).contains("fixture: pass token ***");
     assertThat(token.matcher(attempts).find()).as(attempts).isFalse();
   }
+
+  /**
+   * Header values and well-known token shapes (docs/security.md#what-kcshare-masks) are masked
+   * without being declared: in {@code config} at every verbosity and in JSON, and where a failing
+   * server prints them on stderr, in {@code measure}, {@code assess}, {@code preflight} and {@code
+   * kcshare-attempts.json}.
+   */
+  @Test
+  void headerValuesAndTokenShapesAreMaskedEverywhere() throws Exception {
+    String bearer = "bearer-value-31337";
+    String aws = "AKIAIOSFODNN7EXAMPLE";
+    String github = "ghp_" + "Z".repeat(36);
+    String slack = "xoxb-1234567890-1234567890-abcdefgh";
+    String jwt =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N";
+    List<String> raw = List.of(bearer, aws, github, slack, jwt);
+    Files.writeString(
+        config,
+        Json.write(
+            Map.of(
+                "mcpServers",
+                Map.of(
+                    "shapes",
+                    Map.of(
+                        "command",
+                        "node",
+                        "args",
+                        List.of(
+                            FIXTURE.toString(),
+                            "leak-secrets",
+                            "--header",
+                            "Authorization: Bearer " + bearer,
+                            aws,
+                            github,
+                            slack,
+                            jwt))))),
+        StandardCharsets.UTF_8);
+    List<String[]> runs =
+        List.of(
+            new String[] {"config"},
+            new String[] {"-v", "config"},
+            new String[] {"-vv", "config"},
+            new String[] {"config", "--json"},
+            new String[] {"measure", "--json", "shapes"},
+            new String[] {"-vv", "measure", "shapes"},
+            new String[] {"assess", "shapes"},
+            new String[] {"assess", "--json", "shapes"},
+            new String[] {"preflight", "shapes"},
+            new String[] {"preflight", "--json", "shapes"});
+    for (String[] args : runs) {
+      Kcshare.Result r = kcshare(args);
+      String all = r.stdout() + r.stderr();
+      for (String secret : raw) {
+        assertThat(all).as(String.join(" ", args)).doesNotContain(secret);
+      }
+      assertThat(all).as(String.join(" ", args)).contains("Authorization: Bearer ***");
+    }
+    String attempts = Files.readString(records().resolve("kcshare-attempts.json"));
+    assertThat(attempts).contains("Authorization: Bearer ***");
+    for (String secret : raw) {
+      assertThat(attempts).doesNotContain(secret);
+    }
+  }
 }

@@ -75,6 +75,13 @@ public final class Secrets {
   private static final Pattern ASSIGNMENT =
       Pattern.compile("(?<![A-Za-z0-9_.-])(-*)([A-Za-z0-9_.-]+)=([^\\s\"'&;,]+)");
 
+  /**
+   * One comparator made when the class loads (one lambda class, the one the start-up archive
+   * holds).
+   */
+  private static final Comparator<String> LONGEST_FIRST =
+      Comparator.comparingInt(String::length).reversed();
+
   private static final Pattern ARGUMENT_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
   /** Longest first, each at least {@link #MIN_TEXT_LENGTH} characters, no duplicates. */
@@ -116,7 +123,7 @@ public final class Secrets {
         kept.add(v);
       }
     }
-    kept.sort(Comparator.comparingInt(String::length).reversed());
+    kept.sort(LONGEST_FIRST);
     return new Secrets(List.copyOf(kept));
   }
 
@@ -131,7 +138,7 @@ public final class Secrets {
     }
     List<String> kept = new ArrayList<>(values);
     kept.add(value);
-    kept.sort(Comparator.comparingInt(String::length).reversed());
+    kept.sort(LONGEST_FIRST);
     return new Secrets(List.copyOf(kept));
   }
 
