@@ -2,6 +2,7 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.host.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Reason;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
@@ -187,6 +189,34 @@ final class AssessCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The newest {@code lastSeen} of the ledger's records of the servers refuted now (0 when none):
+   * read only for the metrics, where it lets an alert see a refutation that replaced another.
+   */
+  private static double newestRefutation(Shareability kc, List<Verdict> verdicts) {
+    Set<String> refuted = new java.util.HashSet<>();
+    for (Verdict v : verdicts) {
+      if (v.strength() == Strength.REFUTED) {
+        refuted.add(v.name());
+      }
+    }
+    if (refuted.isEmpty()) {
+      return 0;
+    }
+    double newest = 0;
+    for (Map.Entry<String, SortedMap<String, HazardRecord>> e :
+        kc.readLedger().contents().servers().entrySet()) {
+      if (refuted.contains(e.getKey())) {
+        for (HazardRecord r : e.getValue().values()) {
+          if (Double.isFinite(r.lastSeen())) {
+            newest = Math.max(newest, r.lastSeen());
+          }
+        }
+      }
+    }
+    return newest;
+  }
+
   private Assessed fromHost(Shareability kc) {
     // Verdicts use the gateway's identity keys: a broken Kiro Crew config stops assess.
     HostConfig host = config.load(ctx, kc).requireValid().requireGatewaySettings();
@@ -221,7 +251,8 @@ final class AssessCommand implements Callable<Integer> {
         new Metrics.Local(
             failures,
             host.gateway().sharingOn(),
-            new java.util.HashSet<>(host.gateway().effectiveStubSet()));
+            new java.util.HashSet<>(host.gateway().effectiveStubSet()),
+            metrics == null ? 0 : newestRefutation(kc, verdicts));
     Runnable print;
     if (json) {
       print =

@@ -80,6 +80,42 @@ final class AssessMetricsTest {
         .contains("kcshare_servers_shared 2\n");
   }
 
+  /**
+   * One refuted server cleared and another refuted between two exports: the refuted count stays 1,
+   * the newest refutation's time moves on, which is what the fleet alert watches.
+   */
+  @Test
+  void theNewestRefutationTimeMovesWhenOneRefutationReplacesAnother() throws Exception {
+    OperatorFixture f = OperatorFixture.create(dir);
+    Map<String, CacheRow> rows = new LinkedHashMap<>();
+    rows.put("q", f.measured("q"));
+    rows.put("h", f.measured("h"));
+    f.cache(rows, List.of());
+    Path prom = dir.resolve("kcshare.prom");
+    CliRun none = f.run("assess", "--all", "--metrics", prom.toString());
+    assertThat(none.exitCode()).as(none.stderr()).isZero();
+    assertThat(Files.readString(prom))
+        .contains("kcshare_servers_by_strength{strength=\"refuted\"} 0\n")
+        .contains("kcshare_newest_refutation_timestamp_seconds 0\n");
+
+    f.hazards("unroutable_server_request", Map.of("h", 1_700_000_000.5));
+    CliRun first = f.run("assess", "--all", "--metrics", prom.toString());
+    assertThat(first.exitCode()).as(first.stderr()).isZero();
+    assertThat(Files.readString(prom))
+        .contains("kcshare_servers_by_strength{strength=\"refuted\"} 1\n")
+        .contains("kcshare_newest_refutation_timestamp_seconds 1700000000\n");
+
+    f.hazards("unroutable_server_request", Map.of("q", 1_700_000_900.0));
+    CliRun swapped = f.run("assess", "--all", "--metrics", prom.toString());
+    assertThat(swapped.exitCode()).as(swapped.stderr()).isZero();
+    assertThat(Files.readString(prom))
+        .as("h cleared, q refuted: the same count, a newer time")
+        .contains("kcshare_servers_by_strength{strength=\"refuted\"} 1\n")
+        .contains("kcshare_newest_refutation_timestamp_seconds 1700000900\n")
+        .doesNotContain("\"q\"")
+        .doesNotContain("\"h\"");
+  }
+
   @Test
   void unwritableMetricsFileIsBadInput() {
     CliRun r =

@@ -165,8 +165,13 @@ final class OperatorFixture {
 
   /** Writes a ledger that observed {@code code} for the server. */
   void hazard(String name, String code) {
+    hazards(code, Map.of(name, 1_700_000_000.0));
+  }
+
+  /** Replaces the ledger: one record of the code for each server, seen at its epoch seconds. */
+  void hazards(String code, Map<String, Double> seenAt) {
     HazardLedger ledger = HazardLedger.create();
-    ledger.record(name, code, identity(name), 1_700_000_000.0);
+    seenAt.forEach((name, at) -> ledger.record(name, code, identity(name), at));
     try {
       RecordFile.write(
           records.resolve("observed-hazards.json"), LedgerCodec.encode(ledger.snapshot()));

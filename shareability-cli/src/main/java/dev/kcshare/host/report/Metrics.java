@@ -87,15 +87,27 @@ public final class Metrics {
    *     consecutive failed pre-flights (the attempts file's {@code failures})
    * @param sharingOn the gateway's sharing switch ({@code mcp_gateway.enabled}) is on
    * @param stubSet the gateway's effective stub set
+   * @param newestRefutation the newest {@code lastSeen} (epoch seconds) of the hazard ledger's
+   *     records of the servers refuted now, 0 when none is refuted: it grows whenever the gateway
+   *     observes a hazard on a server that ends up refuted, whatever happened to the others, so an
+   *     alert on its increase sees every new refutation where the refuted count may stay the same
    */
-  public record Local(List<Integer> failures, boolean sharingOn, Set<String> stubSet) {
+  public record Local(
+      List<Integer> failures, boolean sharingOn, Set<String> stubSet, double newestRefutation) {
     /** Nothing known: no failure, sharing off (an evidence file has no host). */
-    public static final Local NONE = new Local(List.of(), false, Set.of());
+    public static final Local NONE = new Local(List.of(), false, Set.of(), 0);
 
-    /** Copies the collections. */
+    /** Copies the collections; a non-finite or negative time is 0. */
     public Local {
       failures = List.copyOf(failures);
       stubSet = Set.copyOf(stubSet);
+      newestRefutation =
+          Double.isFinite(newestRefutation) && newestRefutation > 0 ? newestRefutation : 0;
+    }
+
+    /** No refutation time known. */
+    public Local(List<Integer> failures, boolean sharingOn, Set<String> stubSet) {
+      this(failures, sharingOn, stubSet, 0);
     }
   }
 
@@ -195,6 +207,16 @@ public final class Metrics {
         "Assessed servers the gateway shares now: sharing is on and the server is in its"
             + " effective stub set.");
     sample(b, "kcshare_servers_shared", "", shared);
+    family(
+        b,
+        "kcshare_newest_refutation_timestamp_seconds",
+        "When the gateway last observed a hazard on a server that is refuted now, in whole seconds"
+            + " since the epoch (0 when no server is refuted); it rises with every new refutation.");
+    sample(
+        b,
+        "kcshare_newest_refutation_timestamp_seconds",
+        "",
+        byStrength.get(Strength.REFUTED) > 0 ? (long) Math.floor(local.newestRefutation()) : 0);
     int maxFailures = 0;
     for (int f : failures) {
       maxFailures = Math.max(maxFailures, f);

@@ -107,12 +107,13 @@ final class MetricsTest {
         .containsEntry("kcshare_preflight_consecutive_failures_max", 0L)
         .containsEntry("kcshare_gateway_sharing_enabled", 0L)
         .containsEntry("kcshare_servers_shared", 0L)
+        .containsEntry("kcshare_newest_refutation_timestamp_seconds", 0L)
         .hasSize(
             4 * Strength.values().length
                 + ReasonCode.values().length
                 + HazardCodes.ALL.size()
                 + 6 * CostReport.REFERENCE_SESSIONS.size()
-                + 7);
+                + 8);
     for (String h : HazardCodes.ALL) {
       assertThat(s).containsEntry("kcshare_servers_by_hazard{code=" + h + "}", 0L);
     }
