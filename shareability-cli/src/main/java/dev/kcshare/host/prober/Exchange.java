@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.host.Answers;
 import dev.kcshare.core.handshake.host.Captures;
 import dev.kcshare.core.json.host.JsonValues;
@@ -32,7 +33,8 @@ final class Exchange {
    *
    * @param capture the capture (docs/design.md#capture-format), or null when not asked for
    */
-  record Answered(Answer answer, @Nullable Map<String, @Nullable Object> capture)
+  record Answered(
+      Answer answer, @Nullable Map<String, @Nullable Object> capture, EraBasis basis)
       implements Result {}
 
   /** The initialize error identified a modern-era server (docs/design.md#modern-era-servers). */
@@ -61,9 +63,11 @@ final class Exchange {
   /**
    * {@code initialize}, {@code notifications/initialized}, {@code tools/list} pages.
    *
-   * @param detectModern test an initialize error for a modern server before failing on it
+   * @param askDiscover on an {@code initialize} error, find out whether the server is a modern one
+   *     before failing on it: a modern error identifies it at once, any other error is followed by
+   *     one {@code server/discover} on the same process (docs/design.md#which-era-is-measured)
    */
-  Result legacy(boolean detectModern) throws ProbeFailure, InterruptedException {
+  Result legacy(boolean askDiscover) throws ProbeFailure, InterruptedException {
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("protocolVersion", LEGACY_PROTOCOL_VERSION);
     params.put("capabilities", Map.of());
@@ -73,24 +77,99 @@ final class Exchange {
     answeredAt = System.nanoTime();
     Object error = response.get("error");
     if (JsonValues.isTruthy(error)) {
-      if (detectModern && Messages.identifiesModern(error)) {
+      if (askDiscover && (Messages.identifiesModern(error) || discoverAnswers(2))) {
         return new ModernDetected();
       }
       throw new ProbeFailure(Messages.errorMessage(error));
     }
-    Object result = response.get("result");
+    return afterInitialize(response.get("result"), 2, EraBasis.INITIALIZE);
+  }
+
+  /**
+   * {@code notifications/initialized} and the listing after an answered {@code initialize}, the
+   * first page with id {@code firstListId}.
+   */
+  private Result afterInitialize(@Nullable Object result, long firstListId, EraBasis basis)
+      throws ProbeFailure, InterruptedException {
     Map<String, Object> initialized = new LinkedHashMap<>();
     initialized.put("jsonrpc", "2.0");
     initialized.put("method", "notifications/initialized");
     channel.send(initialized);
-    Listing listing = listTools(null, "initialize");
+    Listing listing = listTools(null, "initialize", firstListId);
     listedAt = System.nanoTime();
     Answer answer = Answers.legacy(result, listing.tools());
-    return new Answered(answer, capture(Era.LEGACY, result, listing));
+    return new Answered(answer, capture(Era.LEGACY, result, listing), basis);
   }
 
   /**
-   * {@code server/discover}, then {@code tools/list} pages, every request carrying {@code _meta}.
+   * After a rejected {@code initialize}: whether one {@code server/discover} (id {@code id}) on the
+   * same process identifies a modern server, by a discover result or a modern error. Anything
+   * else, no answer included, is no.
+   */
+  private boolean discoverAnswers(long id) throws InterruptedException {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("_meta", meta());
+    long sentAt = channel.send(request(id, "server/discover", params));
+    Map<String, Object> response;
+    try {
+      response = channel.await(id, sentAt, ProbeFailure.NO_RESPONSE);
+    } catch (ProbeFailure f) {
+      return false; // the initialize error is the failure reported
+    }
+    Object error = response.get("error");
+    if (JsonValues.isTruthy(error)) {
+      return Messages.identifiesModern(error);
+    }
+    return JsonValues.asObject(response.get("result")) != null;
+  }
+
+  /**
+   * The opening of a client of both eras (docs/design.md#which-era-is-measured): {@code
+   * server/discover} first; its result continues the modern exchange, a modern error fails it, and
+   * any other error or no answer within the timeout falls back to the legacy exchange on the same
+   * process ({@code initialize} with id 2). A process that ends before answering discover is "no
+   * response", as an {@code initialize} would be.
+   */
+  Result modernFirst() throws ProbeFailure, InterruptedException {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("_meta", meta());
+    long sentAt = channel.send(request(1, "server/discover", params));
+    Map<String, Object> response;
+    try {
+      response = channel.await(1, sentAt, ProbeFailure.NO_RESPONSE);
+    } catch (ProbeFailure f) {
+      if (!ProbeFailure.TIMEOUT.equals(f.detail())) {
+        throw f;
+      }
+      response = null;
+    }
+    if (response != null) {
+      Object error = response.get("error");
+      if (!JsonValues.isTruthy(error)) {
+        answeredAt = System.nanoTime();
+        return afterDiscover(response.get("result"), EraBasis.DISCOVER);
+      }
+      if (Messages.identifiesModern(error)) {
+        throw new ProbeFailure("server/discover: " + Messages.errorMessage(error));
+      }
+    }
+    Map<String, Object> init = new LinkedHashMap<>();
+    init.put("protocolVersion", LEGACY_PROTOCOL_VERSION);
+    init.put("capabilities", Map.of());
+    init.put("clientInfo", identity.clientInfo());
+    long initSentAt = channel.send(request(2, "initialize", init));
+    Map<String, Object> initResponse = channel.await(2, initSentAt, ProbeFailure.NO_RESPONSE);
+    answeredAt = System.nanoTime();
+    Object error = initResponse.get("error");
+    if (JsonValues.isTruthy(error)) {
+      throw new ProbeFailure(Messages.errorMessage(error));
+    }
+    return afterInitialize(initResponse.get("result"), 3, EraBasis.DISCOVER_REJECTED);
+  }
+
+  /**
+   * {@code server/discover}, then {@code tools/list} pages, every request carrying {@code _meta}:
+   * the modern phase after {@code initialize} was rejected.
    */
   Result modern() throws ProbeFailure, InterruptedException {
     Map<String, Object> params = new LinkedHashMap<>();
@@ -102,16 +181,20 @@ final class Exchange {
     if (JsonValues.isTruthy(error)) {
       throw new ProbeFailure("server/discover: " + Messages.errorMessage(error));
     }
-    Object result = response.get("result");
-    Listing listing = listTools(meta(), "server/discover");
+    return afterDiscover(response.get("result"), EraBasis.INITIALIZE_REJECTED);
+  }
+
+  private Result afterDiscover(@Nullable Object result, EraBasis basis)
+      throws ProbeFailure, InterruptedException {
+    Listing listing = listTools(meta(), "server/discover", 2);
     listedAt = System.nanoTime();
     Answer answer = Answers.modern(result, listing.tools());
-    return new Answered(answer, capture(Era.MODERN, result, listing));
+    return new Answered(answer, capture(Era.MODERN, result, listing), basis);
   }
 
   private record Listing(List<Object> tools, Map<String, Object> lastPage) {}
 
-  private Listing listTools(@Nullable Map<String, Object> meta, String after)
+  private Listing listTools(@Nullable Map<String, Object> meta, String after, long firstId)
       throws ProbeFailure, InterruptedException {
     List<Object> tools = new ArrayList<>();
     Map<String, Object> lastPage = Map.of();
@@ -120,7 +203,7 @@ final class Exchange {
       if (page > MAX_PAGES) {
         throw new ProbeFailure("tools/list: too many pages");
       }
-      long id = page + 1L;
+      long id = firstId + page - 1;
       Map<String, Object> params = new LinkedHashMap<>();
       if (meta != null) {
         params.put("_meta", meta);

@@ -3,6 +3,7 @@ package dev.kcshare.host.prober;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.text.Escaper;
@@ -92,6 +93,25 @@ public final class StdioProber {
   private final Footprint footprint;
   private final ExecutorService executor;
   private final SpawnWatcher spawnWatcher;
+  private final EraChoice eraChoice;
+
+  /** What one identity's exchange opens with (docs/design.md#which-era-is-measured). */
+  enum Mode {
+    /** {@code initialize}; its error is a failure ({@code --era legacy}). */
+    LEGACY(Era.LEGACY),
+    /** {@code initialize}; its error is followed by one {@code server/discover} ({@code auto}). */
+    AUTO(Era.LEGACY),
+    /** {@code server/discover}, falling back to {@code initialize} ({@code --era modern}). */
+    MODERN_FIRST(Era.MODERN),
+    /** {@code server/discover} only: the modern phase after {@code initialize} was rejected. */
+    MODERN(Era.MODERN);
+
+    final Era opening;
+
+    Mode(Era opening) {
+      this.opening = opening;
+    }
+  }
 
   /**
    * Fixed points of a pre-flight, for tests: throwing from one simulates an unexpected failure in
@@ -128,7 +148,8 @@ public final class StdioProber {
         checkpoints,
         footprint,
         newExecutor(),
-        SpawnWatcher.NONE);
+        SpawnWatcher.NONE,
+        EraChoice.AUTO);
   }
 
   private StdioProber(
@@ -139,7 +160,8 @@ public final class StdioProber {
       Checkpoints checkpoints,
       Footprint footprint,
       ExecutorService executor,
-      SpawnWatcher spawnWatcher) {
+      SpawnWatcher spawnWatcher,
+      EraChoice eraChoice) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
@@ -148,6 +170,7 @@ public final class StdioProber {
     this.footprint = footprint;
     this.executor = executor;
     this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
+    this.eraChoice = Objects.requireNonNull(eraChoice, "eraChoice");
   }
 
   private static ExecutorService newExecutor() {
@@ -179,7 +202,8 @@ public final class StdioProber {
         checkpoints,
         footprint,
         executor,
-        spawnWatcher);
+        spawnWatcher,
+        eraChoice);
   }
 
   /**
@@ -190,7 +214,25 @@ public final class StdioProber {
    */
   public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
     return new StdioProber(
-        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, watcher);
+        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, watcher, eraChoice);
+  }
+
+  /**
+   * This prober, measuring the era {@code choice} selects (docs/design.md#which-era-is-measured);
+   * shares the process permits, threads and spawn watcher of this one. A new prober measures with
+   * {@link EraChoice#AUTO}.
+   */
+  public StdioProber withEra(EraChoice choice) {
+    if (choice == eraChoice) {
+      return this;
+    }
+    return new StdioProber(
+        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, spawnWatcher, choice);
+  }
+
+  /** The era choice this prober measures with. */
+  public EraChoice eraChoice() {
+    return eraChoice;
   }
 
   /**
@@ -298,11 +340,11 @@ public final class StdioProber {
         return Optional.empty();
       }
       Secrets secrets = Definitions.secrets(server).with(spawnWatcher.passToken());
-      Attempt legacy = new Attempt(l, secrets, Identity.A, Era.LEGACY, true, false);
-      legacy.sampleCost = false; // a re-check is not a measurement: its cost is not kept
-      Exchange.Result r = legacy.run();
+      Attempt first = new Attempt(l, secrets, Identity.A, openingMode(), false);
+      first.sampleCost = false; // a re-check is not a measurement: its cost is not kept
+      Exchange.Result r = first.run();
       if (r instanceof Exchange.ModernDetected) {
-        Attempt modern = new Attempt(l, secrets, Identity.A, Era.MODERN, false, false);
+        Attempt modern = new Attempt(l, secrets, Identity.A, Mode.MODERN, false);
         modern.sampleCost = false;
         r = modern.run();
       }
@@ -340,16 +382,25 @@ public final class StdioProber {
             l.directory().toString()));
     checkpoints.beforeMeasuring(server);
     Phase phase = new Phase(l, secrets, keepCaptures, attempts, captures);
-    PreflightResult legacy = phase.run(Era.LEGACY);
-    if (legacy != null) {
+    PreflightResult first = phase.run(openingMode());
+    if (first != null) {
       cost.set(phase.cost);
-      return legacy;
+      return first;
     }
     captures.clear();
     PreflightResult modern =
-        Objects.requireNonNull(phase.run(Era.MODERN), "the modern phase always decides");
+        Objects.requireNonNull(phase.run(Mode.MODERN), "the modern phase always decides");
     cost.set(phase.cost);
     return modern;
+  }
+
+  /** The mode the first phase opens with under this prober's era choice. */
+  private Mode openingMode() {
+    return switch (eraChoice) {
+      case AUTO -> Mode.AUTO;
+      case MODERN -> Mode.MODERN_FIRST;
+      case LEGACY -> Mode.LEGACY;
+    };
   }
 
   /**
@@ -406,11 +457,13 @@ public final class StdioProber {
       this.captures = captures;
     }
 
-    /** The result, or null when the legacy phase identified a modern server. */
-    @Nullable PreflightResult run(Era era) throws InterruptedException {
-      boolean detect = era == Era.LEGACY;
-      Attempt a = new Attempt(launch, secrets, Identity.A, era, detect, keepCaptures);
-      Attempt b = new Attempt(launch, secrets, Identity.B, era, detect, keepCaptures);
+    /**
+     * The result, or null when a phase in {@link Mode#AUTO} identified a modern server (only that
+     * mode can).
+     */
+    @Nullable PreflightResult run(Mode mode) throws InterruptedException {
+      Attempt a = new Attempt(launch, secrets, Identity.A, mode, keepCaptures);
+      Attempt b = new Attempt(launch, secrets, Identity.B, mode, keepCaptures);
       BlockingQueue<Attempt> completions = new LinkedBlockingQueue<>();
       a.startOn(completions);
       b.startOn(completions);
@@ -442,10 +495,11 @@ public final class StdioProber {
       if (!(a.result instanceof Exchange.Answered) && !(b.result instanceof Exchange.Answered)) {
         return PreflightResult.couldNotRun(a.failure(), null, null);
       }
+      Era era = mode.opening;
       // Exactly one failed; the other is torn down already. Retry the failed identity alone.
       Attempt answered = a.result instanceof Exchange.Answered ? a : b;
       Attempt failed = answered == a ? b : a;
-      Attempt retry = new Attempt(launch, secrets, failed.identity, era, detect, keepCaptures);
+      Attempt retry = new Attempt(launch, secrets, failed.identity, mode, keepCaptures);
       retry.retry = true;
       try {
         retry.result = retry.run();
@@ -462,13 +516,14 @@ public final class StdioProber {
       }
       Answer answerA = answered == a ? earlier.answer() : null;
       keep(answered.identity, earlier);
-      return PreflightResult.couldNotRun(retry.failure(), era, answerA);
+      return PreflightResult.couldNotRun(
+          retry.failure(), answerA != null ? answerA.era() : era, answerA);
     }
 
     private PreflightResult decide(Exchange.Answered a, Exchange.Answered b) {
       keep(Identity.A, a);
       keep(Identity.B, b);
-      return PreflightResult.decide(a.answer(), b.answer());
+      return PreflightResult.decide(a.answer(), b.answer()).withBasis(a.basis());
     }
 
     private void keep(Identity identity, Exchange.Answered answered) {
@@ -487,8 +542,9 @@ public final class StdioProber {
     final Launch launch;
     final Secrets secrets;
     final Identity identity;
-    final Era era;
-    final boolean detectModern;
+    final Mode mode;
+    /** The era of the opening request, then of the answer (a fallback changes it). */
+    volatile Era era;
     final boolean keepRaw;
     boolean retry;
     boolean sampleCost = true;
@@ -506,14 +562,13 @@ public final class StdioProber {
         Launch launch,
         Secrets secrets,
         Identity identity,
-        Era era,
-        boolean detectModern,
+        Mode mode,
         boolean keepRaw) {
       this.launch = launch;
       this.secrets = secrets;
       this.identity = identity;
-      this.era = era;
-      this.detectModern = detectModern;
+      this.mode = mode;
+      this.era = mode.opening;
       this.keepRaw = keepRaw;
     }
 
@@ -588,7 +643,16 @@ public final class StdioProber {
         }
         checkpoints.beforeExchange(identity, era, retry);
         exchange = new Exchange(server.channel(), identity, keepRaw);
-        Exchange.Result r = era == Era.LEGACY ? exchange.legacy(detectModern) : exchange.modern();
+        Exchange.Result r =
+            switch (mode) {
+              case LEGACY -> exchange.legacy(false);
+              case AUTO -> exchange.legacy(true);
+              case MODERN_FIRST -> exchange.modernFirst();
+              case MODERN -> exchange.modern();
+            };
+        if (r instanceof Exchange.Answered answered) {
+          era = answered.answer().era();
+        }
         if (sampleCost && r instanceof Exchange.Answered) {
           sample(server, started, exchange.answeredAt);
         }

@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.handshake.EraChoice;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,11 +52,21 @@ final class RequestBytesTest {
   }
 
   private static List<String> record(Path dir, String mode) throws Exception {
+    return record(dir, EraChoice.AUTO, true, mode);
+  }
+
+  private static List<String> record(
+      Path dir, EraChoice era, boolean runs, String mode, String... flags) throws Exception {
     FixtureServers f = new FixtureServers(dir);
     Path recordings = Files.createDirectories(dir.resolve("in"));
+    List<String> args = new java.util.ArrayList<>(List.of(flags));
+    args.add("--record");
+    args.add(recordings.toString());
     ProbeOutcome outcome =
-        FixtureServers.prober(15).probe(f.server(mode, "--record", recordings.toString()), false);
-    assertThat(outcome.result().ran()).as("%s", outcome).isTrue();
+        FixtureServers.prober(15)
+            .withEra(era)
+            .probe(f.server(mode, args.toArray(String[]::new)), false);
+    assertThat(outcome.result().ran()).as("%s", outcome).isEqualTo(runs);
     f.assertAllGone();
     try (Stream<Path> files = Files.list(recordings)) {
       return files.map(RequestBytesTest::read).sorted().toList();
@@ -107,6 +118,38 @@ final class RequestBytesTest {
         INITIALIZE_A + "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n" + INITIALIZED + TOOLS_LIST;
     assertThat(record(dir.resolve("ping"), "ping-request"))
         .containsExactlyInAnyOrder(ping, asB(ping));
+  }
+
+  /** The discover kcshare sends on the same process after {@code initialize} was rejected. */
+  private static String discoverA(int id) {
+    return DISCOVER_B.replace(CLIENT_B, CLIENT_A).replace("\"id\":1,", "\"id\":" + id + ",");
+  }
+
+  @Test
+  void anInitializeErrorOfAnyCodeIsFollowedByOneDiscoverOnTheSameProcess(@TempDir Path dir)
+      throws Exception {
+    List<String> recordings = record(dir, EraChoice.AUTO, false, "error-reply");
+    String a = INITIALIZE_A + discoverA(2);
+    // Both identities failed alike, then A was not retried: two processes, two conversations.
+    assertThat(recordings).containsExactlyInAnyOrder(a, asB(a));
+  }
+
+  @Test
+  void theLegacyChoiceSendsNoDiscoverAfterAnInitializeError(@TempDir Path dir) throws Exception {
+    List<String> recordings = record(dir, EraChoice.LEGACY, false, "error-reply");
+    assertThat(recordings).containsExactlyInAnyOrder(INITIALIZE_A, asB(INITIALIZE_A));
+  }
+
+  @Test
+  void theModernChoiceOpensWithDiscoverAndFallsBackOnTheSameProcess(@TempDir Path dir)
+      throws Exception {
+    List<String> recordings = record(dir, EraChoice.MODERN, true, "stable");
+    String a =
+        discoverA(1)
+            + INITIALIZE_A.replace("\"id\":1,", "\"id\":2,")
+            + INITIALIZED
+            + TOOLS_LIST.replace("\"id\":2,", "\"id\":3,");
+    assertThat(recordings).containsExactlyInAnyOrder(a, asB(a));
   }
 
   @Test

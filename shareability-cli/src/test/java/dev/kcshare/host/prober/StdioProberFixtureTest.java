@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.EraBasis;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Path;
@@ -352,6 +354,71 @@ final class StdioProberFixtureTest {
     ProbeOutcome outcome = probe(new FixtureServers(dir), "dual-era");
     assertMeasured(outcome, false, "");
     assertThat(outcome.result().era()).isEqualTo(Era.LEGACY);
+  }
+
+  @Test
+  void modernOnlyServerRejectingInitializeWithAnyCodeIsMeasuredThroughDiscover(@TempDir Path dir)
+      throws Exception {
+    // -32601 and no supported versions: only the discover on the same process tells it is modern.
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, "modern-only", "--init-code", "-32601");
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().era()).isEqualTo(Era.MODERN);
+    assertThat(outcome.result().basis()).isEqualTo(EraBasis.INITIALIZE_REJECTED);
+    assertThat(statuses(outcome).subList(2, 4))
+        .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
+  }
+
+  @Test
+  void legacyChoiceNeverFallsBackToDiscover(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, PROBER.withEra(EraChoice.LEGACY), f.server("modern-only"));
+    assertCouldNotRun(outcome, "Unsupported protocol version");
+    assertThat(statuses(outcome)).doesNotContain(ProbeAttempt.Status.MODERN_DETECTED);
+    ProbeOutcome legacy = probe(f, PROBER.withEra(EraChoice.LEGACY), f.server("dual-era"));
+    assertMeasured(legacy, false, "");
+    assertThat(legacy.result().era()).isEqualTo(Era.LEGACY);
+    assertThat(legacy.result().basis()).isEqualTo(EraBasis.INITIALIZE);
+  }
+
+  @Test
+  void modernChoiceMeasuresADualEraServerInTheModernEra(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, PROBER.withEra(EraChoice.MODERN), f.server("dual-era"));
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().era()).isEqualTo(Era.MODERN);
+    assertThat(outcome.result().basis()).isEqualTo(EraBasis.DISCOVER);
+    assertThat(outcome.result().answerA().supportedVersions()).isEqualTo(List.of("2026-07-28"));
+    assertThat(f.pids()).hasSize(2); // no legacy phase, no extra spawn
+  }
+
+  @Test
+  void modernChoiceFallsBackToInitializeOnTheSameProcess(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, PROBER.withEra(EraChoice.MODERN), f.server("stable"));
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().era()).isEqualTo(Era.LEGACY);
+    assertThat(outcome.result().basis()).isEqualTo(EraBasis.DISCOVER_REJECTED);
+    assertThat(outcome.result().answerA().toolNames()).isEqualTo(List.of("echo", "add"));
+    assertThat(outcome.attempts()).allMatch(a -> a.era() == Era.LEGACY);
+    assertThat(f.pids()).hasSize(2);
+  }
+
+  @Test
+  void modernChoiceMeasuresAModernOnlyServerWithTwoSpawns(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome = probe(f, PROBER.withEra(EraChoice.MODERN), f.server("modern-only"));
+    assertMeasured(outcome, false, "");
+    assertThat(outcome.result().basis()).isEqualTo(EraBasis.DISCOVER);
+    assertThat(f.pids()).hasSize(2);
+  }
+
+  @Test
+  void modernChoiceDoesNotFallBackAfterAModernError(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    assertCouldNotRun(
+        probe(f, PROBER.withEra(EraChoice.MODERN), f.server("discover-error")),
+        "server/discover: nope, not that version");
   }
 
   @Test

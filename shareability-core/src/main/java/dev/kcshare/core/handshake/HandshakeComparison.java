@@ -16,7 +16,8 @@ import java.util.Set;
  * protocolVersion, serverInfo facet; modern {@code server/discover}: capabilities shape, the set of
  * canonical texts of the supported versions, serverInfo facet), then the tool listing (the set of
  * names and the multiset of annotation shapes, never paired with each other). The era of the first
- * answer selects the facet set; the prober only ever compares answers of one era.
+ * answer selects the facet set; answers of two eras (a server that answered one identity's {@code
+ * server/discover} and rejected the other's) differ in the handshake facet of A's era.
  */
 public final class HandshakeComparison {
   /** Detail when the legacy handshake facet differs. */
@@ -49,6 +50,10 @@ public final class HandshakeComparison {
   public static Comparison compare(Answer a, Answer b) {
     if (hasMalformedName(a.toolNames()) || hasMalformedName(b.toolNames())) {
       return MALFORMED;
+    }
+    if (a.era() != b.era()) {
+      // Only with --era modern: one identity's discover answered, the other's was rejected.
+      return a.era() == Era.MODERN ? DISCOVER_DIFFERS : INITIALIZE_DIFFERS;
     }
     if (a.era() == Era.MODERN) {
       if (!discoverEqual(a, b)) {

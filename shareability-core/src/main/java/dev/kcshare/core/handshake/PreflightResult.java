@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param reportedVersion identity A's {@code serverInfo.version} if a string, else {@code ""}
  * @param answerA identity A's normalised answer when A answered successfully (feeds the evidence
  *     and the stored {@code handshake}); null otherwise
+ * @param basis how the era was reached (docs/design.md#which-era-is-measured); null exactly when
+ *     {@code era} is
  */
 public record PreflightResult(
     boolean ran,
@@ -26,7 +28,8 @@ public record PreflightResult(
     String detail,
     @Nullable Era era,
     String reportedVersion,
-    @Nullable Answer answerA) {
+    @Nullable Answer answerA,
+    @Nullable EraBasis basis) {
 
   /** Reason when the answers diverged. */
   public static final String HANDSHAKE_NOT_REPRODUCIBLE = "handshake_not_reproducible";
@@ -44,6 +47,27 @@ public record PreflightResult(
       throw new IllegalArgumentException(
           "a pre-flight that did not run cannot be caller-sensitive");
     }
+    if (era == null) {
+      basis = null;
+    } else if (basis == null || basis.era() != era) {
+      basis = EraBasis.defaultFor(era);
+    }
+  }
+
+  /** A result whose era was reached the usual way ({@link EraBasis#defaultFor}). */
+  public PreflightResult(
+      boolean ran,
+      boolean callerSensitive,
+      String detail,
+      @Nullable Era era,
+      String reportedVersion,
+      @Nullable Answer answerA) {
+    this(ran, callerSensitive, detail, era, reportedVersion, answerA, null);
+  }
+
+  /** This result with another basis (of its era; ignored when the era is unknown). */
+  public PreflightResult withBasis(EraBasis newBasis) {
+    return new PreflightResult(ran, callerSensitive, detail, era, reportedVersion, answerA, newBasis);
   }
 
   /**
