@@ -1,5 +1,6 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.policy.host.Selection;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.embed.ConfiguredServer;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,6 +84,16 @@ final class MeasureCommand implements Callable<Integer> {
       paramLabel = "SECONDS",
       description = "Per-response timeout, 5-120 (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds = (int) ProbeOptions.DEFAULT_TIMEOUT.toSeconds();
+
+  @Option(
+      names = "--era",
+      paramLabel = "ERA",
+      completionCandidates = MeasureCommand.EraNames.class,
+      description =
+          "Which era to measure: auto (initialize first, as today's gateways open; a server that"
+              + " rejects it is asked server/discover), modern (server/discover first, as a gateway"
+              + " of the 2026-07-28 era opens) or legacy (initialize only). Default: auto.")
+  String era = "auto";
 
   @Option(
       names = "--no-wait",
@@ -151,6 +163,28 @@ final class MeasureCommand implements Callable<Integer> {
         .retryFailed(retryFailed);
   }
 
+  /** The values of {@code --era}, for shell completion. */
+  static final class EraNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return List.of("auto", "modern", "legacy").iterator();
+    }
+  }
+
+  /**
+   * The {@code --era} value read; {@code usage} makes the exit-2 error for anything but auto,
+   * modern or legacy.
+   */
+  static EraChoice eraChoice(String value, Function<String, RuntimeException> usage) {
+    try {
+      return EraChoice.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw usage.apply(
+          "--era must be auto, modern or legacy, got "
+              + Escaper.quoted(value, Escaper.SHORT_LIMIT));
+    }
+  }
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (all == !names.isEmpty()) {
@@ -178,7 +212,7 @@ final class MeasureCommand implements Callable<Integer> {
       checkMetrics(() -> Metrics.checkDirectory(ctx.resolve(metrics)));
     }
 
-    PassOptions options = options(all, noWait, retryFailed);
+    PassOptions options = options(all, noWait, retryFailed).era(eraChoice(era, this::usage));
     // -v/-q may come before or after the subcommand: read them from the whole command line.
     int verbosity =
         spec == null ? 0 : KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
@@ -301,10 +335,10 @@ final class MeasureCommand implements Callable<Integer> {
 
   /**
    * This command line as a {@link MeasureLine} (one server, neither {@code --all} nor {@code
-   * --retry-failed}, no {@code --metrics}), or null.
+   * --retry-failed}, no {@code --metrics}, no {@code --era} but auto), or null.
    */
   @Nullable MeasureLine asLine() {
-    if (all || retryFailed || metrics != null || names.size() != 1) {
+    if (all || retryFailed || metrics != null || names.size() != 1 || !"auto".equals(era)) {
       return null;
     }
     return new MeasureLine(

@@ -1,6 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.handshake.host.Captures;
 import dev.kcshare.core.json.host.JsonInputException;
@@ -79,6 +80,16 @@ final class PreflightCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(
+      names = "--era",
+      paramLabel = "ERA",
+      completionCandidates = MeasureCommand.EraNames.class,
+      description =
+          "Which era to measure: auto (initialize first; a server that rejects it is asked"
+              + " server/discover), modern (server/discover first, as a gateway of the 2026-07-28"
+              + " era opens) or legacy (initialize only). Default: auto.")
+  String era = "auto";
+
   PreflightCommand(CliContext ctx) {
     this.ctx = ctx;
   }
@@ -91,6 +102,7 @@ final class PreflightCommand implements Callable<Integer> {
     if (timeoutSeconds < 5 || timeoutSeconds > 120) {
       throw usage("--timeout must be between 5 and 120 seconds, got " + timeoutSeconds);
     }
+    EraChoice eraChoice = MeasureCommand.eraChoice(era, this::usage);
     HostConfig host = config.load(ctx).requireValid();
     ConfiguredServer configured = host.require(List.of(server)).get(0);
     // A pre-flight touches no record file: the facade's records directory is never used.
@@ -102,7 +114,8 @@ final class PreflightCommand implements Callable<Integer> {
             .clock(ctx.clock())
             .probeTimeout(Duration.ofSeconds(timeoutSeconds))
             .build()) {
-      result = facade.preflight(configured, capture == null ? null : ctx.resolve(capture));
+      result =
+          facade.preflight(configured, capture == null ? null : ctx.resolve(capture), eraChoice);
     }
     if (json) {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();

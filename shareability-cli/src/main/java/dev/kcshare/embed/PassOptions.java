@@ -1,5 +1,6 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.policy.host.Selection;
 
 /**
@@ -12,6 +13,7 @@ import dev.kcshare.core.policy.host.Selection;
  * PassOptions.uncapped().retryFailed(true);      // also the servers held back after failures
  * PassOptions.named();                           // the given servers now, whatever is stored
  * PassOptions.budgeted();                        // a request path: at most two, never waits
+ * PassOptions.uncapped().era(EraChoice.MODERN);  // as a gateway that speaks 2026-07-28 would
  * }</pre>
  *
  * @param kind which servers the pass measures
@@ -23,8 +25,11 @@ import dev.kcshare.core.policy.host.Selection;
  * @param retryFailed whether the pass also measures the servers it would skip because their
  *     pre-flight kept failing; always true for a {@link Kind#NAMED} pass (a false value becomes
  *     true)
+ * @param era which era the pass measures and which stored rows count for it
+ *     (docs/design.md#which-era-is-measured); {@link EraChoice#AUTO} unless set
  */
-public record PassOptions(Kind kind, int budget, boolean waitForLock, boolean retryFailed) {
+public record PassOptions(
+    Kind kind, int budget, boolean waitForLock, boolean retryFailed, EraChoice era) {
 
   /** Which servers a pass measures. */
   public enum Kind {
@@ -43,13 +48,16 @@ public record PassOptions(Kind kind, int budget, boolean waitForLock, boolean re
   /**
    * Validates.
    *
-   * @throws NullPointerException if {@code kind} is null
+   * @throws NullPointerException if {@code kind} or {@code era} is null
    * @throws IllegalArgumentException if {@code budget} is below 1, a budgeted pass is to wait, or a
    *     pass that is not budgeted has a budget other than {@link Integer#MAX_VALUE}
    */
   public PassOptions {
     if (kind == null) {
       throw new NullPointerException("kind");
+    }
+    if (era == null) {
+      throw new NullPointerException("era");
     }
     if (budget < 1) {
       throw new IllegalArgumentException("budget must be at least 1: " + budget);
@@ -63,6 +71,18 @@ public record PassOptions(Kind kind, int budget, boolean waitForLock, boolean re
     if (kind != Kind.BUDGETED && budget != Selection.UNCAPPED) {
       throw new IllegalArgumentException("only a budgeted pass has a budget: " + kind);
     }
+  }
+
+  /**
+   * Options measuring with {@link EraChoice#AUTO}.
+   *
+   * @param kind which servers the pass measures
+   * @param budget as for the canonical constructor
+   * @param waitForLock as for the canonical constructor
+   * @param retryFailed as for the canonical constructor
+   */
+  public PassOptions(Kind kind, int budget, boolean waitForLock, boolean retryFailed) {
+    this(kind, budget, waitForLock, retryFailed, EraChoice.AUTO);
   }
 
   /**
@@ -112,7 +132,7 @@ public record PassOptions(Kind kind, int budget, boolean waitForLock, boolean re
    * @throws IllegalArgumentException if {@code wait} is true for a budgeted pass
    */
   public PassOptions waitForLock(boolean wait) {
-    return new PassOptions(kind, budget, wait, retryFailed);
+    return new PassOptions(kind, budget, wait, retryFailed, era);
   }
 
   /**
@@ -122,6 +142,20 @@ public record PassOptions(Kind kind, int budget, boolean waitForLock, boolean re
    * @return the copy
    */
   public PassOptions retryFailed(boolean retry) {
-    return new PassOptions(kind, budget, waitForLock, retry);
+    return new PassOptions(kind, budget, waitForLock, retry, era);
+  }
+
+  /**
+   * A copy measuring the era {@code choice} selects (docs/design.md#which-era-is-measured): {@code
+   * AUTO} opens as a legacy gateway does and falls forward to a modern-only server, {@code MODERN}
+   * opens as a gateway of both eras does, {@code LEGACY} never speaks the modern era. A stored row
+   * counts for the pass only when it is the measurement this choice would make.
+   *
+   * @param choice the era choice
+   * @return the copy
+   * @throws NullPointerException if {@code choice} is null
+   */
+  public PassOptions era(EraChoice choice) {
+    return new PassOptions(kind, budget, waitForLock, retryFailed, choice);
   }
 }

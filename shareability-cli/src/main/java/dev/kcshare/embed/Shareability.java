@@ -1,5 +1,6 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
@@ -589,11 +590,32 @@ public final class Shareability implements AutoCloseable {
    */
   public PassResult.Measured preflight(ConfiguredServer server, @Nullable Path captureDirectory)
       throws RecordsException, InterruptedException {
+    return preflight(server, captureDirectory, EraChoice.AUTO);
+  }
+
+  /**
+   * {@link #preflight(ConfiguredServer, Path)} measuring the era {@code era} selects
+   * (docs/design.md#which-era-is-measured), as {@link PassOptions#era} does for a pass.
+   *
+   * @param server the configured server
+   * @param captureDirectory null, or a directory to also save each identity's raw answers in
+   * @param era the era choice
+   * @return the result: {@code stored} false, {@code failuresInARow} 0
+   * @throws RecordsException if the capture directory or a capture file cannot be written
+   * @throws InterruptedException when the calling thread is interrupted; every process spawned is
+   *     torn down first
+   * @throws NullPointerException if {@code server} or {@code era} is null
+   * @throws IllegalStateException if this facade is closed
+   */
+  public PassResult.Measured preflight(
+      ConfiguredServer server, @Nullable Path captureDirectory, EraChoice era)
+      throws RecordsException, InterruptedException {
     Objects.requireNonNull(server, "server");
+    Objects.requireNonNull(era, "era");
     ensureOpen();
     Path root = captureDirectory == null ? null : workingDirectory.resolve(captureDirectory);
     try {
-      return SinglePreflight.run(prober(), server.first().definition(), root);
+      return SinglePreflight.run(prober().withEra(era), server.first().definition(), root);
     } catch (IOException e) {
       throw RecordsException.of(e, Objects.requireNonNull(root));
     }

@@ -284,6 +284,9 @@ final class EmbeddingContractTest {
     if (type == PassOptions.class) {
       return PassOptions.uncapped();
     }
+    if (type == dev.kcshare.core.handshake.EraChoice.class) {
+      return dev.kcshare.core.handshake.EraChoice.AUTO;
+    }
     if (type == ConfiguredServer.class && configured != null) {
       return configured;
     }

@@ -138,7 +138,7 @@ public final class EvaluationRunner {
           AttemptStore.besideCache(cacheFile),
           options,
           events,
-          prober.withSpawnWatcher(registry),
+          prober.withSpawnWatcher(registry).withEra(options.era()),
           head);
     } finally {
       if (head != null) {
@@ -211,7 +211,7 @@ public final class EvaluationRunner {
     try {
       versions =
           options.kind() == PassOptions.Kind.UNCAPPED
-              ? VersionRecheck.run(byName.values(), cache, prober, workers)
+              ? VersionRecheck.run(byName.values(), cache, prober, workers, options.era())
               : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
       PassFlush.flushQuietly(session, null, null); // handshakes refreshed so far

@@ -48,7 +48,7 @@ public final class HeadStart implements AutoCloseable {
     this.session = session;
     this.registry = registry;
     PassProgress.Listener none = progress -> {}; // its events come when the pass awaits it
-    Preflights watched = prober.withSpawnWatcher(registry);
+    Preflights watched = prober.withSpawnWatcher(registry).withEra(options.era());
     this.task = new FutureTask<>(() -> measurer.measure(server, watched, watched.timeout(), none));
     this.thread = new Thread(task, "kcshare-head-start");
     thread.setDaemon(true);
@@ -101,7 +101,8 @@ public final class HeadStart implements AutoCloseable {
         && opts.kind() == options.kind()
         && opts.budget() == options.budget()
         && opts.waitForLock() == options.waitForLock()
-        && opts.retryFailed() == options.retryFailed();
+        && opts.retryFailed() == options.retryFailed()
+        && opts.era() == options.era();
   }
 
   /** The lock, handed to the pass that continues this head start. */

@@ -55,7 +55,8 @@ record PassSelection(List<String> due, Selection selection) {
             candidates,
             cache,
             mode == PassOptions.Kind.BUDGETED ? options.budget() : Selection.UNCAPPED,
-            heldBack);
+            heldBack,
+            options.era());
     for (Map.Entry<String, CacheLookup> drop : selection.versionDrops().entrySet()) {
       PassLog.log().info(drop.getValue().versionDropMessage(drop.getKey()));
     }

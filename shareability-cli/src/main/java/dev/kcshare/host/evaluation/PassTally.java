@@ -82,7 +82,7 @@ final class PassTally {
     boolean stored = false;
     CacheRow row = m.row();
     if (row != null) {
-      stored = cache.put(m.name(), row);
+      stored = cache.putMeasured(m.name(), row);
       if (!stored) {
         PassLog.log()
             .warn(

@@ -1,6 +1,7 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.SpawnWatcher;
@@ -28,6 +29,14 @@ interface Preflights {
     return this;
   }
 
+  /**
+   * These pre-flights, measuring the era {@code choice} selects; a stand-in that spawns nothing
+   * returns itself.
+   */
+  default Preflights withEra(EraChoice choice) {
+    return this;
+  }
+
   static Preflights of(StdioProber prober) {
     Objects.requireNonNull(prober, "prober");
     return new Preflights() {
@@ -50,6 +59,11 @@ interface Preflights {
       @Override
       public Preflights withSpawnWatcher(SpawnWatcher watcher) {
         return of(prober.withSpawnWatcher(watcher));
+      }
+
+      @Override
+      public Preflights withEra(EraChoice choice) {
+        return prober.eraChoice() == choice ? this : of(prober.withEra(choice));
       }
     };
   }

@@ -2,6 +2,7 @@ package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
@@ -84,7 +85,9 @@ final class ServerMeasurer {
         r.reportedVersion(),
         r.era() == null ? Era.LEGACY : r.era(),
         a == null ? null : StoredHandshake.of(a),
-        outcome.cost());
+        outcome.cost(),
+        r.basis() == null ? EraBasis.INITIALIZE : r.basis(),
+        /* modern= */ null);
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */

@@ -1,6 +1,7 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.policy.host.RuntimeResolved;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
@@ -34,14 +35,18 @@ final class VersionRecheck {
    * @throws InterruptedException when cancelled, after the exchanges were stopped
    */
   static Map<String, String> run(
-      Iterable<ConfiguredServer> servers, VerdictCache cache, Preflights prober, int workers)
+      Iterable<ConfiguredServer> servers,
+      VerdictCache cache,
+      Preflights prober,
+      int workers,
+      EraChoice era)
       throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       ServerDefinition def = s.first().definition();
       if (PassSelection.refusal(s) == null
           && RuntimeResolved.isRuntimeResolved(Objects.requireNonNull(def.command()), def.args())
-          && cache.get(s.name(), Objects.requireNonNull(s.commonIdentity()), "").isHit()) {
+          && cache.get(s.name(), Objects.requireNonNull(s.commonIdentity()), "", era).isHit()) {
         due.add(s);
       }
     }
@@ -77,7 +82,7 @@ final class VersionRecheck {
         if (!version.isEmpty()) {
           versions.put(f.getKey(), version);
         }
-        refreshHandshake(cache, f.getKey(), version, answer.get());
+        refreshHandshake(cache, f.getKey(), version, answer.get(), era);
       }
     } catch (InterruptedException | RuntimeException | Error e) {
       PassPool.stopAndAwait(pool);
@@ -93,9 +98,13 @@ final class VersionRecheck {
    * measurement; its handshake is refreshed from the answer.
    */
   private static void refreshHandshake(
-      VerdictCache cache, String name, String version, Answer answer) {
+      VerdictCache cache, String name, String version, Answer answer, EraChoice era) {
     CacheRow row = cache.getByName(name);
+    // Only the row's own measurement, and only from an answer of its era: a modern measurement
+    // kept beside a legacy row is not refreshed by a re-check.
     if (row == null
+        || row.forChoice(era) != row
+        || answer.era() != row.era()
         || (!row.reportedVersion().isEmpty()
             && !version.isEmpty()
             && !row.reportedVersion().equals(version))) {

@@ -33,8 +33,7 @@ final class Exchange {
    *
    * @param capture the capture (docs/design.md#capture-format), or null when not asked for
    */
-  record Answered(
-      Answer answer, @Nullable Map<String, @Nullable Object> capture, EraBasis basis)
+  record Answered(Answer answer, @Nullable Map<String, @Nullable Object> capture, EraBasis basis)
       implements Result {}
 
   /** The initialize error identified a modern-era server (docs/design.md#modern-era-servers). */
@@ -103,8 +102,8 @@ final class Exchange {
 
   /**
    * After a rejected {@code initialize}: whether one {@code server/discover} (id {@code id}) on the
-   * same process identifies a modern server, by a discover result or a modern error. Anything
-   * else, no answer included, is no.
+   * same process identifies a modern server, by a discover result or a modern error. Anything else,
+   * no answer included, is no.
    */
   private boolean discoverAnswers(long id) throws InterruptedException {
     Map<String, Object> params = new LinkedHashMap<>();

@@ -543,8 +543,10 @@ public final class StdioProber {
     final Secrets secrets;
     final Identity identity;
     final Mode mode;
+
     /** The era of the opening request, then of the answer (a fallback changes it). */
     volatile Era era;
+
     final boolean keepRaw;
     boolean retry;
     boolean sampleCost = true;
@@ -558,12 +560,7 @@ public final class StdioProber {
     private @Nullable Thread runner;
     private final CountDownLatch done = new CountDownLatch(1);
 
-    Attempt(
-        Launch launch,
-        Secrets secrets,
-        Identity identity,
-        Mode mode,
-        boolean keepRaw) {
+    Attempt(Launch launch, Secrets secrets, Identity identity, Mode mode, boolean keepRaw) {
       this.launch = launch;
       this.secrets = secrets;
       this.identity = identity;

@@ -10,11 +10,15 @@ import org.jspecify.annotations.Nullable;
 public enum EraBasis {
   /** Legacy: {@code initialize} was answered (it was sent first). */
   INITIALIZE(Era.LEGACY, "initialize"),
-  /** Modern: {@code initialize} was rejected and {@code server/discover} identified a modern server. */
+  /**
+   * Modern: {@code initialize} was rejected and {@code server/discover} identified a modern server.
+   */
   INITIALIZE_REJECTED(Era.MODERN, "initialize_rejected"),
   /** Modern: {@code server/discover} was sent first and answered; {@code initialize} never sent. */
   DISCOVER(Era.MODERN, "discover"),
-  /** Legacy: {@code server/discover} was sent first and rejected, then {@code initialize} answered. */
+  /**
+   * Legacy: {@code server/discover} was sent first and rejected, then {@code initialize} answered.
+   */
   DISCOVER_REJECTED(Era.LEGACY, "discover_rejected");
 
   private final Era era;
@@ -44,9 +48,7 @@ public enum EraBasis {
     return era == Era.MODERN ? INITIALIZE_REJECTED : INITIALIZE;
   }
 
-  /**
-   * Reads a stored basis: a known spelling of the row's era, else {@link #defaultFor} the era.
-   */
+  /** Reads a stored basis: a known spelling of the row's era, else {@link #defaultFor} the era. */
   public static EraBasis fromJsonLenient(@Nullable Object value, Era era) {
     for (EraBasis b : values()) {
       if (b.json.equals(value) && b.era == era) {

@@ -14,8 +14,8 @@ public enum EraChoice {
   AUTO,
   /**
    * {@code server/discover} first, as a client of both eras opens on stdio; {@code initialize} on
-   * the same process when discover fails with an error that is not a modern one or is not
-   * answered in time.
+   * the same process when discover fails with an error that is not a modern one or is not answered
+   * in time.
    */
   MODERN,
   /** {@code initialize} only; an {@code initialize} error is a failure. */

@@ -67,7 +67,8 @@ public record PreflightResult(
 
   /** This result with another basis (of its era; ignored when the era is unknown). */
   public PreflightResult withBasis(EraBasis newBasis) {
-    return new PreflightResult(ran, callerSensitive, detail, era, reportedVersion, answerA, newBasis);
+    return new PreflightResult(
+        ran, callerSensitive, detail, era, reportedVersion, answerA, newBasis);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.kcshare.core.records;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.RawJson;
 import dev.kcshare.core.json.host.CodePoints;
@@ -26,6 +27,12 @@ import org.jspecify.annotations.Nullable;
  * evidence reads as "not measured", never as a measurement.
  */
 public final class CacheCodec {
+  /** kcshare's own row member naming how the era was reached, when not the era's default. */
+  static final String ERA_BASIS = "eraBasis";
+
+  /** kcshare's own row member holding the modern measurement beside a legacy row. */
+  static final String MODERN = "modern";
+
   private CacheCodec() {}
 
   /**
@@ -186,7 +193,9 @@ public final class CacheCodec {
                 share(row.reportedVersion()),
                 row.era(),
                 handshake == null ? null : share(handshake),
-                row.cost()));
+                row.cost(),
+                row.basis(),
+                row.modern()));
       }
     }
 
@@ -351,6 +360,11 @@ public final class CacheCodec {
       cost =
           StoredCost.fromJson(row.get(StoredCost.MEMBER), where + "/" + StoredCost.MEMBER, notes);
     }
+    EraBasis basis = EraBasis.fromJsonLenient(row.get(ERA_BASIS), era);
+    CacheRow modern = null;
+    if (row.containsKey(MODERN)) {
+      modern = readModern(row.get(MODERN), identity, basis, where + "/" + MODERN, notes);
+    }
     return new CacheRow(
         ran,
         callerSensitive,
@@ -360,7 +374,39 @@ public final class CacheCodec {
         reportedVersion,
         era,
         handshake,
-        cost);
+        cost,
+        basis,
+        modern);
+  }
+
+  /**
+   * The {@code modern} member of a row (docs/design.md#rows-of-two-era-choices): read as a row of
+   * the outer row's identity; kept only beside a legacy row answered by {@code initialize} and when
+   * it is a modern measurement that ran.
+   */
+  private static @Nullable CacheRow readModern(
+      @Nullable Object value,
+      String identity,
+      EraBasis outerBasis,
+      String where,
+      List<Dropped> notes) {
+    if (!(value instanceof Map<?, ?> map)) {
+      notes.add(new Dropped(where, "is " + Values.describe(value) + ", not an object; ignored"));
+      return null;
+    }
+    Map<Object, Object> asRow = new LinkedHashMap<>(map);
+    asRow.put("identity", identity);
+    asRow.remove(MODERN);
+    asRow.remove(StoredCost.MEMBER);
+    CacheRow modern = readRow(asRow, where, notes);
+    if (modern == null) {
+      return null;
+    }
+    if (outerBasis != EraBasis.INITIALIZE || modern.era() != Era.MODERN || !modern.ran()) {
+      notes.add(new Dropped(where, "not a modern measurement beside a legacy row; ignored"));
+      return null;
+    }
+    return modern;
   }
 
   private static String describeMember(Map<?, ?> object, String member, @Nullable Object value) {
@@ -436,6 +482,15 @@ public final class CacheCodec {
     SessionCost cost = row.cost();
     if (cost != null) {
       out.put(StoredCost.MEMBER, StoredCost.toJson(cost));
+    }
+    if (row.basis() != EraBasis.defaultFor(row.era())) {
+      out.put(ERA_BASIS, row.basis().json());
+    }
+    CacheRow modern = row.modern();
+    if (modern != null) {
+      Map<String, Object> nested = rowValue(modern);
+      nested.remove("identity");
+      out.put(MODERN, nested);
     }
     return out;
   }

@@ -32,7 +32,12 @@ public record CacheLookup(
      * Identity equal, both reported versions non-empty and different: the row was DELETED (the
      * cache is dirty), because the code behind an unchanged launch was replaced.
      */
-    VERSION_CHANGED
+    VERSION_CHANGED,
+    /**
+     * Identity equal, but the row holds no measurement the pass's era choice would have made
+     * (docs/design.md#rows-of-two-era-choices): the row is KEPT for the passes it serves.
+     */
+    OTHER_ERA
   }
 
   public CacheLookup {

@@ -2,6 +2,8 @@ package dev.kcshare.core.records;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.EraBasis;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.verdict.Evidence;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +26,12 @@ import org.jspecify.annotations.Nullable;
  * @param cost the footprint measured in the pre-flight (kcshare's own {@code cost} member); null
  *     when never measured, not measurable on this platform, or written by another writer. Never
  *     part of the identity or of the row's validity.
+ * @param basis how the era was reached (kcshare's own {@code eraBasis} member, written when it is
+ *     not {@link EraBasis#defaultFor} the era); a basis of another era reads as that default
+ * @param modern the measurement a pass of {@link EraChoice#MODERN} made of a server whose row is a
+ *     legacy one answered by {@code initialize} (kcshare's own {@code modern} member,
+ *     docs/design.md#rows-of-two-era-choices): a modern row of the same identity, with neither a
+ *     cost nor a {@code modern} of its own; null otherwise
  */
 public record CacheRow(
     boolean ran,
@@ -34,25 +42,68 @@ public record CacheRow(
     String reportedVersion,
     Era era,
     @Nullable StoredHandshake handshake,
-    @Nullable SessionCost cost) {
+    @Nullable SessionCost cost,
+    EraBasis basis,
+    @Nullable CacheRow modern) {
 
   /**
    * Validates and copies.
    *
-   * @throws NullPointerException if {@code identity}, {@code reportedVersion} or {@code era} is
-   *     null
+   * @throws NullPointerException if {@code identity}, {@code reportedVersion}, {@code era} or
+   *     {@code basis} is null
+   * @throws IllegalArgumentException if {@code modern} is given beside a row that is not legacy by
+   *     {@code initialize}, or is not a modern row of the same identity without a cost or a {@code
+   *     modern} of its own
    */
   public CacheRow {
     reasons = List.copyOf(reasons);
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(reportedVersion, "reportedVersion");
     Objects.requireNonNull(era, "era");
+    Objects.requireNonNull(basis, "basis");
+    if (basis.era() != era) {
+      basis = EraBasis.defaultFor(era);
+    }
     if (cost != null && cost.isEmpty()) {
       cost = null; // no figure is the same as none measured
     }
+    if (modern != null
+        && (basis != EraBasis.INITIALIZE
+            || modern.era() != Era.MODERN
+            || !modern.identity().equals(identity)
+            || modern.cost() != null
+            || modern.modern() != null)) {
+      throw new IllegalArgumentException(
+          "a modern measurement is kept only beside a legacy row of the same identity");
+    }
   }
 
-  /** A row without a measured cost. */
+  /** A row whose era was reached the usual way ({@link EraBasis#defaultFor}), with no other era. */
+  public CacheRow(
+      boolean ran,
+      boolean callerSensitive,
+      List<String> reasons,
+      double evaluatedAt,
+      String identity,
+      String reportedVersion,
+      Era era,
+      @Nullable StoredHandshake handshake,
+      @Nullable SessionCost cost) {
+    this(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        cost,
+        EraBasis.defaultFor(era),
+        null);
+  }
+
+  /** A row without a measured cost, its era reached the usual way. */
   public CacheRow(
       boolean ran,
       boolean callerSensitive,
@@ -85,7 +136,9 @@ public record CacheRow(
         reportedVersion,
         era,
         handshake,
-        newCost);
+        newCost,
+        basis,
+        modern);
   }
 
   /** This row with another handshake, everything else (the cost included) kept. */
@@ -99,7 +152,84 @@ public record CacheRow(
         reportedVersion,
         era,
         newHandshake,
-        cost);
+        cost,
+        basis,
+        modern);
+  }
+
+  /**
+   * This row reached its era by way of {@code newBasis} (of the row's era), everything else kept.
+   */
+  public CacheRow withBasis(EraBasis newBasis) {
+    return new CacheRow(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        cost,
+        newBasis,
+        basis == EraBasis.INITIALIZE && newBasis == EraBasis.INITIALIZE ? modern : null);
+  }
+
+  /** This row with another modern measurement kept beside it (null: none), everything else kept. */
+  public CacheRow withModern(@Nullable CacheRow newModern) {
+    return new CacheRow(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        cost,
+        basis,
+        newModern);
+  }
+
+  /**
+   * The measurement of this row that a pass of {@code choice} would have made
+   * (docs/design.md#rows-of-two-era-choices): for {@link EraChoice#MODERN} the modern measurement
+   * kept beside a legacy row when there is one; otherwise this row when {@code choice} {@linkplain
+   * EraChoice#accepts accepts} its basis; else null (the choice would measure the server anew).
+   */
+  public @Nullable CacheRow forChoice(EraChoice choice) {
+    if (choice == EraChoice.MODERN && modern != null) {
+      return modern;
+    }
+    return choice.accepts(basis) ? this : null;
+  }
+
+  /**
+   * The row to store after a pass measured {@code measured}, given the row stored before ({@code
+   * previous}, or null), so that passes of two era choices over one records directory keep both
+   * measurements instead of replacing each other's (docs/design.md#rows-of-two-era-choices). With
+   * the same identity: a modern measurement made by opening with discover is kept beside a legacy
+   * row answered by {@code initialize}; a legacy row answered by {@code initialize} keeps the
+   * modern measurement stored beside it, or takes the previous row as one when that was such a
+   * measurement. Everything else replaces the previous row.
+   */
+  public static CacheRow merge(@Nullable CacheRow previous, CacheRow measured) {
+    Objects.requireNonNull(measured, "measured");
+    if (previous == null || !previous.identity.equals(measured.identity)) {
+      return measured;
+    }
+    if (measured.basis == EraBasis.DISCOVER && previous.basis == EraBasis.INITIALIZE) {
+      return previous.withModern(measured.withCost(null).withModern(null));
+    }
+    if (measured.basis == EraBasis.INITIALIZE && measured.modern == null) {
+      if (previous.basis == EraBasis.INITIALIZE && previous.modern != null) {
+        return measured.withModern(previous.modern);
+      }
+      if (previous.basis == EraBasis.DISCOVER) {
+        return measured.withModern(previous.withCost(null));
+      }
+    }
+    return measured;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kcshare.core.records;
 
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.json.RawJson;
 import dev.kcshare.core.json.host.CodePoints;
 import dev.kcshare.core.records.host.RecordLimits;
@@ -82,16 +83,36 @@ public final class VerdictCache {
    * invalidates.
    */
   public synchronized CacheLookup get(String name, String identity, String currentVersion) {
+    return get(name, identity, currentVersion, null);
+  }
+
+  /**
+   * {@link #get(String, String, String)} for a pass of the era choice {@code choice}: after the
+   * identity check, the row's measurement that choice would have made ({@link CacheRow#forChoice});
+   * none → {@code OTHER_ERA} and the row is kept (docs/design.md#rows-of-two-era-choices). The
+   * version check then applies to that measurement and drops the whole row. A null choice reads the
+   * row's own measurement, whatever its era (reports: the row says which era it measured).
+   */
+  public synchronized CacheLookup get(
+      String name, String identity, String currentVersion, @Nullable EraChoice choice) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(currentVersion, "currentVersion");
-    CacheRow row = rows.get(name);
-    if (row == null) {
+    CacheRow stored = rows.get(name);
+    if (stored == null) {
       return CacheLookup.miss(CacheLookup.Outcome.NO_ROW);
     }
-    if (!row.identity().equals(identity)) {
+    if (!stored.identity().equals(identity)) {
       return CacheLookup.miss(CacheLookup.Outcome.IDENTITY_MISMATCH);
     }
+    CacheRow row = choice == null ? stored : stored.forChoice(choice);
+    if (row == null) {
+      return CacheLookup.miss(CacheLookup.Outcome.OTHER_ERA);
+    }
+    return checkVersion(name, row, currentVersion);
+  }
+
+  private CacheLookup checkVersion(String name, CacheRow row, String currentVersion) {
     String stored = row.reportedVersion();
     if (!stored.isEmpty() && !currentVersion.isEmpty() && !stored.equals(currentVersion)) {
       change(name, null);
@@ -126,6 +147,18 @@ public final class VerdictCache {
     }
     change(name, row);
     return true;
+  }
+
+  /**
+   * Stores a fresh measurement, merged with the row stored under the name ({@link CacheRow#merge}):
+   * passes of two era choices keep each other's measurement. Refused as {@link #put} refuses.
+   *
+   * @return true if the row was stored
+   */
+  public synchronized boolean putMeasured(String name, CacheRow measured) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(measured, "measured");
+    return put(name, CacheRow.merge(rows.get(name), measured));
   }
 
   /** Records a change (rows updated at once; the file's original kept for the merge). */

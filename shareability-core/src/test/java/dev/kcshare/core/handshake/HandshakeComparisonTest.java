@@ -421,13 +421,14 @@ final class HandshakeComparisonTest {
   }
 
   @Test
-  void mixedErasUseTheFirstAnswersFacets() {
-    // The prober never compares answers of different eras; the first answer's era decides.
+  void mixedErasDifferInTheHandshakeFacetOfTheFirstAnswersEra() {
+    // With --era modern, one identity's discover can be answered and the other's rejected.
     Answer legacyAnswer = legacy(obj(), "2024-11-05", Map.of(), List.of(), List.of());
     Answer modernAnswer = modern(obj(), List.of(), Map.of(), List.of(), List.of());
 
     assertThat(HandshakeComparison.compare(legacyAnswer, modernAnswer)).isEqualTo(INITIALIZE);
-    assertThat(HandshakeComparison.compare(modernAnswer, legacyAnswer)).isEqualTo(SAME);
+    assertThat(HandshakeComparison.compare(modernAnswer, legacyAnswer).detail())
+        .isEqualTo(HandshakeComparison.DISCOVER_SHAPE_DIFFERS);
   }
 
   @ParameterizedTest(name = "depth={0}")

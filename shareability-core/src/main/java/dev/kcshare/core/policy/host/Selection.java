@@ -1,5 +1,6 @@
 package dev.kcshare.core.policy.host;
 
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
@@ -107,6 +108,20 @@ public record Selection(
    */
   public static Selection select(
       List<Candidate> servers, VerdictCache cache, int budget, Map<String, Double> heldBack) {
+    return select(servers, cache, budget, heldBack, EraChoice.AUTO);
+  }
+
+  /**
+   * {@link #select(List, VerdictCache, int, Map)} for a pass of the era choice {@code era}: a row
+   * is a hit only when it holds the measurement that choice would make
+   * (docs/design.md#rows-of-two-era-choices); otherwise the server is due as if never measured.
+   */
+  public static Selection select(
+      List<Candidate> servers,
+      VerdictCache cache,
+      int budget,
+      Map<String, Double> heldBack,
+      EraChoice era) {
     if (budget < 0) {
       throw new IllegalArgumentException("budget must not be negative: " + budget);
     }
@@ -119,7 +134,7 @@ public record Selection(
       CacheRow hit = null;
       // Without a command there is no identity, so no row can be a hit for it.
       if (c.identity() != null) {
-        CacheLookup lookup = cache.get(c.name(), c.identity(), c.currentVersion());
+        CacheLookup lookup = cache.get(c.name(), c.identity(), c.currentVersion(), era);
         if (lookup.outcome() == CacheLookup.Outcome.VERSION_CHANGED) {
           drops.put(c.name(), lookup);
         }
