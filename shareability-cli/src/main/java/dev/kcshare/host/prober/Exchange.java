@@ -187,15 +187,20 @@ final class Exchange {
       throws ProbeFailure, InterruptedException {
     Listing listing = listTools(meta(), "server/discover", 2);
     listedAt = System.nanoTime();
-    Answer answer = Answers.modern(result, listing.tools());
+    Answer answer = Answers.modern(result, listing.tools(), listing.pageHints());
     return new Answered(answer, capture(Era.MODERN, result, listing), basis);
   }
 
-  private record Listing(List<Object> tools, Map<String, Object> lastPage) {}
+  /**
+   * @param pageHints modern only: each page's {@code cacheScope} and {@code ttlMs}, in page order
+   */
+  private record Listing(
+      List<Object> tools, Map<String, Object> lastPage, List<Map<String, Object>> pageHints) {}
 
   private Listing listTools(@Nullable Map<String, Object> meta, String after, long firstId)
       throws ProbeFailure, InterruptedException {
     List<Object> tools = new ArrayList<>();
+    List<Map<String, Object>> pageHints = new ArrayList<>();
     Map<String, Object> lastPage = Map.of();
     String cursor = null;
     for (int page = 1; ; page++) {
@@ -227,13 +232,29 @@ final class Exchange {
       }
       Map<String, Object> resultObject = JsonValues.asObject(result);
       lastPage = keepRaw && resultObject != null ? resultObject : Map.of();
+      if (meta != null) {
+        pageHints.add(hints(resultObject));
+      }
       Object next = resultObject == null ? null : resultObject.get("nextCursor");
       if (next instanceof String s && !s.isEmpty()) {
         cursor = s;
       } else {
-        return new Listing(tools, lastPage);
+        return new Listing(tools, lastPage, pageHints);
       }
     }
+  }
+
+  /** A page's caching hints, the only members of a page result the answer keeps. */
+  private static Map<String, Object> hints(@Nullable Map<String, Object> page) {
+    Map<String, Object> kept = new LinkedHashMap<>();
+    if (page != null) {
+      for (String member : List.of(Answers.CACHE_SCOPE, Answers.TTL_MS)) {
+        if (page.containsKey(member)) {
+          kept.put(member, page.get(member));
+        }
+      }
+    }
+    return kept;
   }
 
   /** Only what {@link Answers} reads of a tool; other members can be large (schemas). */

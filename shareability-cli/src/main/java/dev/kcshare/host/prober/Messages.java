@@ -1,12 +1,12 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.host.JsonValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,12 +15,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Messages {
   /** The newest legacy protocol version; any dated version at or before it is legacy. */
-  static final String NEWEST_LEGACY_VERSION = "2025-11-25";
+  static final String NEWEST_LEGACY_VERSION = Era.NEWEST_LEGACY_VERSION;
 
   /** MCP's UnsupportedProtocolVersionError. */
   static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-  private static final Pattern DATE = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
 
   private Messages() {}
 
@@ -97,6 +95,6 @@ final class Messages {
 
   /** A {@code YYYY-MM-DD} string that sorts at or before {@value #NEWEST_LEGACY_VERSION}. */
   static boolean isLegacyVersion(String version) {
-    return DATE.matcher(version).matches() && version.compareTo(NEWEST_LEGACY_VERSION) <= 0;
+    return Era.isLegacyVersion(version);
   }
 }

@@ -42,6 +42,12 @@ public final class ReasonText {
           "a capability named in the detail works per process, not per session: shared, one"
               + " session's setting (for logging, the level it sets) applies to every session";
       case HANDSHAKE_NOT_REPRODUCIBLE -> "two callers received different handshakes";
+      case LISTING_PUBLIC ->
+          "the server marked its discover result and every tool listing page cacheScope public"
+              + " for both callers: its listing is the same for everyone";
+      case MODERN_ONLY ->
+          "the server rejects initialize and speaks only the 2026-07-28 era, which servers that"
+              + " keep state for the life of their process are asked not to do";
     };
   }
 
@@ -63,7 +69,9 @@ public final class ReasonText {
           PREFLIGHT_PASSED,
           NO_OBJECTION_FOUND,
           ALL_TOOLS_READ_ONLY,
-          NO_TOOLS_LISTED ->
+          NO_TOOLS_LISTED,
+          LISTING_PUBLIC,
+          MODERN_ONLY ->
           "";
     };
   }

@@ -3,6 +3,7 @@ package dev.kcshare.host.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.CacheHints;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.EraChoice;
@@ -419,6 +420,31 @@ final class StdioProberFixtureTest {
     assertCouldNotRun(
         probe(f, PROBER.withEra(EraChoice.MODERN), f.server("discover-error")),
         "server/discover: nope, not that version");
+  }
+
+  @Test
+  void theCachingHintsOfDiscoverAndEveryPageAreKeptInTheAnswer(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "modern-only", "--cache-scope", "public");
+    assertMeasured(outcome, false, "");
+    CacheHints hints = outcome.result().answerA().cacheHints();
+    assertThat(hints.discoverScope()).isEqualTo("public");
+    assertThat(hints.discoverTtlMs()).isEqualTo(60000);
+    assertThat(hints.pageScopes()).isEqualTo(List.of("public", "public"));
+    assertThat(hints.pageTtlMs()).isEqualTo(List.of(60000, 60000));
+    assertThat(hints.allPublic()).isTrue();
+  }
+
+  @Test
+  void aCacheScopeThatDiffersBetweenTheCallersIsADivergence(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome =
+        probe(
+            new FixtureServers(dir),
+            "modern-only",
+            "--cache-scope",
+            "public",
+            "--cache-scope-b",
+            "private");
+    assertMeasured(outcome, true, "cache_scope_differs");
   }
 
   @Test

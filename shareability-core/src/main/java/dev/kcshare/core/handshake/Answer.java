@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent or not an object)
  * @param toolNames raw JSON values of the truthy {@code name} members, listing order
  * @param toolAnnotations the {@code annotations} objects, listing order
+ * @param cacheHints modern only: the caching hints of discover and of each page ({@link
+ *     CacheHints#NONE} for legacy)
  */
 public record Answer(
     Era era,
@@ -29,10 +31,12 @@ public record Answer(
     List<?> supportedVersions,
     Map<String, ?> serverInfo,
     List<?> toolNames,
-    List<?> toolAnnotations) {
+    List<?> toolAnnotations,
+    CacheHints cacheHints) {
 
   public Answer {
     Objects.requireNonNull(era, "era");
+    Objects.requireNonNull(cacheHints, "cacheHints");
     Objects.requireNonNull(protocolVersion, "protocolVersion");
     capabilities =
         capabilities == null
@@ -42,6 +46,26 @@ public record Answer(
     serverInfo = Collections.unmodifiableMap(new LinkedHashMap<>(serverInfo));
     toolNames = Collections.unmodifiableList(new ArrayList<>(toolNames));
     toolAnnotations = Collections.unmodifiableList(new ArrayList<>(toolAnnotations));
+  }
+
+  /** An answer without caching hints. */
+  public Answer(
+      Era era,
+      @Nullable Map<String, ?> capabilities,
+      String protocolVersion,
+      List<?> supportedVersions,
+      Map<String, ?> serverInfo,
+      List<?> toolNames,
+      List<?> toolAnnotations) {
+    this(
+        era,
+        capabilities,
+        protocolVersion,
+        supportedVersions,
+        serverInfo,
+        toolNames,
+        toolAnnotations,
+        CacheHints.NONE);
   }
 
   /** The listing produced at least one tool with a truthy name. */

@@ -16,6 +16,19 @@ public enum Era {
     return json;
   }
 
+  /** The newest legacy protocol version; any dated version at or before it is legacy. */
+  public static final String NEWEST_LEGACY_VERSION = "2025-11-25";
+
+  /**
+   * A {@code YYYY-MM-DD} string that sorts at or before {@value #NEWEST_LEGACY_VERSION}: a version
+   * of the {@code initialize} era.
+   */
+  public static boolean isLegacyVersion(String version) {
+    return version.length() == 10
+        && version.matches("[0-9]{4}-[0-9]{2}-[0-9]{2}")
+        && version.compareTo(NEWEST_LEGACY_VERSION) <= 0;
+  }
+
   /** Parses a stored era; absent or any unrecognised value reads as {@link #LEGACY}. */
   public static Era fromJsonLenient(Object value) {
     return "modern".equals(value) ? MODERN : LEGACY;

@@ -15,9 +15,10 @@ import java.util.Set;
  * <p>Facets, in order: the handshake itself (legacy {@code initialize}: capabilities shape, raw
  * protocolVersion, serverInfo facet; modern {@code server/discover}: capabilities shape, the set of
  * canonical texts of the supported versions, serverInfo facet), then the tool listing (the set of
- * names and the multiset of annotation shapes, never paired with each other). The era of the first
- * answer selects the facet set; answers of two eras (a server that answered one identity's {@code
- * server/discover} and rejected the other's) differ in the handshake facet of A's era.
+ * names and the multiset of annotation shapes, never paired with each other), then, modern only,
+ * the {@code cacheScope} of discover and of each listing page. The era of the first answer selects
+ * the facet set; answers of two eras (a server that answered one identity's {@code server/discover}
+ * and rejected the other's) differ in the handshake facet of A's era.
  */
 public final class HandshakeComparison {
   /** Detail when the legacy handshake facet differs. */
@@ -29,6 +30,12 @@ public final class HandshakeComparison {
   /** Detail when the tool-listing facet differs. */
   public static final String TOOLS_SHAPE_DIFFERS = "tools_shape_differs";
 
+  /**
+   * Detail when the modern answers' {@code cacheScope} of discover or of a listing page differs
+   * (compared after the other two facets).
+   */
+  public static final String CACHE_SCOPE_DIFFERS = "cache_scope_differs";
+
   /** Detail when a tool name is not a string: the server could not be measured. */
   public static final String MALFORMED_TOOL_NAMES = "malformed_tool_names";
 
@@ -39,6 +46,7 @@ public final class HandshakeComparison {
   private static final Comparison DISCOVER_DIFFERS =
       new Comparison(true, true, DISCOVER_SHAPE_DIFFERS);
   private static final Comparison TOOLS_DIFFER = new Comparison(true, true, TOOLS_SHAPE_DIFFERS);
+  private static final Comparison SCOPE_DIFFERS = new Comparison(true, true, CACHE_SCOPE_DIFFERS);
 
   private HandshakeComparison() {}
 
@@ -62,7 +70,33 @@ public final class HandshakeComparison {
     } else if (!initializeEqual(a, b)) {
       return INITIALIZE_DIFFERS;
     }
-    return toolsEqual(a, b) ? SAME : TOOLS_DIFFER;
+    if (!toolsEqual(a, b)) {
+      return TOOLS_DIFFER;
+    }
+    return a.era() == Era.MODERN && !scopesEqual(a.cacheHints(), b.cacheHints())
+        ? SCOPE_DIFFERS
+        : SAME;
+  }
+
+  /**
+   * The {@code cacheScope} of discover and of every page, as raw values ({@code ttlMs} is a
+   * freshness hint and never compared).
+   */
+  static boolean scopesEqual(CacheHints a, CacheHints b) {
+    if (!JsonWriter.canonical(a.discoverScope()).equals(JsonWriter.canonical(b.discoverScope()))) {
+      return false;
+    }
+    List<?> pagesA = a.pageScopes();
+    List<?> pagesB = b.pageScopes();
+    if (pagesA.size() != pagesB.size()) {
+      return false;
+    }
+    for (int i = 0; i < pagesA.size(); i++) {
+      if (!JsonWriter.canonical(pagesA.get(i)).equals(JsonWriter.canonical(pagesB.get(i)))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean hasMalformedName(List<?> names) {

@@ -242,8 +242,32 @@ public record CacheRow(
    * @return {@code builder}
    */
   public Evidence.Builder applyTo(Evidence.Builder builder) {
-    builder.preflightRan(ran).preflightCallerSensitive(callerSensitive);
+    builder.preflightRan(ran).preflightCallerSensitive(callerSensitive).era(era);
+    // Both identities answered alike, caching hints included, only when the row did not diverge.
+    builder.listingPublic(
+        era == Era.MODERN
+            && ran
+            && !callerSensitive
+            && handshake != null
+            && handshake.cacheHints().allPublic());
+    builder.modernOnly(
+        basis == EraBasis.INITIALIZE_REJECTED
+            && handshake != null
+            && namesOnlyModernVersions(handshake.supportedVersions()));
     return handshakeEvidence(handshake, builder);
+  }
+
+  /** At least one version, every one a string and none a legacy version. */
+  private static boolean namesOnlyModernVersions(List<?> versions) {
+    if (versions.isEmpty()) {
+      return false;
+    }
+    for (Object v : versions) {
+      if (!(v instanceof String s) || Era.isLegacyVersion(s)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -254,7 +278,12 @@ public record CacheRow(
    * @return {@code builder}
    */
   public static Evidence.Builder applyAbsent(Evidence.Builder builder) {
-    builder.preflightRan(null).preflightCallerSensitive(false);
+    builder
+        .preflightRan(null)
+        .preflightCallerSensitive(false)
+        .era(Era.LEGACY)
+        .listingPublic(false)
+        .modernOnly(false);
     return handshakeEvidence(null, builder);
   }
 

@@ -1,6 +1,7 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.CacheHints;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,16 +20,29 @@ import org.jspecify.annotations.Nullable;
  * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent)
  * @param toolAnnotations the {@code annotations} objects of the tool listing, in listing order
  * @param hasTools the listing produced at least one tool with a truthy name
+ * @param supportedVersions modern only: the discover result's {@code supportedVersions} (kcshare's
+ *     own member, written when not empty)
+ * @param cacheHints modern only: the {@code cacheScope} and {@code ttlMs} of discover and of each
+ *     listing page (kcshare's own {@code cache} member, written when any was received)
  */
 public record StoredHandshake(
     @Nullable Map<String, ?> capabilities,
     String protocolVersion,
     Map<String, ?> serverInfo,
     List<Map<String, ?>> toolAnnotations,
-    boolean hasTools) {
+    boolean hasTools,
+    List<?> supportedVersions,
+    CacheHints cacheHints) {
+
+  private static final String SUPPORTED_VERSIONS = "supportedVersions";
+  private static final String CACHE = "cache";
+  private static final String DISCOVER = "discover";
+  private static final String TOOLS_LIST = "toolsList";
 
   public StoredHandshake {
     Objects.requireNonNull(protocolVersion, "protocolVersion");
+    Objects.requireNonNull(cacheHints, "cacheHints");
+    supportedVersions = Collections.unmodifiableList(new ArrayList<>(supportedVersions));
     capabilities = capabilities == null ? null : JsonTrees.sortedCopy(capabilities);
     serverInfo = JsonTrees.sortedCopy(serverInfo);
     List<Map<String, ?>> annotations = new ArrayList<>(toolAnnotations.size());
@@ -36,6 +50,23 @@ public record StoredHandshake(
       annotations.add(JsonTrees.sortedCopy(annotation));
     }
     toolAnnotations = Collections.unmodifiableList(annotations);
+  }
+
+  /** A handshake without the modern members. */
+  public StoredHandshake(
+      @Nullable Map<String, ?> capabilities,
+      String protocolVersion,
+      Map<String, ?> serverInfo,
+      List<Map<String, ?>> toolAnnotations,
+      boolean hasTools) {
+    this(
+        capabilities,
+        protocolVersion,
+        serverInfo,
+        toolAnnotations,
+        hasTools,
+        List.of(),
+        CacheHints.NONE);
   }
 
   /**
@@ -55,7 +86,9 @@ public record StoredHandshake(
         answer.protocolVersion(),
         answer.serverInfo(),
         annotations,
-        answer.hasTools());
+        answer.hasTools(),
+        answer.supportedVersions(),
+        answer.cacheHints());
   }
 
   /** The {@code handshake} member value, members in the order of docs/design.md#writing-files. */
@@ -66,7 +99,54 @@ public record StoredHandshake(
     out.put("serverInfo", serverInfo);
     out.put("toolAnnotations", toolAnnotations);
     out.put("hasTools", hasTools);
+    if (!supportedVersions.isEmpty()) {
+      out.put(SUPPORTED_VERSIONS, supportedVersions);
+    }
+    if (!cacheHints.isEmpty()) {
+      Map<String, Object> cache = new LinkedHashMap<>();
+      cache.put(DISCOVER, hint(cacheHints.discoverScope(), cacheHints.discoverTtlMs()));
+      List<Object> pages = new ArrayList<>();
+      for (int i = 0; i < cacheHints.pageScopes().size(); i++) {
+        pages.add(hint(cacheHints.pageScopes().get(i), cacheHints.pageTtlMs().get(i)));
+      }
+      cache.put(TOOLS_LIST, pages);
+      out.put(CACHE, cache);
+    }
     return out;
+  }
+
+  private static Map<String, Object> hint(@Nullable Object scope, @Nullable Object ttl) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (scope != null) {
+      out.put("cacheScope", scope);
+    }
+    if (ttl != null) {
+      out.put("ttlMs", ttl);
+    }
+    return out;
+  }
+
+  /** The stored {@code cache} member read back; anything not well formed reads as absent. */
+  private static CacheHints hintsOf(@Nullable Object value) {
+    if (!(value instanceof Map<?, ?> cache)) {
+      return CacheHints.NONE;
+    }
+    Object scope = null;
+    Object ttl = null;
+    if (cache.get(DISCOVER) instanceof Map<?, ?> discover) {
+      scope = discover.get("cacheScope");
+      ttl = discover.get("ttlMs");
+    }
+    List<Object> scopes = new ArrayList<>();
+    List<Object> ttls = new ArrayList<>();
+    if (cache.get(TOOLS_LIST) instanceof List<?> pages) {
+      for (Object page : pages) {
+        Map<?, ?> p = page instanceof Map<?, ?> m ? m : Map.of();
+        scopes.add(p.get("cacheScope"));
+        ttls.add(p.get("ttlMs"));
+      }
+    }
+    return new CacheHints(scope, ttl, scopes, ttls);
   }
 
   /**
@@ -99,7 +179,9 @@ public record StoredHandshake(
         map.get("protocolVersion") instanceof String s ? s : "",
         map.get("serverInfo") instanceof Map<?, ?> info ? stringKeyed(info) : Map.of(),
         annotations,
-        hasTools);
+        hasTools,
+        map.get(SUPPORTED_VERSIONS) instanceof List<?> versions ? versions : List.of(),
+        hintsOf(map.get(CACHE)));
   }
 
   /** A JSON object as the string-keyed map it is; the deep copy stringifies any other key. */

@@ -1,5 +1,6 @@
 package dev.kcshare.core.verdict;
 
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.verdict.host.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,8 @@ public final class Assessor {
   private static final Reason DEGRADES_LOGGING =
       Reason.of(ReasonCode.DEGRADES_WHEN_SHARED, "logging_level");
   private static final Reason DIVERGED = Reason.of(ReasonCode.HANDSHAKE_NOT_REPRODUCIBLE);
+  private static final Reason LISTING_PUBLIC = Reason.of(ReasonCode.LISTING_PUBLIC);
+  private static final Reason MODERN_ONLY = Reason.of(ReasonCode.MODERN_ONLY);
 
   private static final List<Reason> ONLY_NOT_STDIO = List.of(NOT_STDIO);
   private static final List<Reason> ONLY_SESSION_BOUND = List.of(SESSION_BOUND);
@@ -108,7 +111,11 @@ public final class Assessor {
     }
 
     // 6. Further notes.
-    boolean degrades = hasMember(capabilities, "logging");
+    // In the modern era the log level travels per request, and log notifications with their
+    // request: logging degrades nothing when shared (docs/design.md#order-of-checks).
+    boolean modern = evidence.era() == Era.MODERN;
+    boolean degrades = !modern && hasMember(capabilities, "logging");
+    boolean listingPublic = modern && evidence.listingPublic();
     boolean ran = Boolean.TRUE.equals(evidence.preflightRan());
     boolean diverged = ran && evidence.preflightCallerSensitive();
     boolean readOnly = allToolsReadOnly(evidence.toolAnnotations());
@@ -129,6 +136,9 @@ public final class Assessor {
       } else if (!diverged) {
         reasons.add(PASSED);
       }
+      if (listingPublic) {
+        reasons.add(LISTING_PUBLIC);
+      }
     } else {
       // 8. Nothing objected.
       boolean measured = ran && !diverged;
@@ -143,6 +153,9 @@ public final class Assessor {
       if (!evidence.hasTools()) {
         reasons.add(NO_TOOLS);
       }
+      if (listingPublic) {
+        reasons.add(LISTING_PUBLIC);
+      }
     }
     reasons.addAll(rotating);
     if (degrades) {
@@ -150,6 +163,9 @@ public final class Assessor {
     }
     if (diverged) {
       reasons.add(DIVERGED);
+    }
+    if (evidence.modernOnly() && strength != Strength.DECLARED) {
+      reasons.add(MODERN_ONLY);
     }
     return new Verdict(name, strength, true, share, reasons);
   }

@@ -1,5 +1,6 @@
 package dev.kcshare.core.verdict;
 
+import dev.kcshare.core.handshake.Era;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -41,6 +42,11 @@ import org.jspecify.annotations.Nullable;
  * @param preflightRan null never measured, true measured, false could not run
  * @param preflightCallerSensitive the two answers diverged; meaningful only when {@code
  *     preflightRan} is true
+ * @param era the era the handshake was measured in ({@link Era#LEGACY} when none or unknown)
+ * @param listingPublic modern only: {@code server/discover} and every {@code tools/list} page
+ *     answered {@code cacheScope: "public"}, alike for both identities
+ * @param modernOnly the server rejected {@code initialize} and named only modern versions in its
+ *     discover result
  */
 public record Evidence(
     String name,
@@ -54,7 +60,10 @@ public record Evidence(
     List<String> declaredEnvNames,
     List<String> observedHazards,
     @Nullable Boolean preflightRan,
-    boolean preflightCallerSensitive) {
+    boolean preflightCallerSensitive,
+    Era era,
+    boolean listingPublic,
+    boolean modernOnly) {
 
   /**
    * Validates and copies every collection (unmodifiable; {@code capabilities} keeps insertion
@@ -65,10 +74,43 @@ public record Evidence(
   public Evidence {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(protocolVersion, "protocolVersion");
+    Objects.requireNonNull(era, "era");
     capabilities = capabilities == null ? null : unmodifiableCopy(capabilities);
     toolAnnotations = Collections.unmodifiableList(new ArrayList<>(toolAnnotations));
     declaredEnvNames = List.copyOf(declaredEnvNames);
     observedHazards = List.copyOf(observedHazards);
+  }
+
+  /** Evidence of a legacy-era handshake, as before the era was an input. */
+  public Evidence(
+      String name,
+      boolean isStdio,
+      boolean sessionBoundByConstruction,
+      boolean probeOk,
+      @Nullable Map<String, ?> capabilities,
+      String protocolVersion,
+      List<?> toolAnnotations,
+      boolean hasTools,
+      List<String> declaredEnvNames,
+      List<String> observedHazards,
+      @Nullable Boolean preflightRan,
+      boolean preflightCallerSensitive) {
+    this(
+        name,
+        isStdio,
+        sessionBoundByConstruction,
+        probeOk,
+        capabilities,
+        protocolVersion,
+        toolAnnotations,
+        hasTools,
+        declaredEnvNames,
+        observedHazards,
+        preflightRan,
+        preflightCallerSensitive,
+        Era.LEGACY,
+        false,
+        false);
   }
 
   private static Map<String, ?> unmodifiableCopy(Map<String, ?> map) {
@@ -94,7 +136,10 @@ public record Evidence(
         .declaredEnvNames(declaredEnvNames)
         .observedHazards(observedHazards)
         .preflightRan(preflightRan)
-        .preflightCallerSensitive(preflightCallerSensitive);
+        .preflightCallerSensitive(preflightCallerSensitive)
+        .era(era)
+        .listingPublic(listingPublic)
+        .modernOnly(modernOnly);
   }
 
   /** Builds {@link Evidence}; every setter may be called any number of times. */
@@ -111,6 +156,9 @@ public record Evidence(
     private List<String> observedHazards = List.of();
     private @Nullable Boolean preflightRan;
     private boolean preflightCallerSensitive;
+    private Era era = Era.LEGACY;
+    private boolean listingPublic;
+    private boolean modernOnly;
 
     private Builder() {}
 
@@ -249,6 +297,41 @@ public record Evidence(
     }
 
     /**
+     * The era the handshake was measured in (default {@link Era#LEGACY}).
+     *
+     * @param era the value
+     * @return this builder
+     */
+    public Builder era(Era era) {
+      this.era = Objects.requireNonNull(era, "era");
+      return this;
+    }
+
+    /**
+     * Whether discover and every listing page answered {@code cacheScope: "public"} for both
+     * identities (default {@code false}); read only for a modern handshake.
+     *
+     * @param listingPublic the value
+     * @return this builder
+     */
+    public Builder listingPublic(boolean listingPublic) {
+      this.listingPublic = listingPublic;
+      return this;
+    }
+
+    /**
+     * Whether the server rejected {@code initialize} and named only modern versions (default {@code
+     * false}).
+     *
+     * @param modernOnly the value
+     * @return this builder
+     */
+    public Builder modernOnly(boolean modernOnly) {
+      this.modernOnly = modernOnly;
+      return this;
+    }
+
+    /**
      * Builds the evidence.
      *
      * @return the evidence with every field set so far and the defaults for the rest
@@ -266,7 +349,10 @@ public record Evidence(
           declaredEnvNames,
           observedHazards,
           preflightRan,
-          preflightCallerSensitive);
+          preflightCallerSensitive,
+          era,
+          listingPublic,
+          modernOnly);
     }
   }
 }

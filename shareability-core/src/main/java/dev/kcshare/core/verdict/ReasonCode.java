@@ -37,7 +37,17 @@ public enum ReasonCode {
   /** A capability degrades when shared (detail = {@code logging_level}). */
   DEGRADES_WHEN_SHARED,
   /** The two pre-flight identities received different handshakes. */
-  HANDSHAKE_NOT_REPRODUCIBLE;
+  HANDSHAKE_NOT_REPRODUCIBLE,
+  /**
+   * Modern era: {@code server/discover} and every {@code tools/list} page answered {@code
+   * cacheScope: "public"} for both identities (kcshare's own).
+   */
+  LISTING_PUBLIC,
+  /**
+   * The server rejects {@code initialize} and speaks only modern versions (kcshare's own note):
+   * servers that rely on process-lifetime state are to stay on the older revision.
+   */
+  MODERN_ONLY;
 
   private final String json = name().toLowerCase(Locale.ROOT);
 

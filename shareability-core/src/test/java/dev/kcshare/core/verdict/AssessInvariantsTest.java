@@ -2,6 +2,7 @@ package dev.kcshare.core.verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.verdict.host.SecretPrefixes;
 import dev.kcshare.core.verdict.host.VerdictJson;
@@ -121,6 +122,16 @@ class AssessInvariantsTest {
 
     // Reason layout and notes.
     assertLayout(tier, codes);
+    // Era-aware notes (docs/design.md#order-of-checks): logging degrades only a legacy row, a
+    // public listing counts only on a modern one.
+    if (evidence.era() == Era.MODERN) {
+      assertThat(codes).doesNotContain(ReasonCode.DEGRADES_WHEN_SHARED);
+    } else {
+      assertThat(codes).doesNotContain(ReasonCode.LISTING_PUBLIC);
+    }
+    if (!evidence.modernOnly()) {
+      assertThat(codes).doesNotContain(ReasonCode.MODERN_ONLY);
+    }
     assertThat(
             codes.contains(ReasonCode.PREFLIGHT_PASSED)
                 && codes.contains(ReasonCode.HANDSHAKE_NOT_REPRODUCIBLE))
@@ -137,7 +148,8 @@ class AssessInvariantsTest {
           .containsExactlyElementsOf(expectedNotes);
     }
     if (!unprobed && !hazards && !configFact) {
-      boolean logging = evidence.capabilities().containsKey("logging");
+      boolean logging =
+          evidence.era() == Era.LEGACY && evidence.capabilities().containsKey("logging");
       assertThat(details(verdict, ReasonCode.DEGRADES_WHEN_SHARED))
           .isEqualTo(logging ? List.of("logging_level") : List.of());
       assertThat(codes.contains(ReasonCode.HANDSHAKE_NOT_REPRODUCIBLE))
@@ -230,6 +242,8 @@ class AssessInvariantsTest {
     Set<ReasonCode> support =
         EnumSet.of(ReasonCode.ALL_TOOLS_READ_ONLY, ReasonCode.NO_TOOL_ANNOTATIONS);
     Set<ReasonCode> noTools = EnumSet.of(ReasonCode.NO_TOOLS_LISTED);
+    Set<ReasonCode> listingPublic = EnumSet.of(ReasonCode.LISTING_PUBLIC);
+    Set<ReasonCode> modernOnly = EnumSet.of(ReasonCode.MODERN_ONLY);
     return switch (tier) {
       case REFUTED -> List.of(EnumSet.of(ReasonCode.OBSERVED_HAZARD));
       case DISQUALIFIED ->
@@ -240,19 +254,29 @@ class AssessInvariantsTest {
               EnumSet.of(ReasonCode.DECLARES_CALLER_IDENTITY),
               EnumSet.of(ReasonCode.ALL_TOOLS_READ_ONLY),
               EnumSet.of(ReasonCode.PREFLIGHT_PASSED, ReasonCode.PREFLIGHT_NOT_RUN),
+              listingPublic,
               rotating,
               degrades,
               diverged);
       case MEASURED ->
-          List.of(EnumSet.of(ReasonCode.PREFLIGHT_PASSED), support, noTools, rotating, degrades);
+          List.of(
+              EnumSet.of(ReasonCode.PREFLIGHT_PASSED),
+              support,
+              noTools,
+              listingPublic,
+              rotating,
+              degrades,
+              modernOnly);
       case NO_OBJECTION ->
           List.of(
               EnumSet.of(ReasonCode.NO_OBJECTION_FOUND),
               support,
               noTools,
+              listingPublic,
               rotating,
               degrades,
-              diverged);
+              diverged,
+              modernOnly);
     };
   }
 
@@ -292,6 +316,9 @@ class AssessInvariantsTest {
           .observedHazards(r.nextInt(7) == 0 ? hazards(r) : List.of())
           .preflightRan(r.nextInt(3) == 0 ? null : r.nextBoolean())
           .preflightCallerSensitive(r.nextBoolean())
+          .era(r.nextInt(3) == 0 ? Era.MODERN : Era.LEGACY)
+          .listingPublic(r.nextInt(3) == 0)
+          .modernOnly(r.nextInt(4) == 0)
           .build();
     }
 

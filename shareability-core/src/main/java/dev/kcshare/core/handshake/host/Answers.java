@@ -1,6 +1,7 @@
 package dev.kcshare.core.handshake.host;
 
 import dev.kcshare.core.handshake.Answer;
+import dev.kcshare.core.handshake.CacheHints;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.host.JsonValues;
 import java.util.ArrayList;
@@ -20,6 +21,12 @@ public final class Answers {
 
   /** The discover result's {@code _meta} key that carries the server's info. */
   public static final String SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
+
+  /** The caching hint members of a cacheable modern result. */
+  public static final String CACHE_SCOPE = "cacheScope";
+
+  /** The freshness hint member of a cacheable modern result. */
+  public static final String TTL_MS = "ttlMs";
 
   private Answers() {}
 
@@ -47,9 +54,26 @@ public final class Answers {
 
   /**
    * A modern-era answer from the raw {@code server/discover} result and the concatenated {@code
-   * tools} elements. Its protocolVersion is the one kcshare requested and the server accepted.
+   * tools} elements, without page hints. Its protocolVersion is the one kcshare requested and the
+   * server accepted.
    */
   public static Answer modern(@Nullable Object discoverResult, List<?> tools) {
+    return modern(discoverResult, tools, List.of());
+  }
+
+  /**
+   * A modern-era answer as {@link #modern(Object, List)}, with the caching hints of the discover
+   * result and of {@code pages}, the raw {@code tools/list} results in page order (only their
+   * {@code cacheScope} and {@code ttlMs} are read; a page that is not an object has neither).
+   */
+  public static Answer modern(@Nullable Object discoverResult, List<?> tools, List<?> pages) {
+    List<Object> pageScopes = new ArrayList<>(pages.size());
+    List<Object> pageTtls = new ArrayList<>(pages.size());
+    for (Object page : pages) {
+      Map<String, Object> object = JsonValues.asObject(page);
+      pageScopes.add(object == null ? null : object.get(CACHE_SCOPE));
+      pageTtls.add(object == null ? null : object.get(TTL_MS));
+    }
     Map<String, Object> result = JsonValues.asObject(discoverResult);
     if (result == null) {
       return new Answer(
@@ -59,7 +83,8 @@ public final class Answers {
           List.of(),
           Map.of(),
           names(tools),
-          annotations(tools));
+          annotations(tools),
+          new CacheHints(null, null, pageScopes, pageTtls));
     }
     List<?> supported = JsonValues.asArray(result.get("supportedVersions"));
     Map<String, Object> meta = JsonValues.asObject(result.get("_meta"));
@@ -70,7 +95,8 @@ public final class Answers {
         supported == null ? List.of() : supported,
         objectOrEmpty(meta == null ? null : meta.get(SERVER_INFO_META_KEY)),
         names(tools),
-        annotations(tools));
+        annotations(tools),
+        new CacheHints(result.get(CACHE_SCOPE), result.get(TTL_MS), pageScopes, pageTtls));
   }
 
   /**

@@ -70,7 +70,10 @@ public final class Captures {
               + (toolsListObject.containsKey("tools") ? describe(tools) : "nothing"));
     }
     Object result = object.get(resultMember);
-    return era == Era.MODERN ? Answers.modern(result, toolList) : Answers.legacy(result, toolList);
+    // A capture keeps the last page's members beside the tools: its hints stand for the listing.
+    return era == Era.MODERN
+        ? Answers.modern(result, toolList, List.of(toolsListObject))
+        : Answers.legacy(result, toolList);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.kcshare.core.verdict.host;
 
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.json.host.JsonValues;
 import dev.kcshare.core.verdict.Evidence;
@@ -32,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code observedHazards}</td><td>array of strings</td><td>{@code []}</td></tr>
  *   <tr><td>{@code preflightRan}</td><td>boolean or null</td><td>{@code null}</td></tr>
  *   <tr><td>{@code preflightCallerSensitive}</td><td>boolean</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code era}</td><td>{@code "legacy"} or {@code "modern"}</td><td>{@code "legacy"}</td></tr>
+ *   <tr><td>{@code listingPublic}</td><td>boolean</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code modernOnly}</td><td>boolean</td><td>{@code false}</td></tr>
  *   <tr><td>{@code identityKeys}</td><td>array of strings</td><td>{@code []}</td></tr>
  * </table>
  *
@@ -72,6 +76,9 @@ public final class EvidenceJson {
             .observedHazards(r.strings("observedHazards"))
             .preflightRan(r.boolOrNull("preflightRan"))
             .preflightCallerSensitive(r.bool("preflightCallerSensitive", false))
+            .era(r.era("era"))
+            .listingPublic(r.bool("listingPublic", false))
+            .modernOnly(r.bool("modernOnly", false))
             .build();
     Set<String> identityKeys = new LinkedHashSet<>(r.strings("identityKeys"));
     return new EvidenceInput(evidence, identityKeys);
@@ -119,6 +126,16 @@ public final class EvidenceJson {
         return s;
       }
       throw VerdictJson.typeError(at(key), "a string", value);
+    }
+
+    Era era(String key) {
+      String value = string(key, Era.LEGACY.json());
+      for (Era e : Era.values()) {
+        if (e.json().equals(value)) {
+          return e;
+        }
+      }
+      throw VerdictJson.typeError(at(key), "\"legacy\" or \"modern\"", value);
     }
 
     boolean bool(String key, boolean fallback) {
