@@ -1,6 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.cost.SessionCost;
+import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.host.AttemptRecord;
@@ -359,6 +360,16 @@ final class AssessCommand implements Callable<Integer> {
     out.flush();
   }
 
+  /**
+   * Beside a hazard of a server measured in the modern era (docs/verdicts.md#refuted): the
+   * 2026-07-28 stdio transport leaves a conformant server no way to write the frames a hazard
+   * records.
+   */
+  static final String MODERN_HAZARD =
+      "measured in the 2026-07-28 era: a conformant modern stdio server cannot produce this"
+          + " hazard (it must not write requests of its own to stdout); the record still refutes"
+          + " the share";
+
   private static String headline(
       Verdict v, ConfiguredServer server, @Nullable AttemptRecord lastAttempt, double now) {
     if (v.reasons().isEmpty()) {
@@ -397,6 +408,9 @@ final class AssessCommand implements Callable<Integer> {
       if (!change.isEmpty()) {
         out.printf("      what would change it: %s%n", change);
       }
+      if (r.code() == ReasonCode.OBSERVED_HAZARD && row.evidence().era() == Era.MODERN) {
+        out.printf("      %s%n", MODERN_HAZARD);
+      }
     }
     if (lastAttempt != null) {
       for (String line : AttemptText.detail(row.server().name(), lastAttempt, now)) {
@@ -405,7 +419,9 @@ final class AssessCommand implements Callable<Integer> {
     }
     if (row.measuredAt().isPresent()) {
       out.printf(
-          "  measured: %s%n", HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())));
+          "  measured: %s%s%n",
+          HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())),
+          row.evidence().era() == Era.MODERN ? " (2026-07-28 era)" : "");
       SessionCostText.printDetail(out, row);
     }
     for (String line : ServerNotes.detail(row.server())) {

@@ -157,6 +157,47 @@ final class AssessHostTest {
   }
 
   @Test
+  void aHazardOnAModernRowStillRefutesAndTheDetailSaysAConformantServerCannotProduceIt()
+      throws Exception {
+    HostConfig host = FixtureFleet.load(dir.resolve("cfg.json"), env());
+    String identity = host.server("fresh").first().identity();
+    StoredHandshake handshake =
+        new StoredHandshake(
+            Map.of("tools", Map.of(), "logging", Map.of()),
+            "2026-07-28",
+            Map.of("name", "x", "version", "1.0"),
+            List.of(),
+            true,
+            List.of("2026-07-28"),
+            dev.kcshare.core.handshake.CacheHints.NONE);
+    try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
+      s.cache()
+          .put(
+              "fresh",
+              new CacheRow(
+                  true, false, List.of(), MEASURED_AT, identity, "1.0", Era.MODERN, handshake));
+      s.flush();
+    }
+    CliRun clean = assess("fresh");
+    assertThat(clean.stdout())
+        .startsWith("fresh: measured")
+        .contains("    modern_only: ")
+        .contains("  measured: " + HumanTime.format(MEASURED_AT) + " (2026-07-28 era)\n")
+        .doesNotContain("degrades_when_shared");
+    Files.writeString(
+        fleet.records().resolve("observed-hazards.json"),
+        "{\"schema\":1,\"servers\":{\"fresh\":{\"identities\":{\"a\\u0000b\\u0000c\":"
+            + "{\"codes\":[\"unroutable_server_request\"],\"count\":1,\"lastSeen\":1.0}}}}}");
+    CliRun refuted = assess("fresh");
+    assertThat(refuted.stdout())
+        .startsWith("fresh: refuted")
+        .contains("    observed_hazard (unroutable_server_request): ")
+        .contains("      " + AssessCommand.MODERN_HAZARD + "\n");
+    CliRun legacy = assess("files");
+    assertThat(legacy.stdout()).doesNotContain("2026-07-28");
+  }
+
+  @Test
   void singleServerDetailExplainsEveryReasonAndWhatWouldChangeIt() {
     CliRun r = assess("search");
     assertThat(r.exitCode()).as(r.stderr()).isZero();
