@@ -39,6 +39,12 @@ public final class Assessor {
   /** The experimental member whose presence declares the caller-identity extension. */
   static final String CALLER_IDENTITY = "kirocrew.caller-identity";
 
+  /**
+   * The 2026-07-28 form of the declaration: an extension identifier (vendor prefix and slash) in
+   * {@code capabilities.extensions}, whose value is the extension's settings object.
+   */
+  public static final String CALLER_IDENTITY_EXTENSION = "dev.kcshare/caller-identity";
+
   private static final Reason NOT_STDIO = Reason.of(ReasonCode.NOT_STDIO);
   private static final Reason SESSION_BOUND = Reason.of(ReasonCode.SESSION_BOUND_BY_CONSTRUCTION);
   private static final Reason NOT_PROBED = Reason.of(ReasonCode.NOT_PROBED);
@@ -190,11 +196,31 @@ public final class Assessor {
 
   /**
    * docs/design.md#predicates: {@code capabilities.experimental} is an object containing the member
-   * {@code kirocrew.caller-identity}, whatever its value.
+   * {@code kirocrew.caller-identity}, whatever its value; or {@code capabilities.extensions} is an
+   * object whose member {@code dev.kcshare/caller-identity} is an object (the settings).
    */
   static boolean declaresCallerIdentity(Map<String, ?> capabilities) {
-    return member(capabilities, "experimental") instanceof Map<?, ?> experimental
-        && hasMember(experimental, CALLER_IDENTITY);
+    return (member(capabilities, "experimental") instanceof Map<?, ?> experimental
+            && hasMember(experimental, CALLER_IDENTITY))
+        || declarationSettings(capabilities) != null;
+  }
+
+  /**
+   * The settings object of the 2026-07-28 form of the declaration, or of the experimental form when
+   * its value is an object; null when neither is (docs/verdicts.md#declaring-caller-identity). Its
+   * members {@code callerMetaKey} and {@code selfTest} name, as strings, the request {@code _meta}
+   * key that carries the caller and the tool of the isolation self-test.
+   */
+  public static @Nullable Map<?, ?> declarationSettings(Map<String, ?> capabilities) {
+    if (member(capabilities, "extensions") instanceof Map<?, ?> extensions
+        && member(extensions, CALLER_IDENTITY_EXTENSION) instanceof Map<?, ?> settings) {
+      return settings;
+    }
+    if (member(capabilities, "experimental") instanceof Map<?, ?> experimental
+        && member(experimental, CALLER_IDENTITY) instanceof Map<?, ?> settings) {
+      return settings;
+    }
+    return null;
   }
 
   /**
