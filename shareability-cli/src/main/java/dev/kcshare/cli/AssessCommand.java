@@ -408,6 +408,12 @@ final class AssessCommand implements Callable<Integer> {
       if (!change.isEmpty()) {
         out.printf("      what would change it: %s%n", change);
       }
+      if (r.code() == ReasonCode.HANDSHAKE_NOT_REPRODUCIBLE && !r.detail().isEmpty()) {
+        String kind = ReasonText.divergence(r.detail());
+        if (!kind.isEmpty()) {
+          out.printf("      %s%n", kind);
+        }
+      }
       if (r.code() == ReasonCode.OBSERVED_HAZARD && row.evidence().era() == Era.MODERN) {
         out.printf("      %s%n", MODERN_HAZARD);
       }

@@ -12,6 +12,7 @@ import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.prober.ProbeOptions;
+import dev.kcshare.host.report.ReasonText;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,6 +155,10 @@ final class PreflightCommand implements Callable<Integer> {
                       + Escaper.esc(result.detail(), Escaper.LONG_LIMIT)
                   : ": measured, not caller-sensitive")
               + context);
+      String kind = result.divergence();
+      if (kind != null) {
+        lines.add("  " + kind + ": " + ReasonText.divergence(kind));
+      }
       return lines;
     }
     lines.add(name + ": could not run: " + Escaper.esc(result.detail(), Escaper.LONG_LIMIT));

@@ -119,4 +119,25 @@ final class EraChoiceCommandsTest {
       assertThat(again.stdout().replaceAll("\\s", "")).as(era).isEqualTo("[]");
     }
   }
+
+  @Test
+  void preflightAndAssessSayWhetherAModernDivergenceIsInOneProcess(@TempDir Path dir)
+      throws Exception {
+    config(dir, List.of("modern-sensitive"));
+    CliRun json = run(dir, "preflight", "modern-sensitive", "--json");
+    assertThat(json.exitCode()).as(json.stderr()).isZero();
+    assertThat(json(json.stdout()).get("divergence")).isEqualTo("in_process");
+    CliRun text = run(dir, "preflight", "modern-sensitive");
+    assertThat(text.stdout())
+        .contains(": measured, caller-sensitive: discover_shape_differs (era modern")
+        .contains("\n  in_process: one process answered the two callers differently");
+
+    CliRun measure = run(dir, "measure", "modern-sensitive", "--records-dir", "records");
+    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
+    assertThat(row(dir, "modern-sensitive").get("divergence")).isEqualTo("in_process");
+    CliRun assess = run(dir, "assess", "modern-sensitive", "--records-dir", "records");
+    assertThat(assess.stdout())
+        .contains("    handshake_not_reproducible (in_process): ")
+        .contains("      one process answered the two callers differently");
+  }
 }

@@ -87,7 +87,8 @@ final class ServerMeasurer {
         a == null ? null : StoredHandshake.of(a),
         outcome.cost(),
         r.basis() == null ? EraBasis.INITIALIZE : r.basis(),
-        /* modern= */ null);
+        /* modern= */ null,
+        r.divergence());
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */

@@ -32,9 +32,20 @@ final class Exchange {
    * The identity's normalised answer, and its capture when raw answers were kept.
    *
    * @param capture the capture (docs/design.md#capture-format), or null when not asked for
+   * @param basis how the answer's era was reached
+   * @param bFromA modern era, identity A only: A's process asked again as caller B
+   *     (docs/design.md#one-process-two-callers); null when not asked or not answered
    */
-  record Answered(Answer answer, @Nullable Map<String, @Nullable Object> capture, EraBasis basis)
-      implements Result {}
+  record Answered(
+      Answer answer,
+      @Nullable Map<String, @Nullable Object> capture,
+      EraBasis basis,
+      @Nullable Answer bFromA)
+      implements Result {
+    Answered(Answer answer, @Nullable Map<String, @Nullable Object> capture, EraBasis basis) {
+      this(answer, capture, basis, null);
+    }
+  }
 
   /** The initialize error identified a modern-era server (docs/design.md#modern-era-servers). */
   record ModernDetected() implements Result {}
@@ -48,6 +59,9 @@ final class Exchange {
 
   /** {@link System#nanoTime()} when the last tools/list page arrived; 0 until then. */
   volatile long listedAt;
+
+  /** The id of the last tools/list page requested. */
+  private long lastId;
 
   /**
    * @param keepRaw keep every tool object whole for the capture; otherwise only the members the
@@ -188,7 +202,31 @@ final class Exchange {
     Listing listing = listTools(meta(), "server/discover", 2);
     listedAt = System.nanoTime();
     Answer answer = Answers.modern(result, listing.tools(), listing.pageHints());
-    return new Answered(answer, capture(Era.MODERN, result, listing), basis);
+    Answer bFromA = identity == Identity.A ? askAs(Identity.B, lastId + 1) : null;
+    return new Answered(answer, capture(Era.MODERN, result, listing), basis, bFromA);
+  }
+
+  /**
+   * One process, two callers (docs/design.md#one-process-two-callers): {@code server/discover} and
+   * the listing again on this process, every request carrying {@code other}'s {@code _meta}, ids
+   * from {@code firstId}. Null when any of it fails: the kind of a divergence then stays unknown,
+   * and this identity's own answer stands.
+   */
+  private @Nullable Answer askAs(Identity other, long firstId) throws InterruptedException {
+    Map<String, Object> meta = meta(other);
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("_meta", meta);
+    try {
+      long sentAt = channel.send(request(firstId, "server/discover", params));
+      Map<String, Object> response = channel.await(firstId, sentAt, ProbeFailure.NO_RESPONSE);
+      if (JsonValues.isTruthy(response.get("error"))) {
+        return null;
+      }
+      Listing listing = listTools(meta, "server/discover", firstId + 1);
+      return Answers.modern(response.get("result"), listing.tools(), listing.pageHints());
+    } catch (ProbeFailure f) {
+      return null;
+    }
   }
 
   /**
@@ -208,6 +246,7 @@ final class Exchange {
         throw new ProbeFailure("tools/list: too many pages");
       }
       long id = firstId + page - 1;
+      lastId = id;
       Map<String, Object> params = new LinkedHashMap<>();
       if (meta != null) {
         params.put("_meta", meta);
@@ -284,10 +323,14 @@ final class Exchange {
   }
 
   private Map<String, Object> meta() {
+    return meta(identity);
+  }
+
+  private static Map<String, Object> meta(Identity caller) {
     Map<String, Object> meta = new LinkedHashMap<>();
     meta.put(META_PROTOCOL_VERSION, Answers.MODERN_PROTOCOL_VERSION);
     meta.put(META_CLIENT_CAPABILITIES, Map.of());
-    meta.put(META_CLIENT_INFO, identity.clientInfo());
+    meta.put(META_CLIENT_INFO, caller.clientInfo());
     return meta;
   }
 

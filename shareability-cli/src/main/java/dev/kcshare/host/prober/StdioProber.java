@@ -523,7 +523,7 @@ public final class StdioProber {
     private PreflightResult decide(Exchange.Answered a, Exchange.Answered b) {
       keep(Identity.A, a);
       keep(Identity.B, b);
-      return PreflightResult.decide(a.answer(), b.answer()).withBasis(a.basis());
+      return PreflightResult.decide(a.answer(), b.answer(), a.bFromA()).withBasis(a.basis());
     }
 
     private void keep(Identity identity, Exchange.Answered answered) {

@@ -51,6 +51,22 @@ public final class ReasonText {
     };
   }
 
+  /**
+   * What the kind of a divergence means (docs/verdicts.md#pre-flight-details): {@code in_process}
+   * or {@code across_processes}; {@code ""} for anything else.
+   */
+  public static String divergence(String kind) {
+    return switch (kind) {
+      case "in_process" ->
+          "one process answered the two callers differently: its answer depends on the caller,"
+              + " which the 2026-07-28 revision asks servers not to do";
+      case "across_processes" ->
+          "one process answered both callers alike: the difference is between the two process"
+              + " starts, not the callers";
+      default -> "";
+    };
+  }
+
   /** What would change the reason, or {@code ""} when nothing an operator does would. */
   public static String change(ReasonCode code, String server) {
     String measure = "run `kcshare measure " + server + "`";

@@ -167,7 +167,12 @@ final class RequestBytesTest {
             + "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"_meta\":"
             + META_B
             + ",\"cursor\":\"page-2\"}}\n";
-    String a = b.replace(CLIENT_B, CLIENT_A);
+    // Identity A's process is then asked as B too (one process, two callers), ids 4 to 6.
+    String a =
+        b.replace(CLIENT_B, CLIENT_A)
+            + b.replace("\"id\":3,", "\"id\":6,")
+                .replace("\"id\":2,", "\"id\":5,")
+                .replace("\"id\":1,", "\"id\":4,");
     List<String> modern = recordings.stream().filter(r -> !legacy.contains(r)).toList();
     assertThat(modern).containsExactlyInAnyOrder(a, b);
   }

@@ -448,6 +448,42 @@ final class StdioProberFixtureTest {
   }
 
   @Test
+  void aModernDivergenceThatOneProcessShowsIsInProcess(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "modern-sensitive");
+    assertMeasured(outcome, true, "discover_shape_differs");
+    assertThat(outcome.result().divergence()).isEqualTo(PreflightResult.IN_PROCESS);
+    assertThat(outcome.result().toReportJson()).containsEntry("divergence", "in_process");
+  }
+
+  @Test
+  void aModernDivergenceBetweenTwoStartsIsAcrossProcesses(@TempDir Path dir) throws Exception {
+    Path state = java.nio.file.Files.createDirectories(dir.resolve("state"));
+    ProbeOutcome outcome =
+        probe(new FixtureServers(dir), "modern-per-process", "--state", state.toString());
+    assertMeasured(outcome, true, "discover_shape_differs");
+    assertThat(outcome.result().divergence()).isEqualTo(PreflightResult.ACROSS_PROCESSES);
+  }
+
+  @Test
+  void aCacheScopeThatOneProcessAnswersPerCallerIsInProcess(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ProbeOutcome outcome =
+        probe(
+            f,
+            PROBER.withEra(EraChoice.MODERN),
+            f.server("dual-era", "--cache-scope", "public", "--cache-scope-b", "private"));
+    assertMeasured(outcome, true, "cache_scope_differs");
+    assertThat(outcome.result().divergence()).isEqualTo(PreflightResult.IN_PROCESS);
+  }
+
+  @Test
+  void noDivergenceHasNoKind(@TempDir Path dir) throws Exception {
+    ProbeOutcome outcome = probe(new FixtureServers(dir), "modern-only");
+    assertThat(outcome.result().divergence()).isNull();
+    assertThat(outcome.result().toReportJson()).doesNotContainKey("divergence");
+  }
+
+  @Test
   void missingEnvVarIsNoResponse(@TempDir Path dir) throws Exception {
     FixtureServers f = new FixtureServers(dir);
     Map<String, String> env = new java.util.HashMap<>(FixtureServers.env());

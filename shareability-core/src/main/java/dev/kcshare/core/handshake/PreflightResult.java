@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  *     and the stored {@code handshake}); null otherwise
  * @param basis how the era was reached (docs/design.md#which-era-is-measured); null exactly when
  *     {@code era} is
+ * @param divergence when the answers diverged and identity A's process was also asked as B (modern
+ *     era): {@link #IN_PROCESS} when that one process answered A and B differently, {@link
+ *     #ACROSS_PROCESSES} when it answered them alike; null otherwise
  */
 public record PreflightResult(
     boolean ran,
@@ -29,13 +32,20 @@ public record PreflightResult(
     @Nullable Era era,
     String reportedVersion,
     @Nullable Answer answerA,
-    @Nullable EraBasis basis) {
+    @Nullable EraBasis basis,
+    @Nullable String divergence) {
 
   /** Reason when the answers diverged. */
   public static final String HANDSHAKE_NOT_REPRODUCIBLE = "handshake_not_reproducible";
 
   /** Reason when the pre-flight could not run. */
   public static final String PREFLIGHT_UNAVAILABLE = "preflight_unavailable";
+
+  /** The same process answered the two callers differently: the answer depends on the caller. */
+  public static final String IN_PROCESS = "in_process";
+
+  /** One process answered both callers alike: the two process starts differ. */
+  public static final String ACROSS_PROCESSES = "across_processes";
 
   /** Detail when deciding itself failed unexpectedly. */
   public static final String PREFLIGHT_ERROR = "preflight_error";
@@ -52,6 +62,10 @@ public record PreflightResult(
     } else if (basis == null || basis.era() != era) {
       basis = EraBasis.defaultFor(era);
     }
+    if (!callerSensitive
+        || !(IN_PROCESS.equals(divergence) || ACROSS_PROCESSES.equals(divergence))) {
+      divergence = null;
+    }
   }
 
   /** A result whose era was reached the usual way ({@link EraBasis#defaultFor}). */
@@ -62,13 +76,35 @@ public record PreflightResult(
       @Nullable Era era,
       String reportedVersion,
       @Nullable Answer answerA) {
-    this(ran, callerSensitive, detail, era, reportedVersion, answerA, null);
+    this(ran, callerSensitive, detail, era, reportedVersion, answerA, null, null);
   }
 
   /** This result with another basis (of its era; ignored when the era is unknown). */
   public PreflightResult withBasis(EraBasis newBasis) {
     return new PreflightResult(
-        ran, callerSensitive, detail, era, reportedVersion, answerA, newBasis);
+        ran, callerSensitive, detail, era, reportedVersion, answerA, newBasis, divergence);
+  }
+
+  /**
+   * {@link #decide(Answer, Answer)}, also telling a divergence's kind from {@code bFromA}: identity
+   * A's process asked as caller B (docs/design.md#one-process-two-callers). Its answer differing
+   * from A's own is {@link #IN_PROCESS}, agreeing with it {@link #ACROSS_PROCESSES}; without it (or
+   * without a divergence) the kind is unknown.
+   */
+  public static PreflightResult decide(Answer a, Answer b, @Nullable Answer bFromA) {
+    PreflightResult r = decide(a, b);
+    if (!r.callerSensitive() || bFromA == null) {
+      return r;
+    }
+    String kind;
+    try {
+      Comparison inProcess = HandshakeComparison.compare(a, bFromA);
+      kind = inProcess.ran() && !inProcess.callerSensitive() ? ACROSS_PROCESSES : IN_PROCESS;
+    } catch (Throwable t) { // deciding never raises; the kind stays unknown
+      return r;
+    }
+    return new PreflightResult(
+        r.ran, r.callerSensitive, r.detail, r.era, r.reportedVersion, r.answerA, r.basis, kind);
   }
 
   /**
@@ -129,13 +165,16 @@ public record PreflightResult(
   }
 
   /**
-   * {@link #toJson()} plus {@code era} (string or null) and {@code reportedVersion}: the output of
-   * {@code preflight --json}.
+   * {@link #toJson()} plus {@code era} (string or null), {@code reportedVersion} and, when known,
+   * {@code divergence}: the output of {@code preflight --json}.
    */
   public Map<String, @Nullable Object> toReportJson() {
     Map<String, @Nullable Object> json = new LinkedHashMap<>(toJson());
     json.put("era", era == null ? null : era.json());
     json.put("reportedVersion", reportedVersion);
+    if (divergence != null) {
+      json.put("divergence", divergence);
+    }
     return json;
   }
 }

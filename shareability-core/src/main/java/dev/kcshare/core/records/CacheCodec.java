@@ -30,6 +30,9 @@ public final class CacheCodec {
   /** kcshare's own row member naming how the era was reached, when not the era's default. */
   static final String ERA_BASIS = "eraBasis";
 
+  /** kcshare's own row member telling an in-process divergence from one across processes. */
+  static final String DIVERGENCE = "divergence";
+
   /** kcshare's own row member holding the modern measurement beside a legacy row. */
   static final String MODERN = "modern";
 
@@ -195,7 +198,8 @@ public final class CacheCodec {
                 handshake == null ? null : share(handshake),
                 row.cost(),
                 row.basis(),
-                row.modern()));
+                row.modern(),
+                row.divergence()));
       }
     }
 
@@ -376,7 +380,8 @@ public final class CacheCodec {
         handshake,
         cost,
         basis,
-        modern);
+        modern,
+        row.get(DIVERGENCE) instanceof String d ? d : null);
   }
 
   /**
@@ -485,6 +490,10 @@ public final class CacheCodec {
     }
     if (row.basis() != EraBasis.defaultFor(row.era())) {
       out.put(ERA_BASIS, row.basis().json());
+    }
+    String divergence = row.divergence();
+    if (divergence != null) {
+      out.put(DIVERGENCE, divergence);
     }
     CacheRow modern = row.modern();
     if (modern != null) {

@@ -4,6 +4,7 @@ import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.EraChoice;
+import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.verdict.Evidence;
 import java.util.List;
 import java.util.Objects;
@@ -32,6 +33,9 @@ import org.jspecify.annotations.Nullable;
  *     legacy one answered by {@code initialize} (kcshare's own {@code modern} member,
  *     docs/design.md#rows-of-two-era-choices): a modern row of the same identity, with neither a
  *     cost nor a {@code modern} of its own; null otherwise
+ * @param divergence for a caller-sensitive row whose first identity's process was also asked as the
+ *     second (kcshare's own {@code divergence} member): {@code in_process} or {@code
+ *     across_processes}; null otherwise
  */
 public record CacheRow(
     boolean ran,
@@ -44,7 +48,8 @@ public record CacheRow(
     @Nullable StoredHandshake handshake,
     @Nullable SessionCost cost,
     EraBasis basis,
-    @Nullable CacheRow modern) {
+    @Nullable CacheRow modern,
+    @Nullable String divergence) {
 
   /**
    * Validates and copies.
@@ -67,6 +72,11 @@ public record CacheRow(
     if (cost != null && cost.isEmpty()) {
       cost = null; // no figure is the same as none measured
     }
+    if (!callerSensitive
+        || !(PreflightResult.IN_PROCESS.equals(divergence)
+            || PreflightResult.ACROSS_PROCESSES.equals(divergence))) {
+      divergence = null;
+    }
     if (modern != null
         && (basis != EraBasis.INITIALIZE
             || modern.era() != Era.MODERN
@@ -76,6 +86,34 @@ public record CacheRow(
       throw new IllegalArgumentException(
           "a modern measurement is kept only beside a legacy row of the same identity");
     }
+  }
+
+  /** A row without a divergence kind. */
+  public CacheRow(
+      boolean ran,
+      boolean callerSensitive,
+      List<String> reasons,
+      double evaluatedAt,
+      String identity,
+      String reportedVersion,
+      Era era,
+      @Nullable StoredHandshake handshake,
+      @Nullable SessionCost cost,
+      EraBasis basis,
+      @Nullable CacheRow modern) {
+    this(
+        ran,
+        callerSensitive,
+        reasons,
+        evaluatedAt,
+        identity,
+        reportedVersion,
+        era,
+        handshake,
+        cost,
+        basis,
+        modern,
+        null);
   }
 
   /** A row whose era was reached the usual way ({@link EraBasis#defaultFor}), with no other era. */
@@ -138,7 +176,8 @@ public record CacheRow(
         handshake,
         newCost,
         basis,
-        modern);
+        modern,
+        divergence);
   }
 
   /** This row with another handshake, everything else (the cost included) kept. */
@@ -172,7 +211,8 @@ public record CacheRow(
         handshake,
         cost,
         newBasis,
-        basis == EraBasis.INITIALIZE && newBasis == EraBasis.INITIALIZE ? modern : null);
+        basis == EraBasis.INITIALIZE && newBasis == EraBasis.INITIALIZE ? modern : null,
+        divergence);
   }
 
   /** This row with another modern measurement kept beside it (null: none), everything else kept. */
@@ -188,7 +228,8 @@ public record CacheRow(
         handshake,
         cost,
         basis,
-        newModern);
+        newModern,
+        divergence);
   }
 
   /**
@@ -242,7 +283,11 @@ public record CacheRow(
    * @return {@code builder}
    */
   public Evidence.Builder applyTo(Evidence.Builder builder) {
-    builder.preflightRan(ran).preflightCallerSensitive(callerSensitive).era(era);
+    builder
+        .preflightRan(ran)
+        .preflightCallerSensitive(callerSensitive)
+        .era(era)
+        .divergence(divergence == null ? "" : divergence);
     // Both identities answered alike, caching hints included, only when the row did not diverge.
     builder.listingPublic(
         era == Era.MODERN
@@ -283,7 +328,8 @@ public record CacheRow(
         .preflightCallerSensitive(false)
         .era(Era.LEGACY)
         .listingPublic(false)
-        .modernOnly(false);
+        .modernOnly(false)
+        .divergence("");
     return handshakeEvidence(null, builder);
   }
 

@@ -168,7 +168,9 @@ public final class Assessor {
       reasons.add(DEGRADES_LOGGING);
     }
     if (diverged) {
-      reasons.add(DIVERGED);
+      String kind = evidence.divergence();
+      reasons.add(
+          kind.isEmpty() ? DIVERGED : Reason.of(ReasonCode.HANDSHAKE_NOT_REPRODUCIBLE, kind));
     }
     if (evidence.modernOnly() && strength != Strength.DECLARED) {
       reasons.add(MODERN_ONLY);

@@ -47,6 +47,8 @@ import org.jspecify.annotations.Nullable;
  *     answered {@code cacheScope: "public"}, alike for both identities
  * @param modernOnly the server rejected {@code initialize} and named only modern versions in its
  *     discover result
+ * @param divergence the kind of a divergence, when known: {@code in_process} or {@code
+ *     across_processes} (the detail of {@code handshake_not_reproducible}); {@code ""} otherwise
  */
 public record Evidence(
     String name,
@@ -63,7 +65,8 @@ public record Evidence(
     boolean preflightCallerSensitive,
     Era era,
     boolean listingPublic,
-    boolean modernOnly) {
+    boolean modernOnly,
+    String divergence) {
 
   /**
    * Validates and copies every collection (unmodifiable; {@code capabilities} keeps insertion
@@ -75,6 +78,7 @@ public record Evidence(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(protocolVersion, "protocolVersion");
     Objects.requireNonNull(era, "era");
+    Objects.requireNonNull(divergence, "divergence");
     capabilities = capabilities == null ? null : unmodifiableCopy(capabilities);
     toolAnnotations = Collections.unmodifiableList(new ArrayList<>(toolAnnotations));
     declaredEnvNames = List.copyOf(declaredEnvNames);
@@ -110,7 +114,8 @@ public record Evidence(
         preflightCallerSensitive,
         Era.LEGACY,
         false,
-        false);
+        false,
+        "");
   }
 
   private static Map<String, ?> unmodifiableCopy(Map<String, ?> map) {
@@ -139,7 +144,8 @@ public record Evidence(
         .preflightCallerSensitive(preflightCallerSensitive)
         .era(era)
         .listingPublic(listingPublic)
-        .modernOnly(modernOnly);
+        .modernOnly(modernOnly)
+        .divergence(divergence);
   }
 
   /** Builds {@link Evidence}; every setter may be called any number of times. */
@@ -159,6 +165,7 @@ public record Evidence(
     private Era era = Era.LEGACY;
     private boolean listingPublic;
     private boolean modernOnly;
+    private String divergence = "";
 
     private Builder() {}
 
@@ -332,6 +339,18 @@ public record Evidence(
     }
 
     /**
+     * The kind of a divergence, {@code in_process} or {@code across_processes}, when known (default
+     * {@code ""}); the detail of {@code handshake_not_reproducible}.
+     *
+     * @param divergence the value
+     * @return this builder
+     */
+    public Builder divergence(String divergence) {
+      this.divergence = Objects.requireNonNull(divergence, "divergence");
+      return this;
+    }
+
+    /**
      * Builds the evidence.
      *
      * @return the evidence with every field set so far and the defaults for the rest
@@ -352,7 +371,8 @@ public record Evidence(
           preflightCallerSensitive,
           era,
           listingPublic,
-          modernOnly);
+          modernOnly,
+          divergence);
     }
   }
 }

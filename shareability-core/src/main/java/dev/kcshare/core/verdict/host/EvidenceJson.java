@@ -36,6 +36,7 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code era}</td><td>{@code "legacy"} or {@code "modern"}</td><td>{@code "legacy"}</td></tr>
  *   <tr><td>{@code listingPublic}</td><td>boolean</td><td>{@code false}</td></tr>
  *   <tr><td>{@code modernOnly}</td><td>boolean</td><td>{@code false}</td></tr>
+ *   <tr><td>{@code divergence}</td><td>string</td><td>{@code ""}</td></tr>
  *   <tr><td>{@code identityKeys}</td><td>array of strings</td><td>{@code []}</td></tr>
  * </table>
  *
@@ -79,6 +80,7 @@ public final class EvidenceJson {
             .era(r.era("era"))
             .listingPublic(r.bool("listingPublic", false))
             .modernOnly(r.bool("modernOnly", false))
+            .divergence(r.string("divergence", ""))
             .build();
     Set<String> identityKeys = new LinkedHashSet<>(r.strings("identityKeys"));
     return new EvidenceInput(evidence, identityKeys);
