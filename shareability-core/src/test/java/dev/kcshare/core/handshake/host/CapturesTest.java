@@ -94,7 +94,9 @@ final class CapturesTest {
 
     Answer answer = Captures.toAnswer(capture, "");
 
-    assertThat(answer).isEqualTo(Answers.modern(discover, tools()));
+    // The capture's toolsList stands for the listing's pages: its hints (none here) are read.
+    assertThat(answer)
+        .isEqualTo(Answers.modern(discover, tools(), List.of(capture.get("toolsList"))));
     assertThat(answer.reportedVersion()).isEqualTo("9");
   }
 
@@ -261,6 +263,6 @@ final class CapturesTest {
     assertThat(Captures.toAnswer(Captures.toCapture(Era.LEGACY, CLIENT_A, null, toolsList), ""))
         .isEqualTo(Answers.legacy(null, tools()));
     assertThat(Captures.toAnswer(Captures.toCapture(Era.MODERN, CLIENT_A, discover, toolsList), ""))
-        .isEqualTo(Answers.modern(discover, tools()));
+        .isEqualTo(Answers.modern(discover, tools(), List.of(toolsList)));
   }
 }
