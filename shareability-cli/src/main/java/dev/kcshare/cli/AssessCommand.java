@@ -2,6 +2,7 @@ package dev.kcshare.cli;
 
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.host.AttemptRecord;
@@ -417,6 +418,9 @@ final class AssessCommand implements Callable<Integer> {
       if (r.code() == ReasonCode.OBSERVED_HAZARD && row.evidence().era() == Era.MODERN) {
         out.printf("      %s%n", MODERN_HAZARD);
       }
+    }
+    if (row.evidence().selfTest() == SelfTest.SKIPPED) {
+      out.println("  isolation self-test: skipped when it was measured (--no-self-test)");
     }
     if (lastAttempt != null) {
       for (String line : AttemptText.detail(row.server().name(), lastAttempt, now)) {

@@ -86,6 +86,13 @@ final class MeasureCommand implements Callable<Integer> {
   int timeoutSeconds = (int) ProbeOptions.DEFAULT_TIMEOUT.toSeconds();
 
   @Option(
+      names = "--no-self-test",
+      description =
+          "Do not run the isolation self-test a declaring server offers (three calls of its own"
+              + " test tool); the measurement then says it was skipped.")
+  boolean noSelfTest;
+
+  @Option(
       names = "--era",
       paramLabel = "ERA",
       completionCandidates = MeasureCommand.EraNames.class,
@@ -212,7 +219,8 @@ final class MeasureCommand implements Callable<Integer> {
       checkMetrics(() -> Metrics.checkDirectory(ctx.resolve(metrics)));
     }
 
-    PassOptions options = options(all, noWait, retryFailed).era(eraChoice(era, this::usage));
+    PassOptions options =
+        options(all, noWait, retryFailed).era(eraChoice(era, this::usage)).selfTest(!noSelfTest);
     // -v/-q may come before or after the subcommand: read them from the whole command line.
     int verbosity =
         spec == null ? 0 : KcshareCommand.verbosityOf(spec.root().commandLine().getParseResult());
@@ -335,10 +343,16 @@ final class MeasureCommand implements Callable<Integer> {
 
   /**
    * This command line as a {@link MeasureLine} (one server, neither {@code --all} nor {@code
-   * --retry-failed}, no {@code --metrics}, no {@code --era} but auto), or null.
+   * --retry-failed}, no {@code --metrics}, no {@code --era} but auto, no {@code --no-self-test}),
+   * or null.
    */
   @Nullable MeasureLine asLine() {
-    if (all || retryFailed || metrics != null || names.size() != 1 || !"auto".equals(era)) {
+    if (all
+        || retryFailed
+        || metrics != null
+        || names.size() != 1
+        || !"auto".equals(era)
+        || noSelfTest) {
       return null;
     }
     return new MeasureLine(

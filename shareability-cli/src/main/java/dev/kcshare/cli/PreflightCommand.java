@@ -7,6 +7,7 @@ import dev.kcshare.core.handshake.host.Captures;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.embed.PassOptions;
 import dev.kcshare.embed.PassResult;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
@@ -82,6 +83,13 @@ final class PreflightCommand implements Callable<Integer> {
   boolean json;
 
   @Option(
+      names = "--no-self-test",
+      description =
+          "Do not run the isolation self-test a declaring server offers (three calls of its own"
+              + " test tool); the measurement then says it was skipped.")
+  boolean noSelfTest;
+
+  @Option(
       names = "--era",
       paramLabel = "ERA",
       completionCandidates = MeasureCommand.EraNames.class,
@@ -116,7 +124,10 @@ final class PreflightCommand implements Callable<Integer> {
             .probeTimeout(Duration.ofSeconds(timeoutSeconds))
             .build()) {
       result =
-          facade.preflight(configured, capture == null ? null : ctx.resolve(capture), eraChoice);
+          facade.preflight(
+              configured,
+              capture == null ? null : ctx.resolve(capture),
+              PassOptions.named().era(eraChoice).selfTest(!noSelfTest));
     }
     if (json) {
       Map<String, @Nullable Object> report = new LinkedHashMap<>();
@@ -158,6 +169,9 @@ final class PreflightCommand implements Callable<Integer> {
       String kind = result.divergence();
       if (kind != null) {
         lines.add("  " + kind + ": " + ReasonText.divergence(kind));
+      }
+      if (result.selfTest() != null) {
+        lines.add("  isolation self-test: " + result.selfTest().json());
       }
       return lines;
     }

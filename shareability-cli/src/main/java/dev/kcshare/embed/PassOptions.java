@@ -14,6 +14,7 @@ import dev.kcshare.core.policy.host.Selection;
  * PassOptions.named();                           // the given servers now, whatever is stored
  * PassOptions.budgeted();                        // a request path: at most two, never waits
  * PassOptions.uncapped().era(EraChoice.MODERN);  // as a gateway that speaks 2026-07-28 would
+ * PassOptions.named().selfTest(false);           // no isolation self-test (--no-self-test)
  * }</pre>
  *
  * @param kind which servers the pass measures
@@ -27,9 +28,17 @@ import dev.kcshare.core.policy.host.Selection;
  *     true)
  * @param era which era the pass measures and which stored rows count for it
  *     (docs/design.md#which-era-is-measured); {@link EraChoice#AUTO} unless set
+ * @param selfTest whether the pass runs the isolation self-test a declaring server designates
+ *     (docs/verdicts.md#the-isolation-self-test); true unless set. When false the row says the test
+ *     was skipped
  */
 public record PassOptions(
-    Kind kind, int budget, boolean waitForLock, boolean retryFailed, EraChoice era) {
+    Kind kind,
+    int budget,
+    boolean waitForLock,
+    boolean retryFailed,
+    EraChoice era,
+    boolean selfTest) {
 
   /** Which servers a pass measures. */
   public enum Kind {
@@ -74,7 +83,7 @@ public record PassOptions(
   }
 
   /**
-   * Options measuring with {@link EraChoice#AUTO}.
+   * Options measuring with {@link EraChoice#AUTO} and running a designated self-test.
    *
    * @param kind which servers the pass measures
    * @param budget as for the canonical constructor
@@ -82,7 +91,7 @@ public record PassOptions(
    * @param retryFailed as for the canonical constructor
    */
   public PassOptions(Kind kind, int budget, boolean waitForLock, boolean retryFailed) {
-    this(kind, budget, waitForLock, retryFailed, EraChoice.AUTO);
+    this(kind, budget, waitForLock, retryFailed, EraChoice.AUTO, true);
   }
 
   /**
@@ -132,7 +141,7 @@ public record PassOptions(
    * @throws IllegalArgumentException if {@code wait} is true for a budgeted pass
    */
   public PassOptions waitForLock(boolean wait) {
-    return new PassOptions(kind, budget, wait, retryFailed, era);
+    return new PassOptions(kind, budget, wait, retryFailed, era, selfTest);
   }
 
   /**
@@ -142,7 +151,7 @@ public record PassOptions(
    * @return the copy
    */
   public PassOptions retryFailed(boolean retry) {
-    return new PassOptions(kind, budget, waitForLock, retry, era);
+    return new PassOptions(kind, budget, waitForLock, retry, era, selfTest);
   }
 
   /**
@@ -156,6 +165,19 @@ public record PassOptions(
    * @throws NullPointerException if {@code choice} is null
    */
   public PassOptions era(EraChoice choice) {
-    return new PassOptions(kind, budget, waitForLock, retryFailed, choice);
+    return new PassOptions(kind, budget, waitForLock, retryFailed, choice, selfTest);
+  }
+
+  /**
+   * A copy that runs the isolation self-test a declaring server designates, or skips it ({@code
+   * --no-self-test}): three {@code tools/call}s of the server's own test tool in one process
+   * (docs/verdicts.md#the-isolation-self-test). A skipped test leaves the share rule as without
+   * one, and the row says it was skipped.
+   *
+   * @param run false to skip it
+   * @return the copy
+   */
+  public PassOptions selfTest(boolean run) {
+    return new PassOptions(kind, budget, waitForLock, retryFailed, era, run);
   }
 }

@@ -1,6 +1,5 @@
 package dev.kcshare.embed;
 
-import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
@@ -590,32 +589,37 @@ public final class Shareability implements AutoCloseable {
    */
   public PassResult.Measured preflight(ConfiguredServer server, @Nullable Path captureDirectory)
       throws RecordsException, InterruptedException {
-    return preflight(server, captureDirectory, EraChoice.AUTO);
+    return preflight(server, captureDirectory, PassOptions.named());
   }
 
   /**
-   * {@link #preflight(ConfiguredServer, Path)} measuring the era {@code era} selects
-   * (docs/design.md#which-era-is-measured), as {@link PassOptions#era} does for a pass.
+   * {@link #preflight(ConfiguredServer, Path)} as a pass of {@code options} would measure the
+   * server (docs/design.md#which-era-is-measured): its era choice ({@link PassOptions#era}) and
+   * whether it runs a designated isolation self-test ({@link PassOptions#selfTest}); its other
+   * options do not apply to one pre-flight.
    *
    * @param server the configured server
    * @param captureDirectory null, or a directory to also save each identity's raw answers in
-   * @param era the era choice
+   * @param options the era choice and the self-test option
    * @return the result: {@code stored} false, {@code failuresInARow} 0
    * @throws RecordsException if the capture directory or a capture file cannot be written
    * @throws InterruptedException when the calling thread is interrupted; every process spawned is
    *     torn down first
-   * @throws NullPointerException if {@code server} or {@code era} is null
+   * @throws NullPointerException if {@code server} or {@code options} is null
    * @throws IllegalStateException if this facade is closed
    */
   public PassResult.Measured preflight(
-      ConfiguredServer server, @Nullable Path captureDirectory, EraChoice era)
+      ConfiguredServer server, @Nullable Path captureDirectory, PassOptions options)
       throws RecordsException, InterruptedException {
     Objects.requireNonNull(server, "server");
-    Objects.requireNonNull(era, "era");
+    Objects.requireNonNull(options, "options");
     ensureOpen();
     Path root = captureDirectory == null ? null : workingDirectory.resolve(captureDirectory);
     try {
-      return SinglePreflight.run(prober().withEra(era), server.first().definition(), root);
+      return SinglePreflight.run(
+          prober().withEra(options.era()).withSelfTest(options.selfTest()),
+          server.first().definition(),
+          root);
     } catch (IOException e) {
       throw RecordsException.of(e, Objects.requireNonNull(root));
     }

@@ -32,18 +32,23 @@ final class EraChoiceCommandsTest {
     NodeFixture.assumeNode();
   }
 
-  /** A config with one fixture server per mode (flags after the mode), named after its mode. */
+  /**
+   * A config with one fixture server per mode (flags after the mode), named after its mode, or
+   * {@code NAME=MODE}.
+   */
   @SafeVarargs
   private static void config(Path dir, List<String>... modes) throws Exception {
     Map<String, Object> servers = new LinkedHashMap<>();
     for (List<String> mode : modes) {
+      String[] nameAndMode = mode.get(0).split("=", 2);
       Map<String, Object> server = new LinkedHashMap<>();
       List<String> args = new ArrayList<>();
       args.add(SCRIPT.toString());
-      args.addAll(mode);
+      args.add(nameAndMode[nameAndMode.length - 1]);
+      args.addAll(mode.subList(1, mode.size()));
       server.put("command", "node");
       server.put("args", args);
-      servers.put(mode.get(0), server);
+      servers.put(nameAndMode[0], server);
     }
     Files.writeString(
         dir.resolve("cfg.json"),
@@ -139,5 +144,35 @@ final class EraChoiceCommandsTest {
     assertThat(assess.stdout())
         .contains("    handshake_not_reproducible (in_process): ")
         .contains("      one process answered the two callers differently");
+  }
+
+  @Test
+  void theIsolationSelfTestIsStoredAndDecidesTheShareOfADeclaredServer(@TempDir Path dir)
+      throws Exception {
+    config(dir, List.of("isolating"), List.of("leaking=isolating", "--leak", "1"));
+    CliRun measure = run(dir, "measure", "--all", "--records-dir", "records");
+    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
+    assertThat(row(dir, "isolating").get("selfTest")).isEqualTo("passed");
+    assertThat(row(dir, "leaking").get("selfTest")).isEqualTo("failed");
+    CliRun passed = run(dir, "assess", "isolating", "--records-dir", "records");
+    assertThat(passed.stdout())
+        .startsWith("isolating: declared")
+        .contains("share: recommended")
+        .contains("    isolation_self_test_passed: ");
+    CliRun failed = run(dir, "assess", "leaking", "--records-dir", "records");
+    assertThat(failed.stdout())
+        .startsWith("leaking: declared")
+        .contains("share: not recommended")
+        .contains("    isolation_self_test_failed: ");
+
+    CliRun skipped =
+        run(dir, "measure", "leaking", "--no-self-test", "--records-dir", "records", "--json");
+    assertThat(skipped.exitCode()).as(skipped.stderr()).isZero();
+    assertThat(row(dir, "leaking").get("selfTest")).isEqualTo("skipped");
+    assertThat(run(dir, "assess", "leaking", "--records-dir", "records").stdout())
+        .contains("share: recommended")
+        .contains("  isolation self-test: skipped when it was measured (--no-self-test)\n");
+    CliRun preflight = run(dir, "preflight", "isolating", "--json");
+    assertThat(json(preflight.stdout()).get("selfTest")).isEqualTo("passed");
   }
 }

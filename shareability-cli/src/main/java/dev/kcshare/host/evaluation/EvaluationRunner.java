@@ -138,7 +138,7 @@ public final class EvaluationRunner {
           AttemptStore.besideCache(cacheFile),
           options,
           events,
-          prober.withSpawnWatcher(registry).withEra(options.era()),
+          prober.withSpawnWatcher(registry).forPass(options),
           head);
     } finally {
       if (head != null) {

@@ -48,7 +48,7 @@ public final class HeadStart implements AutoCloseable {
     this.session = session;
     this.registry = registry;
     PassProgress.Listener none = progress -> {}; // its events come when the pass awaits it
-    Preflights watched = prober.withSpawnWatcher(registry).withEra(options.era());
+    Preflights watched = prober.withSpawnWatcher(registry).forPass(options);
     this.task = new FutureTask<>(() -> measurer.measure(server, watched, watched.timeout(), none));
     this.thread = new Thread(task, "kcshare-head-start");
     thread.setDaemon(true);
@@ -102,7 +102,8 @@ public final class HeadStart implements AutoCloseable {
         && opts.budget() == options.budget()
         && opts.waitForLock() == options.waitForLock()
         && opts.retryFailed() == options.retryFailed()
-        && opts.era() == options.era();
+        && opts.era() == options.era()
+        && opts.selfTest() == options.selfTest();
   }
 
   /** The lock, handed to the pass that continues this head start. */

@@ -2,6 +2,7 @@ package dev.kcshare.host.evaluation;
 
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.EraChoice;
+import dev.kcshare.embed.PassOptions;
 import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.SpawnWatcher;
@@ -37,6 +38,19 @@ interface Preflights {
     return this;
   }
 
+  /**
+   * These pre-flights, running a designated isolation self-test or not; a stand-in that spawns
+   * nothing returns itself.
+   */
+  default Preflights withSelfTest(boolean run) {
+    return this;
+  }
+
+  /** These pre-flights as a pass of {@code options} measures: its era and its self-test. */
+  default Preflights forPass(PassOptions options) {
+    return withEra(options.era()).withSelfTest(options.selfTest());
+  }
+
   static Preflights of(StdioProber prober) {
     Objects.requireNonNull(prober, "prober");
     return new Preflights() {
@@ -64,6 +78,11 @@ interface Preflights {
       @Override
       public Preflights withEra(EraChoice choice) {
         return prober.eraChoice() == choice ? this : of(prober.withEra(choice));
+      }
+
+      @Override
+      public Preflights withSelfTest(boolean run) {
+        return prober.selfTest() == run ? this : of(prober.withSelfTest(run));
       }
     };
   }

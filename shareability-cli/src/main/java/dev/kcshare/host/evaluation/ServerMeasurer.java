@@ -88,7 +88,8 @@ final class ServerMeasurer {
         outcome.cost(),
         r.basis() == null ? EraBasis.INITIALIZE : r.basis(),
         /* modern= */ null,
-        r.divergence());
+        r.divergence(),
+        r.selfTest());
   }
 
   /** Everything but a JVM failure other than stack or heap exhaustion is isolated to one server. */

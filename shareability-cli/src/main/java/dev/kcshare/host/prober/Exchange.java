@@ -3,13 +3,16 @@ package dev.kcshare.host.prober;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.handshake.host.Answers;
 import dev.kcshare.core.handshake.host.Captures;
 import dev.kcshare.core.json.host.JsonValues;
+import dev.kcshare.core.verdict.Assessor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,24 +38,32 @@ final class Exchange {
    * @param basis how the answer's era was reached
    * @param bFromA modern era, identity A only: A's process asked again as caller B
    *     (docs/design.md#one-process-two-callers); null when not asked or not answered
+   * @param selfTest identity A only: the outcome of the isolation self-test the answer designated
+   *     (docs/verdicts.md#the-isolation-self-test); null when it designated none
    */
   record Answered(
       Answer answer,
       @Nullable Map<String, @Nullable Object> capture,
       EraBasis basis,
-      @Nullable Answer bFromA)
-      implements Result {
-    Answered(Answer answer, @Nullable Map<String, @Nullable Object> capture, EraBasis basis) {
-      this(answer, capture, basis, null);
-    }
-  }
+      @Nullable Answer bFromA,
+      @Nullable SelfTest selfTest)
+      implements Result {}
 
   /** The initialize error identified a modern-era server (docs/design.md#modern-era-servers). */
   record ModernDetected() implements Result {}
 
+  /** The {@code tools/call} argument that carries the self-test's marker. */
+  static final String MARKER = "marker";
+
   private final JsonRpcChannel channel;
   private final Identity identity;
   private final boolean keepRaw;
+
+  /**
+   * Whether identity A runs the isolation self-test its answer designates; when false, a designated
+   * test is {@link SelfTest#SKIPPED}. Off for every exchange that is not a measurement's.
+   */
+  private final boolean selfTest;
 
   /** {@link System#nanoTime()} when the initialize or discover answer arrived; 0 until then. */
   volatile long answeredAt;
@@ -68,9 +79,17 @@ final class Exchange {
    *     answer reads ({@code name}, {@code annotations}) are kept, bounding memory across pages
    */
   Exchange(JsonRpcChannel channel, Identity identity, boolean keepRaw) {
+    this(channel, identity, keepRaw, false);
+  }
+
+  /**
+   * @param selfTest run the isolation self-test the answer designates (identity A only)
+   */
+  Exchange(JsonRpcChannel channel, Identity identity, boolean keepRaw, boolean selfTest) {
     this.channel = channel;
     this.identity = identity;
     this.keepRaw = keepRaw;
+    this.selfTest = selfTest;
   }
 
   /**
@@ -111,7 +130,8 @@ final class Exchange {
     Listing listing = listTools(null, "initialize", firstListId);
     listedAt = System.nanoTime();
     Answer answer = Answers.legacy(result, listing.tools());
-    return new Answered(answer, capture(Era.LEGACY, result, listing), basis);
+    SelfTest outcome = identity == Identity.A ? selfTest(answer, null) : null;
+    return new Answered(answer, capture(Era.LEGACY, result, listing), basis, null, outcome);
   }
 
   /**
@@ -203,7 +223,96 @@ final class Exchange {
     listedAt = System.nanoTime();
     Answer answer = Answers.modern(result, listing.tools(), listing.pageHints());
     Answer bFromA = identity == Identity.A ? askAs(Identity.B, lastId + 1) : null;
-    return new Answered(answer, capture(Era.MODERN, result, listing), basis, bFromA);
+    SelfTest outcome = identity == Identity.A ? selfTest(answer, meta()) : null;
+    return new Answered(answer, capture(Era.MODERN, result, listing), basis, bFromA, outcome);
+  }
+
+  /**
+   * The isolation self-test (docs/verdicts.md#the-isolation-self-test), after this process's own
+   * listing: when the answer's declaration names a {@code callerMetaKey} and a {@code selfTest}
+   * tool, three {@code tools/call}s of that tool on this process, as callers A′, B′, A′, with a
+   * fresh marker given only by the first. Null when nothing is designated; never sends anything
+   * else, and never fails the exchange.
+   *
+   * @param modernMeta the era's own {@code _meta} (modern), laid under the caller key; null for
+   *     legacy
+   */
+  private @Nullable SelfTest selfTest(Answer answer, @Nullable Map<String, Object> modernMeta)
+      throws InterruptedException {
+    Map<String, ?> capabilities = answer.capabilities();
+    Map<?, ?> settings = capabilities == null ? null : Assessor.declarationSettings(capabilities);
+    if (settings == null
+        || !(settings.get("callerMetaKey") instanceof String key)
+        || key.isEmpty()
+        || !(settings.get("selfTest") instanceof String tool)
+        || tool.isEmpty()) {
+      return null;
+    }
+    if (!selfTest) {
+      return SelfTest.SKIPPED;
+    }
+    if (!answer.toolNames().contains(tool)) {
+      return SelfTest.NOT_RUN;
+    }
+    String marker = UUID.randomUUID().toString();
+    String callerA = "kcshare-a-" + UUID.randomUUID();
+    String callerB = "kcshare-b-" + UUID.randomUUID();
+    try {
+      long id = lastId;
+      String first = call(++id, tool, marker, key, callerA, modernMeta);
+      String second = call(++id, tool, "", key, callerB, modernMeta);
+      String third = call(++id, tool, "", key, callerA, modernMeta);
+      lastId = id;
+      if (first == null || second == null || third == null) {
+        return SelfTest.NOT_RUN;
+      }
+      return !second.contains(marker) && third.contains(marker) ? SelfTest.PASSED : SelfTest.FAILED;
+    } catch (ProbeFailure f) {
+      return SelfTest.NOT_RUN;
+    }
+  }
+
+  /**
+   * One self-test {@code tools/call}: the text of its result's text content, or null when it was
+   * answered with an error (a JSON-RPC error, {@code isError: true}, or a result that is not an
+   * object).
+   */
+  private @Nullable String call(
+      long id,
+      String tool,
+      String marker,
+      String callerKey,
+      String caller,
+      @Nullable Map<String, Object> modernMeta)
+      throws ProbeFailure, InterruptedException {
+    Map<String, Object> meta = new LinkedHashMap<>();
+    if (modernMeta != null) {
+      meta.putAll(modernMeta);
+    }
+    meta.put(callerKey, caller);
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("name", tool);
+    params.put("arguments", Map.of(MARKER, marker));
+    params.put("_meta", meta);
+    long sentAt = channel.send(request(id, "tools/call", params));
+    Map<String, Object> response =
+        channel.await(id, sentAt, "tools/call: no response after a successful listing");
+    Map<String, Object> result = JsonValues.asObject(response.get("result"));
+    if (JsonValues.isTruthy(response.get("error"))
+        || result == null
+        || Boolean.TRUE.equals(result.get("isError"))) {
+      return null;
+    }
+    StringBuilder text = new StringBuilder();
+    if (result.get("content") instanceof List<?> content) {
+      for (Object item : content) {
+        Map<String, Object> part = JsonValues.asObject(item);
+        if (part != null && part.get("text") instanceof String t) {
+          text.append(t).append('\n');
+        }
+      }
+    }
+    return text.toString();
   }
 
   /**

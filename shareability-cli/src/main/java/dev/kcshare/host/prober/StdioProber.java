@@ -94,6 +94,7 @@ public final class StdioProber {
   private final ExecutorService executor;
   private final SpawnWatcher spawnWatcher;
   private final EraChoice eraChoice;
+  private final boolean selfTest;
 
   /** What one identity's exchange opens with (docs/design.md#which-era-is-measured). */
   enum Mode {
@@ -149,7 +150,8 @@ public final class StdioProber {
         footprint,
         newExecutor(),
         SpawnWatcher.NONE,
-        EraChoice.AUTO);
+        EraChoice.AUTO,
+        true);
   }
 
   private StdioProber(
@@ -161,7 +163,8 @@ public final class StdioProber {
       Footprint footprint,
       ExecutorService executor,
       SpawnWatcher spawnWatcher,
-      EraChoice eraChoice) {
+      EraChoice eraChoice,
+      boolean selfTest) {
     this.baseEnv = Map.copyOf(baseEnv);
     this.baseCwd = baseCwd.toAbsolutePath();
     this.options = Objects.requireNonNull(options, "options");
@@ -171,6 +174,7 @@ public final class StdioProber {
     this.executor = executor;
     this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
     this.eraChoice = Objects.requireNonNull(eraChoice, "eraChoice");
+    this.selfTest = selfTest;
   }
 
   private static ExecutorService newExecutor() {
@@ -203,7 +207,8 @@ public final class StdioProber {
         footprint,
         executor,
         spawnWatcher,
-        eraChoice);
+        eraChoice,
+        selfTest);
   }
 
   /**
@@ -214,7 +219,16 @@ public final class StdioProber {
    */
   public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
     return new StdioProber(
-        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, watcher, eraChoice);
+        baseEnv,
+        baseCwd,
+        options,
+        permits,
+        checkpoints,
+        footprint,
+        executor,
+        watcher,
+        eraChoice,
+        selfTest);
   }
 
   /**
@@ -227,7 +241,43 @@ public final class StdioProber {
       return this;
     }
     return new StdioProber(
-        baseEnv, baseCwd, options, permits, checkpoints, footprint, executor, spawnWatcher, choice);
+        baseEnv,
+        baseCwd,
+        options,
+        permits,
+        checkpoints,
+        footprint,
+        executor,
+        spawnWatcher,
+        choice,
+        selfTest);
+  }
+
+  /**
+   * This prober, running the isolation self-test a declaring server designates ({@code true}, the
+   * default) or recording it as skipped ({@code --no-self-test};
+   * docs/verdicts.md#the-isolation-self-test); shares everything else with this one.
+   */
+  public StdioProber withSelfTest(boolean run) {
+    if (run == selfTest) {
+      return this;
+    }
+    return new StdioProber(
+        baseEnv,
+        baseCwd,
+        options,
+        permits,
+        checkpoints,
+        footprint,
+        executor,
+        spawnWatcher,
+        eraChoice,
+        run);
+  }
+
+  /** Whether this prober runs a designated isolation self-test. */
+  public boolean selfTest() {
+    return selfTest;
   }
 
   /** The era choice this prober measures with. */
@@ -342,10 +392,12 @@ public final class StdioProber {
       Secrets secrets = Definitions.secrets(server).with(spawnWatcher.passToken());
       Attempt first = new Attempt(l, secrets, Identity.A, openingMode(), false);
       first.sampleCost = false; // a re-check is not a measurement: its cost is not kept
+      first.runSelfTest = false;
       Exchange.Result r = first.run();
       if (r instanceof Exchange.ModernDetected) {
         Attempt modern = new Attempt(l, secrets, Identity.A, Mode.MODERN, false);
         modern.sampleCost = false;
+        modern.runSelfTest = false;
         r = modern.run();
       }
       return r instanceof Exchange.Answered answered
@@ -523,7 +575,9 @@ public final class StdioProber {
     private PreflightResult decide(Exchange.Answered a, Exchange.Answered b) {
       keep(Identity.A, a);
       keep(Identity.B, b);
-      return PreflightResult.decide(a.answer(), b.answer(), a.bFromA()).withBasis(a.basis());
+      return PreflightResult.decide(a.answer(), b.answer(), a.bFromA())
+          .withBasis(a.basis())
+          .withSelfTest(a.selfTest());
     }
 
     private void keep(Identity identity, Exchange.Answered answered) {
@@ -550,6 +604,7 @@ public final class StdioProber {
     final boolean keepRaw;
     boolean retry;
     boolean sampleCost = true;
+    boolean runSelfTest = true;
     volatile Exchange.@Nullable Result result;
     volatile @Nullable String failure;
     volatile boolean abandoned;
@@ -639,7 +694,7 @@ public final class StdioProber {
           return null;
         }
         checkpoints.beforeExchange(identity, era, retry);
-        exchange = new Exchange(server.channel(), identity, keepRaw);
+        exchange = new Exchange(server.channel(), identity, keepRaw, selfTest && runSelfTest);
         Exchange.Result r =
             switch (mode) {
               case LEGACY -> exchange.legacy(false);

@@ -48,6 +48,12 @@ public final class ReasonText {
       case MODERN_ONLY ->
           "the server rejects initialize and speaks only the 2026-07-28 era, which servers that"
               + " keep state for the life of their process are asked not to do";
+      case ISOLATION_SELF_TEST_PASSED ->
+          "the isolation self-test the server offers passed: a second caller did not see the"
+              + " first caller's marker, and the first caller got it back";
+      case ISOLATION_SELF_TEST_FAILED ->
+          "the isolation self-test the server offers failed (detail not_run: it could not be"
+              + " run); sharing is withheld";
     };
   }
 
@@ -80,6 +86,8 @@ public final class ReasonText {
       case ROTATING_SECRET_ENV ->
           "name the variable in mcp_gateway.pool_identity_env if it identifies the caller";
       case NO_TOOL_ANNOTATIONS -> "a server release that annotates its tools";
+      case ISOLATION_SELF_TEST_FAILED ->
+          "a server release whose self-test tool keeps callers apart; " + measure + " again";
       case DEGRADES_WHEN_SHARED -> "";
       case DECLARES_CALLER_IDENTITY,
           PREFLIGHT_PASSED,
@@ -87,7 +95,8 @@ public final class ReasonText {
           ALL_TOOLS_READ_ONLY,
           NO_TOOLS_LISTED,
           LISTING_PUBLIC,
-          MODERN_ONLY ->
+          MODERN_ONLY,
+          ISOLATION_SELF_TEST_PASSED ->
           "";
     };
   }

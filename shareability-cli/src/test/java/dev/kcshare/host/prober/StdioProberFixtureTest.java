@@ -8,6 +8,7 @@ import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
@@ -481,6 +482,59 @@ final class StdioProberFixtureTest {
     ProbeOutcome outcome = probe(new FixtureServers(dir), "modern-only");
     assertThat(outcome.result().divergence()).isNull();
     assertThat(outcome.result().toReportJson()).doesNotContainKey("divergence");
+  }
+
+  @ParameterizedTest(name = "{0} {1} -> {2}")
+  @CsvSource({
+    "AUTO, '', PASSED",
+    "MODERN, '', PASSED",
+    "AUTO, --leak, FAILED",
+    "MODERN, --leak, FAILED",
+    "AUTO, --self-test-error, NOT_RUN",
+    "AUTO, --no-tool, NOT_RUN",
+  })
+  void aDesignatedIsolationSelfTestRunsInIdentityAsProcess(
+      EraChoice era, String flag, SelfTest outcome, @TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    ServerDefinition server =
+        flag.isEmpty() ? f.server("isolating") : f.server("isolating", flag, "1");
+    ProbeOutcome result = probe(f, PROBER.withEra(era), server);
+    assertMeasured(result, false, "");
+    assertThat(result.result().era()).isEqualTo(era == EraChoice.MODERN ? Era.MODERN : Era.LEGACY);
+    assertThat(result.result().selfTest()).isEqualTo(outcome);
+    assertThat(f.pids()).hasSize(2); // no extra spawn
+  }
+
+  @Test
+  void noSelfTestRecordsTheDesignatedTestAsSkippedAndCallsNothing(@TempDir Path dir)
+      throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    Path recordings = java.nio.file.Files.createDirectories(dir.resolve("in"));
+    ProbeOutcome result =
+        probe(
+            f,
+            PROBER.withSelfTest(false),
+            f.server("isolating", "--record", recordings.toString()));
+    assertThat(result.result().selfTest()).isEqualTo(SelfTest.SKIPPED);
+    try (var files = java.nio.file.Files.list(recordings)) {
+      for (Path file : files.toList()) {
+        assertThat(java.nio.file.Files.readString(file)).doesNotContain("tools/call");
+      }
+    }
+  }
+
+  @Test
+  void aServerThatDesignatesNoSelfTestIsNeverSentAToolsCall(@TempDir Path dir) throws Exception {
+    FixtureServers f = new FixtureServers(dir);
+    Path recordings = java.nio.file.Files.createDirectories(dir.resolve("in"));
+    ProbeOutcome result =
+        probe(f, PROBER, f.server("stable", "--declare", "1", "--record", recordings.toString()));
+    assertThat(result.result().selfTest()).isNull();
+    try (var files = java.nio.file.Files.list(recordings)) {
+      for (Path file : files.toList()) {
+        assertThat(java.nio.file.Files.readString(file)).doesNotContain("tools/call");
+      }
+    }
   }
 
   @Test

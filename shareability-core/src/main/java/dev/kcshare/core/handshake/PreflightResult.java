@@ -24,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * @param divergence when the answers diverged and identity A's process was also asked as B (modern
  *     era): {@link #IN_PROCESS} when that one process answered A and B differently, {@link
  *     #ACROSS_PROCESSES} when it answered them alike; null otherwise
+ * @param selfTest the outcome of the isolation self-test identity A's answer designated; null when
+ *     it designated none (or A did not answer)
  */
 public record PreflightResult(
     boolean ran,
@@ -33,7 +35,8 @@ public record PreflightResult(
     String reportedVersion,
     @Nullable Answer answerA,
     @Nullable EraBasis basis,
-    @Nullable String divergence) {
+    @Nullable String divergence,
+    @Nullable SelfTest selfTest) {
 
   /** Reason when the answers diverged. */
   public static final String HANDSHAKE_NOT_REPRODUCIBLE = "handshake_not_reproducible";
@@ -76,13 +79,27 @@ public record PreflightResult(
       @Nullable Era era,
       String reportedVersion,
       @Nullable Answer answerA) {
-    this(ran, callerSensitive, detail, era, reportedVersion, answerA, null, null);
+    this(ran, callerSensitive, detail, era, reportedVersion, answerA, null, null, null);
   }
 
   /** This result with another basis (of its era; ignored when the era is unknown). */
   public PreflightResult withBasis(EraBasis newBasis) {
     return new PreflightResult(
-        ran, callerSensitive, detail, era, reportedVersion, answerA, newBasis, divergence);
+        ran,
+        callerSensitive,
+        detail,
+        era,
+        reportedVersion,
+        answerA,
+        newBasis,
+        divergence,
+        selfTest);
+  }
+
+  /** This result with the outcome of the isolation self-test (null: none designated). */
+  public PreflightResult withSelfTest(@Nullable SelfTest outcome) {
+    return new PreflightResult(
+        ran, callerSensitive, detail, era, reportedVersion, answerA, basis, divergence, outcome);
   }
 
   /**
@@ -104,7 +121,15 @@ public record PreflightResult(
       return r;
     }
     return new PreflightResult(
-        r.ran, r.callerSensitive, r.detail, r.era, r.reportedVersion, r.answerA, r.basis, kind);
+        r.ran,
+        r.callerSensitive,
+        r.detail,
+        r.era,
+        r.reportedVersion,
+        r.answerA,
+        r.basis,
+        kind,
+        r.selfTest);
   }
 
   /**
@@ -166,7 +191,7 @@ public record PreflightResult(
 
   /**
    * {@link #toJson()} plus {@code era} (string or null), {@code reportedVersion} and, when known,
-   * {@code divergence}: the output of {@code preflight --json}.
+   * {@code divergence} and {@code selfTest}: the output of {@code preflight --json}.
    */
   public Map<String, @Nullable Object> toReportJson() {
     Map<String, @Nullable Object> json = new LinkedHashMap<>(toJson());
@@ -174,6 +199,9 @@ public record PreflightResult(
     json.put("reportedVersion", reportedVersion);
     if (divergence != null) {
       json.put("divergence", divergence);
+    }
+    if (selfTest != null) {
+      json.put("selfTest", selfTest.json());
     }
     return json;
   }

@@ -3,6 +3,7 @@ package dev.kcshare.core.records;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.RawJson;
 import dev.kcshare.core.json.host.CodePoints;
@@ -32,6 +33,9 @@ public final class CacheCodec {
 
   /** kcshare's own row member telling an in-process divergence from one across processes. */
   static final String DIVERGENCE = "divergence";
+
+  /** kcshare's own row member holding the outcome of the isolation self-test. */
+  static final String SELF_TEST = "selfTest";
 
   /** kcshare's own row member holding the modern measurement beside a legacy row. */
   static final String MODERN = "modern";
@@ -199,7 +203,8 @@ public final class CacheCodec {
                 row.cost(),
                 row.basis(),
                 row.modern(),
-                row.divergence()));
+                row.divergence(),
+                row.selfTest()));
       }
     }
 
@@ -381,7 +386,8 @@ public final class CacheCodec {
         cost,
         basis,
         modern,
-        row.get(DIVERGENCE) instanceof String d ? d : null);
+        row.get(DIVERGENCE) instanceof String d ? d : null,
+        SelfTest.fromJsonLenient(row.get(SELF_TEST)));
   }
 
   /**
@@ -494,6 +500,10 @@ public final class CacheCodec {
     String divergence = row.divergence();
     if (divergence != null) {
       out.put(DIVERGENCE, divergence);
+    }
+    SelfTest selfTest = row.selfTest();
+    if (selfTest != null) {
+      out.put(SELF_TEST, selfTest.json());
     }
     CacheRow modern = row.modern();
     if (modern != null) {

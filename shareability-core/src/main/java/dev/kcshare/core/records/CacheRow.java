@@ -5,6 +5,7 @@ import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.verdict.Evidence;
 import java.util.List;
 import java.util.Objects;
@@ -36,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  * @param divergence for a caller-sensitive row whose first identity's process was also asked as the
  *     second (kcshare's own {@code divergence} member): {@code in_process} or {@code
  *     across_processes}; null otherwise
+ * @param selfTest the outcome of the isolation self-test the server designated (kcshare's own
+ *     {@code selfTest} member); null when it designated none
  */
 public record CacheRow(
     boolean ran,
@@ -49,7 +52,8 @@ public record CacheRow(
     @Nullable SessionCost cost,
     EraBasis basis,
     @Nullable CacheRow modern,
-    @Nullable String divergence) {
+    @Nullable String divergence,
+    @Nullable SelfTest selfTest) {
 
   /**
    * Validates and copies.
@@ -113,6 +117,7 @@ public record CacheRow(
         cost,
         basis,
         modern,
+        null,
         null);
   }
 
@@ -177,7 +182,8 @@ public record CacheRow(
         newCost,
         basis,
         modern,
-        divergence);
+        divergence,
+        selfTest);
   }
 
   /** This row with another handshake, everything else (the cost included) kept. */
@@ -212,7 +218,8 @@ public record CacheRow(
         cost,
         newBasis,
         basis == EraBasis.INITIALIZE && newBasis == EraBasis.INITIALIZE ? modern : null,
-        divergence);
+        divergence,
+        selfTest);
   }
 
   /** This row with another modern measurement kept beside it (null: none), everything else kept. */
@@ -229,7 +236,8 @@ public record CacheRow(
         cost,
         basis,
         newModern,
-        divergence);
+        divergence,
+        selfTest);
   }
 
   /**
@@ -287,7 +295,8 @@ public record CacheRow(
         .preflightRan(ran)
         .preflightCallerSensitive(callerSensitive)
         .era(era)
-        .divergence(divergence == null ? "" : divergence);
+        .divergence(divergence == null ? "" : divergence)
+        .selfTest(selfTest);
     // Both identities answered alike, caching hints included, only when the row did not diverge.
     builder.listingPublic(
         era == Era.MODERN
@@ -329,7 +338,8 @@ public record CacheRow(
         .era(Era.LEGACY)
         .listingPublic(false)
         .modernOnly(false)
-        .divergence("");
+        .divergence("")
+        .selfTest(null);
     return handshakeEvidence(null, builder);
   }
 

@@ -1,6 +1,7 @@
 package dev.kcshare.core.verdict;
 
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.verdict.host.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,10 @@ public final class Assessor {
   private static final Reason DIVERGED = Reason.of(ReasonCode.HANDSHAKE_NOT_REPRODUCIBLE);
   private static final Reason LISTING_PUBLIC = Reason.of(ReasonCode.LISTING_PUBLIC);
   private static final Reason MODERN_ONLY = Reason.of(ReasonCode.MODERN_ONLY);
+  private static final Reason SELF_TEST_PASSED = Reason.of(ReasonCode.ISOLATION_SELF_TEST_PASSED);
+  private static final Reason SELF_TEST_FAILED = Reason.of(ReasonCode.ISOLATION_SELF_TEST_FAILED);
+  private static final Reason SELF_TEST_NOT_RUN =
+      Reason.of(ReasonCode.ISOLATION_SELF_TEST_FAILED, "not_run");
 
   private static final List<Reason> ONLY_NOT_STDIO = List.of(NOT_STDIO);
   private static final List<Reason> ONLY_SESSION_BOUND = List.of(SESSION_BOUND);
@@ -132,8 +137,13 @@ public final class Assessor {
     if (declaresCallerIdentity(capabilities)) {
       // 7. Declaration.
       strength = Strength.DECLARED;
-      share = ran && !withholdShare;
+      SelfTest selfTest = evidence.selfTest();
+      boolean selfTestFailed = selfTest == SelfTest.FAILED || selfTest == SelfTest.NOT_RUN;
+      share = ran && !withholdShare && !selfTestFailed;
       reasons.add(DECLARES);
+      if (selfTest == SelfTest.PASSED) {
+        reasons.add(SELF_TEST_PASSED);
+      }
       if (readOnly) {
         reasons.add(READ_ONLY);
       }
@@ -164,6 +174,13 @@ public final class Assessor {
       }
     }
     reasons.addAll(rotating);
+    if (strength == Strength.DECLARED) {
+      if (evidence.selfTest() == SelfTest.FAILED) {
+        reasons.add(SELF_TEST_FAILED);
+      } else if (evidence.selfTest() == SelfTest.NOT_RUN) {
+        reasons.add(SELF_TEST_NOT_RUN);
+      }
+    }
     if (degrades) {
       reasons.add(DEGRADES_LOGGING);
     }

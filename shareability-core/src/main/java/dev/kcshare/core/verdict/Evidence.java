@@ -1,6 +1,7 @@
 package dev.kcshare.core.verdict;
 
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.SelfTest;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,6 +50,8 @@ import org.jspecify.annotations.Nullable;
  *     discover result
  * @param divergence the kind of a divergence, when known: {@code in_process} or {@code
  *     across_processes} (the detail of {@code handshake_not_reproducible}); {@code ""} otherwise
+ * @param selfTest the outcome of the isolation self-test the server designated; null when it
+ *     designated none
  */
 public record Evidence(
     String name,
@@ -66,7 +69,8 @@ public record Evidence(
     Era era,
     boolean listingPublic,
     boolean modernOnly,
-    String divergence) {
+    String divergence,
+    @Nullable SelfTest selfTest) {
 
   /**
    * Validates and copies every collection (unmodifiable; {@code capabilities} keeps insertion
@@ -115,7 +119,8 @@ public record Evidence(
         Era.LEGACY,
         false,
         false,
-        "");
+        "",
+        null);
   }
 
   private static Map<String, ?> unmodifiableCopy(Map<String, ?> map) {
@@ -145,7 +150,8 @@ public record Evidence(
         .era(era)
         .listingPublic(listingPublic)
         .modernOnly(modernOnly)
-        .divergence(divergence);
+        .divergence(divergence)
+        .selfTest(selfTest);
   }
 
   /** Builds {@link Evidence}; every setter may be called any number of times. */
@@ -166,6 +172,7 @@ public record Evidence(
     private boolean listingPublic;
     private boolean modernOnly;
     private String divergence = "";
+    private @Nullable SelfTest selfTest;
 
     private Builder() {}
 
@@ -351,6 +358,17 @@ public record Evidence(
     }
 
     /**
+     * The outcome of the isolation self-test, or null (the default) when none was designated.
+     *
+     * @param selfTest the value
+     * @return this builder
+     */
+    public Builder selfTest(@Nullable SelfTest selfTest) {
+      this.selfTest = selfTest;
+      return this;
+    }
+
+    /**
      * Builds the evidence.
      *
      * @return the evidence with every field set so far and the defaults for the rest
@@ -372,7 +390,8 @@ public record Evidence(
           era,
           listingPublic,
           modernOnly,
-          divergence);
+          divergence,
+          selfTest);
     }
   }
 }

@@ -47,7 +47,17 @@ public enum ReasonCode {
    * The server rejects {@code initialize} and speaks only modern versions (kcshare's own note):
    * servers that rely on process-lifetime state are to stay on the older revision.
    */
-  MODERN_ONLY;
+  MODERN_ONLY,
+  /**
+   * The isolation self-test the declaring server designated passed (kcshare's own; supporting, on
+   * {@code declared}).
+   */
+  ISOLATION_SELF_TEST_PASSED,
+  /**
+   * The isolation self-test failed (a second caller saw the first one's marker, or the first lost
+   * it), or could not run (detail {@code not_run}); the share is withheld (kcshare's own note).
+   */
+  ISOLATION_SELF_TEST_FAILED;
 
   private final String json = name().toLowerCase(Locale.ROOT);
 

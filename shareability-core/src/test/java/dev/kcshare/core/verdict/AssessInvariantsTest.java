@@ -3,6 +3,7 @@ package dev.kcshare.core.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.verdict.host.SecretPrefixes;
 import dev.kcshare.core.verdict.host.VerdictJson;
@@ -116,8 +117,20 @@ class AssessInvariantsTest {
     }
     if (tier == Strength.DECLARED) {
       assertThat(verdict.recommendShare())
-          .as("declared share iff ran and no rotating note")
-          .isEqualTo(ran && !codes.contains(ReasonCode.ROTATING_SECRET_ENV));
+          .as("declared share iff ran, no rotating note and no failed self-test")
+          .isEqualTo(
+              ran
+                  && !codes.contains(ReasonCode.ROTATING_SECRET_ENV)
+                  && !codes.contains(ReasonCode.ISOLATION_SELF_TEST_FAILED));
+      assertThat(codes.contains(ReasonCode.ISOLATION_SELF_TEST_FAILED))
+          .isEqualTo(
+              evidence.selfTest() == SelfTest.FAILED || evidence.selfTest() == SelfTest.NOT_RUN);
+      assertThat(codes.contains(ReasonCode.ISOLATION_SELF_TEST_PASSED))
+          .isEqualTo(evidence.selfTest() == SelfTest.PASSED);
+    } else {
+      assertThat(codes)
+          .doesNotContain(
+              ReasonCode.ISOLATION_SELF_TEST_PASSED, ReasonCode.ISOLATION_SELF_TEST_FAILED);
     }
 
     // Reason layout and notes.
@@ -194,7 +207,8 @@ class AssessInvariantsTest {
     }
     for (Reason reason : verdict.reasons()) {
       if (!reason.detail().isEmpty()) {
-        assertThat(exported).doesNotContain(reason.detail());
+        // As a JSON string: a fixed detail (not_run) may be part of a code's spelling.
+        assertThat(exported).doesNotContain(JsonWriter.canonical(reason.detail()));
       }
     }
     return verdict;
@@ -252,10 +266,12 @@ class AssessInvariantsTest {
       case DECLARED ->
           List.of(
               EnumSet.of(ReasonCode.DECLARES_CALLER_IDENTITY),
+              EnumSet.of(ReasonCode.ISOLATION_SELF_TEST_PASSED),
               EnumSet.of(ReasonCode.ALL_TOOLS_READ_ONLY),
               EnumSet.of(ReasonCode.PREFLIGHT_PASSED, ReasonCode.PREFLIGHT_NOT_RUN),
               listingPublic,
               rotating,
+              EnumSet.of(ReasonCode.ISOLATION_SELF_TEST_FAILED),
               degrades,
               diverged);
       case MEASURED ->
@@ -319,6 +335,8 @@ class AssessInvariantsTest {
           .era(r.nextInt(3) == 0 ? Era.MODERN : Era.LEGACY)
           .listingPublic(r.nextInt(3) == 0)
           .modernOnly(r.nextInt(4) == 0)
+          .selfTest(
+              r.nextInt(2) == 0 ? null : SelfTest.values()[r.nextInt(SelfTest.values().length)])
           .build();
     }
 

@@ -1,6 +1,7 @@
 package dev.kcshare.core.verdict.host;
 
 import dev.kcshare.core.handshake.Era;
+import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.json.host.JsonValues;
 import dev.kcshare.core.verdict.Evidence;
@@ -37,6 +38,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code listingPublic}</td><td>boolean</td><td>{@code false}</td></tr>
  *   <tr><td>{@code modernOnly}</td><td>boolean</td><td>{@code false}</td></tr>
  *   <tr><td>{@code divergence}</td><td>string</td><td>{@code ""}</td></tr>
+ *   <tr><td>{@code selfTest}</td><td>{@code "passed"}, {@code "failed"}, {@code "not_run"} or
+ *       {@code "skipped"}</td><td>none</td></tr>
  *   <tr><td>{@code identityKeys}</td><td>array of strings</td><td>{@code []}</td></tr>
  * </table>
  *
@@ -81,6 +84,7 @@ public final class EvidenceJson {
             .listingPublic(r.bool("listingPublic", false))
             .modernOnly(r.bool("modernOnly", false))
             .divergence(r.string("divergence", ""))
+            .selfTest(r.selfTest("selfTest"))
             .build();
     Set<String> identityKeys = new LinkedHashSet<>(r.strings("identityKeys"));
     return new EvidenceInput(evidence, identityKeys);
@@ -128,6 +132,19 @@ public final class EvidenceJson {
         return s;
       }
       throw VerdictJson.typeError(at(key), "a string", value);
+    }
+
+    @Nullable SelfTest selfTest(String key) {
+      if (!object.containsKey(key)) {
+        return null;
+      }
+      Object value = object.get(key);
+      SelfTest t = SelfTest.fromJsonLenient(value);
+      if (t == null) {
+        throw VerdictJson.typeError(
+            at(key), "\"passed\", \"failed\", \"not_run\" or \"skipped\"", value);
+      }
+      return t;
     }
 
     Era era(String key) {
