@@ -38,10 +38,17 @@ process.exit(ok ? 0 : 1);
 JS
 }
 
+# The SDK servers of ModernSdkIT resolve the SDK from the install: they live in it.
+copy_sdk_servers() {
+  mkdir -p "$dest/sdk2"
+  cp "$src/sdk2/server.mjs" "$dest/sdk2/server.mjs"
+}
+
 if [ -f "$dest/.kcshare-stamp" ] && [ "$(cat "$dest/.kcshare-stamp")" = "$stamp" ] \
   && check >/dev/null 2>&1; then
   echo "real servers: up to date in $dest"
   check
+  copy_sdk_servers
   exit 0
 fi
 
@@ -54,4 +61,5 @@ cp "$src/package.json" "$src/package-lock.json" "$dest/"
 # that npm therefore left out of the lock.) The versions are checked below either way.
 npm install --prefix "$dest" --ignore-scripts --no-audit --no-fund --no-save --loglevel=error
 check
+copy_sdk_servers
 echo "$stamp" >"$dest/.kcshare-stamp"
