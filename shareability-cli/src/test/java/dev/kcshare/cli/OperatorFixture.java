@@ -133,15 +133,24 @@ final class OperatorFixture {
 
   /** A row with a clean pre-flight and no declaration: stub, no share. */
   CacheRow measured(String name) {
-    return row(name, Map.of("tools", Map.of()));
+    return measured(name, 1_700_000_000.0);
+  }
+
+  /** As {@link #measured(String)}, taken at {@code evaluatedAt} epoch seconds. */
+  CacheRow measured(String name, double evaluatedAt) {
+    return row(name, Map.of("tools", Map.of()), evaluatedAt);
   }
 
   private CacheRow row(String name, Map<String, ?> capabilities) {
+    return row(name, capabilities, 1_700_000_000.0);
+  }
+
+  private CacheRow row(String name, Map<String, ?> capabilities, double evaluatedAt) {
     return new CacheRow(
         true,
         false,
         List.of(),
-        1_700_000_000.0,
+        evaluatedAt,
         identity(name),
         "",
         Era.LEGACY,

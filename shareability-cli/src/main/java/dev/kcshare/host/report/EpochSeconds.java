@@ -12,12 +12,25 @@ import java.time.Instant;
 public final class EpochSeconds {
   private EpochSeconds() {}
 
-  /** Epoch seconds (fractional) as the nearest nanosecond; a non-finite value is the epoch. */
+  private static final BigDecimal FIRST = BigDecimal.valueOf(Instant.MIN.getEpochSecond());
+  private static final BigDecimal LAST = BigDecimal.valueOf(Instant.MAX.getEpochSecond() + 1);
+
+  /**
+   * Epoch seconds (fractional) as the nearest nanosecond; a non-finite value is the epoch, and a
+   * finite value beyond an instant's range (a Python writer can store up to {@code 1.8e308}) is the
+   * end of the range it lies beyond (docs/formats.md, "How kcshare reads").
+   */
   public static Instant instant(double epochSeconds) {
     if (!Double.isFinite(epochSeconds)) {
       return Instant.EPOCH;
     }
     BigDecimal exact = new BigDecimal(epochSeconds);
+    if (exact.compareTo(FIRST) < 0) {
+      return Instant.MIN;
+    }
+    if (exact.compareTo(LAST) >= 0) {
+      return Instant.MAX;
+    }
     BigDecimal nanos = exact.movePointRight(9).setScale(0, java.math.RoundingMode.HALF_EVEN);
     BigDecimal[] parts = nanos.divideAndRemainder(BigDecimal.valueOf(1_000_000_000L));
     long seconds = parts[0].longValueExact();
