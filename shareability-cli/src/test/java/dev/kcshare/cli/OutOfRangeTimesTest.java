@@ -39,4 +39,25 @@ final class OutOfRangeTimesTest {
     CliRun assess = f.run("assess", "x", "--json");
     assertThat(assess.stdout()).contains("\"strength\": \"measured\"");
   }
+
+  @ParameterizedTest
+  @ValueSource(doubles = {1.7976931348623157e308, 1e300, -1e300, 5e-324, -0.0, -86400.0})
+  void aHazardSeenAtAnyStoredTimeIsReadByEveryCommand(double lastSeen) {
+    OperatorFixture f = OperatorFixture.create(dir);
+    f.hazards("unroutable_server_request", Map.of("x", lastSeen));
+    Path prom = dir.resolve("kcshare.prom");
+
+    for (List<String> args :
+        List.of(
+            List.of("hazards", "list"),
+            List.of("hazards", "list", "--json"),
+            List.of("assess", "x"),
+            List.of("assess", "--all", "--json", "--metrics", prom.toString()),
+            List.of("records"))) {
+      CliRun r = f.run(args.toArray(String[]::new));
+      assertThat(r.exitCode()).as("%s: %s", args, r.stderr()).isZero();
+      assertThat(r.stderr()).as("%s", args).doesNotContain("internal error", "Exception");
+    }
+    assertThat(f.run("assess", "x", "--json").stdout()).contains("\"strength\": \"refuted\"");
+  }
 }
