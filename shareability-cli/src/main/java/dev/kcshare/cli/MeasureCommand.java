@@ -365,18 +365,23 @@ final class MeasureCommand implements Callable<Integer> {
 
   /**
    * The servers whose definitions conflict: no measurement of one definition could count for the
-   * name (docs/design.md#evidence-assembly), so a named one is refused (exit 2) and {@code --all}
-   * skips them.
+   * name (docs/design.md#evidence-assembly), so {@code --all} skips them. A named server a pass
+   * would not spawn (conflicting, disabled, not stdio, a 1MCP template with variables) is refused
+   * (exit 2) with the reason, before anything runs (docs/config.md).
    */
   private List<ConfiguredServer> conflicting(List<ConfiguredServer> servers) {
     List<ConfiguredServer> out = new ArrayList<>();
+    List<String> refused = new ArrayList<>();
     for (ConfiguredServer s : servers) {
+      if (!all && s.refusal() != null) {
+        refused.add(s.isConflicting() ? ServerNotes.measureRefusal(s) : ServerNotes.notSpawned(s));
+      }
       if (s.isConflicting()) {
-        if (!all) {
-          throw new BadInputException(ServerNotes.measureRefusal(s));
-        }
         out.add(s);
       }
+    }
+    if (!refused.isEmpty()) {
+      throw new BadInputException(String.join(System.lineSeparator(), refused));
     }
     return out;
   }

@@ -1,5 +1,6 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.records.host.IdentityDifference;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.ReasonCode;
@@ -141,6 +142,28 @@ final class ServerNotes {
         .append("a measurement of one could not be attributed to the others; ")
         .append(resolution(server));
     return b.toString();
+  }
+
+  /**
+   * The refusal of {@code measure NAME} (exit 2) for a server a pass never spawns and whose
+   * definitions agree ({@link ConfiguredServer#refusal}): why, and how to change it where the
+   * operator can.
+   */
+  static String notSpawned(ConfiguredServer server) {
+    String refusal = server.refusal();
+    ConfiguredDefinition first = server.first();
+    String why;
+    if (DefinitionFacts.DISABLED.equals(refusal)) {
+      why = "it is disabled (the operator withheld consent); to measure it, " + enableHint(first);
+    } else if (DefinitionFacts.NO_COMMAND.equals(refusal)) {
+      why =
+          first.isStdio()
+              ? "it has no command to start"
+              : "it is not a stdio server (kcshare measures only the servers it starts itself)";
+    } else {
+      why = String.valueOf(refusal);
+    }
+    return "cannot measure " + Escaper.quoted(server.name(), Escaper.SHORT_LIMIT) + ": " + why;
   }
 
   /** The line {@code measure --all} prints for a conflicting name it skips. */

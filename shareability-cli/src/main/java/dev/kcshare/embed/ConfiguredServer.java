@@ -147,6 +147,30 @@ public final class ConfiguredServer {
     return facts().agreedIdentity();
   }
 
+  /** {@link #refusal()} of a server whose definitions conflict. */
+  public static final String CONFLICT = "definitions conflict";
+
+  /**
+   * Why a pass never spawns this server (docs/design.md#pre-flight-ground-rules), or null when it
+   * may: its first definition cannot be measured as written (a 1MCP template with variables), else
+   * that definition's refusal ({@link ServerDefinition#refusal}: disabled, or nothing to spawn),
+   * else {@link #CONFLICT} when its definitions have no common identity. The one rule passes and
+   * {@code kcshare measure NAME} share.
+   *
+   * @return the refusal, or null
+   */
+  public @Nullable String refusal() {
+    String unmeasurable = first().unmeasurable();
+    if (unmeasurable != null) {
+      return unmeasurable;
+    }
+    String refusal = first().definition().refusal();
+    if (refusal != null) {
+      return refusal;
+    }
+    return commonIdentity() == null ? CONFLICT : null;
+  }
+
   /**
    * Whether its definitions disagree (different execution identities, transports or URLs). A
    * conflicting server is never measured: no measurement of one definition could count for the

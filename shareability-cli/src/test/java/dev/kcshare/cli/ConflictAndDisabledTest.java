@@ -72,6 +72,42 @@ final class ConflictAndDisabledTest {
   }
 
   @Test
+  void measureOfANameItWillNotSpawnRefusesWithTheReason() {
+    OperatorFixture f = OperatorFixture.mixed(root);
+    f.homeFile(
+        ".config/1mcp/mcp.json",
+        "{\"mcpTemplates\": {\"tpl\": {\"command\": \"node\", \"args\":"
+            + " [\"{{project.path}}/server.js\"]}}}");
+
+    CliRun off = f.run("measure", "off");
+    assertThat(off.exitCode()).as(off.stderr()).isEqualTo(2);
+    assertThat(off.stdout()).isEmpty();
+    assertThat(off.stderr())
+        .isEqualTo(
+            "kcshare: cannot measure \"off\": it is disabled (the operator withheld consent);"
+                + " to measure it, set \"disabled\" to false (or remove it) at"
+                + " ~/.kiro/settings/mcp.json /mcpServers/off/disabled\n");
+
+    CliRun remote = f.run("measure", "r");
+    assertThat(remote.exitCode()).as(remote.stderr()).isEqualTo(2);
+    assertThat(remote.stderr())
+        .isEqualTo(
+            "kcshare: cannot measure \"r\": it is not a stdio server (kcshare measures only the"
+                + " servers it starts itself)\n");
+
+    CliRun template = f.run("measure", "tpl");
+    assertThat(template.exitCode()).as(template.stderr()).isEqualTo(2);
+    assertThat(template.stderr())
+        .isEqualTo(
+            "kcshare: cannot measure \"tpl\": a 1MCP template with variables, rendered for each"
+                + " client: it cannot be measured as written\n");
+
+    // Refused before anything ran, also beside a name that could run.
+    assertThat(f.run("measure", "good", "off").exitCode()).isEqualTo(2);
+    assertThat(f.records.resolve("shareability-verdicts.json")).doesNotExist();
+  }
+
+  @Test
   void measureAllSkipsAConflictingNameAndSaysWhy() {
     OperatorFixture f = OperatorFixture.mixed(root);
     // Only two conflicting definitions are read, so the pass has nothing else to spawn.

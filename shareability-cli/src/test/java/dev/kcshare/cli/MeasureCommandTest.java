@@ -279,21 +279,25 @@ final class MeasureCommandTest {
   }
 
   @Test
-  void namedDisabledOrRemoteServerIsReportedAndNeverSpawned() throws Exception {
+  void namedDisabledOrRemoteServerIsRefusedAndNeverSpawned() throws Exception {
     fleet();
     disabledAndRemote();
+    // docs/config.md: measure NAME refuses a server a pass would not spawn (exit 2, each reason).
     CliRun r = measure("off", "remote", "--json");
-    assertThat(r.exitCode()).as(r.stderr()).isZero();
-    List<Map<String, Object>> results = results(r);
-    assertThat(names(results)).containsExactly("off", "remote");
-    assertThat(result(results, "off"))
-        .containsEntry("detail", "disabled")
-        .containsEntry("stored", false);
-    assertThat(result(results, "remote"))
-        .containsEntry("detail", "no command")
-        .containsEntry("stored", false);
+    assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderr())
+        .contains("kcshare: cannot measure \"off\": it is disabled")
+        .contains(
+            "cannot measure \"remote\": it is not a stdio server (kcshare measures only the"
+                + " servers it starts itself)");
     fleet.assertSpawns(Map.of("off", 0, "remote", 0));
     assertThat(fleet.cacheFile()).doesNotExist();
+    // --all skips them quietly, as before.
+    CliRun pass = measure("--all", "--json");
+    assertThat(pass.exitCode()).as(pass.stderr()).isZero();
+    assertThat(names(results(pass))).doesNotContain("off", "remote");
+    fleet.assertSpawns(Map.of("off", 0, "remote", 0));
   }
 
   @Test

@@ -134,10 +134,11 @@ final class GatewayConfigsIT {
     Kcshare.Result one =
         Kcshare.run(
             workspace(), env, "", "measure", "onemcp-project", "--json", "--records-dir", records);
-    assertThat(one.exitCode()).as(one.stderr()).isZero();
-    Map<String, Object> result = object(list(Json.parse(one.stdout())).get(0));
-    assertThat(result.get("ran")).isEqualTo(false);
-    assertThat((String) result.get("detail")).contains("1MCP template with variables");
+    // Refused with the reason (docs/config.md), nothing on stdout.
+    assertThat(one.exitCode()).as(one.stderr()).isEqualTo(2);
+    assertThat(one.stdout()).isEmpty();
+    assertThat(one.stderr())
+        .contains("cannot measure \"onemcp-project\": a 1MCP template with variables");
     assertThat(spawned()).as("a template with variables is never spawned").isEmpty();
 
     Kcshare.Result all =

@@ -167,7 +167,7 @@ public final class EvaluationRunner {
     if (options.kind() != PassOptions.Kind.NAMED) {
       throw new IllegalArgumentException("only a named pass starts early: " + options.kind());
     }
-    if (PassSelection.refusal(server) != null) {
+    if (server.refusal() != null) {
       return null;
     }
     return HeadStart.begin(this, prober, measurer, server, cacheFile, options);

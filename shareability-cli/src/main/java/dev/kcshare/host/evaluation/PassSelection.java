@@ -7,14 +7,12 @@ import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.records.host.FailedAttempts;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.ServerDefinition;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleSupplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What a pass measures: the servers never spawned (and why), and, under the cache lock, the servers
@@ -25,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  * @param selection the core policy's selection (stored hits, skipped servers)
  */
 record PassSelection(List<String> due, Selection selection) {
-
-  /** Why a server with definitions that disagree is never measured. */
-  static final String CONFLICT = "definitions conflict";
 
   /**
    * Selects what is due among {@code servers} (unique names, config order).
@@ -79,26 +74,7 @@ record PassSelection(List<String> due, Selection selection) {
     return byName;
   }
 
-  /**
-   * Why a server is never spawned (docs/design.md#pre-flight-ground-rules,
-   * docs/design.md#spawning), or null when it may be: its first definition's refusal ({@link
-   * ServerDefinition#refusal}, a template that cannot be measured as written first), else a
-   * conflict among its definitions (no common identity: no measurement of one definition could
-   * count for the name, so none is made, as in the commands).
-   */
-  static @Nullable String refusal(ConfiguredServer s) {
-    String unmeasurable = s.first().unmeasurable();
-    if (unmeasurable != null) {
-      return unmeasurable;
-    }
-    String refusal = s.first().definition().refusal();
-    if (refusal != null) {
-      return refusal;
-    }
-    return s.commonIdentity() == null ? CONFLICT : null;
-  }
-
   private static Selection.Candidate candidate(ConfiguredServer s, String version) {
-    return new Selection.Candidate(s.name(), s.commonIdentity(), version, refusal(s) == null);
+    return new Selection.Candidate(s.name(), s.commonIdentity(), version, s.refusal() == null);
   }
 }

@@ -37,7 +37,7 @@ final class ServerMeasurer {
     String identity = null;
     try {
       ServerDefinition def = server.first().definition();
-      String refusal = PassSelection.refusal(server);
+      String refusal = server.refusal();
       String agreed = server.commonIdentity();
       if (refusal != null || agreed == null) {
         // Consent withheld, nothing to spawn (a url server may carry a command), or definitions
@@ -45,7 +45,7 @@ final class ServerMeasurer {
         return new Measurement(
             name,
             PreflightResult.couldNotRun(
-                refusal != null ? refusal : PassSelection.CONFLICT, null, null),
+                refusal != null ? refusal : ConfiguredServer.CONFLICT, null, null),
             null,
             null,
             null);

@@ -44,7 +44,7 @@ final class VersionRecheck {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
       ServerDefinition def = s.first().definition();
-      if (PassSelection.refusal(s) == null
+      if (s.refusal() == null
           && RuntimeResolved.isRuntimeResolved(Objects.requireNonNull(def.command()), def.args())
           && cache.get(s.name(), Objects.requireNonNull(s.commonIdentity()), "", era).isHit()) {
         due.add(s);
