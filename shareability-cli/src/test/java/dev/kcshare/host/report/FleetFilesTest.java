@@ -122,6 +122,38 @@ final class FleetFilesTest {
     }
   }
 
+  @Test
+  void aTableOfSeveralQueriesNamesEveryColumnAndEachHostsVerdictFileAgeIsShown()
+      throws IOException {
+    Map<?, ?> d = (Map<?, ?>) parse(Files.readString(FLEET.resolve("kcshare-dashboard.json")));
+    boolean ageShown = false;
+    for (Object p : (List<?>) d.get("panels")) {
+      Map<?, ?> panel = (Map<?, ?>) p;
+      List<?> targets = (List<?>) panel.get("targets");
+      if (targets == null) {
+        continue;
+      }
+      for (Object t : targets) {
+        ageShown |= String.valueOf(((Map<?, ?>) t).get("expr")).contains("node_textfile_mtime");
+      }
+      if ("table".equals(panel.get("type")) && targets.size() > 1) {
+        // Grafana names the merged instant queries' columns "Value #A", "Value #B", ...
+        Map<?, ?> renames = null;
+        for (Object x : (List<?>) panel.get("transformations")) {
+          if ("organize".equals(((Map<?, ?>) x).get("id"))) {
+            renames = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) x).get("options")).get("renameByName");
+          }
+        }
+        assertThat(renames).as("%s: an organize transformation", panel.get("title")).isNotNull();
+        for (Object t : targets) {
+          String column = "Value #" + ((Map<?, ?>) t).get("refId");
+          assertThat(renames.containsKey(column)).as("%s: %s", panel.get("title"), column).isTrue();
+        }
+      }
+    }
+    assertThat(ageShown).as("a panel shows each host's kcshare.prom age").isTrue();
+  }
+
   /** Every panel expression, variables substituted, parsed by promtool as a recording rule. */
   @Test
   void promtoolParsesEveryPanelExpression() throws Exception {
