@@ -446,21 +446,33 @@ public final class ManPages {
       items.add(item + (o.isMultiValue() && o.arity().max() > 0 ? "..." : ""));
     }
     if (flags.length() > 0) {
-      t.append("[").append(bold("-" + flags)).append("]\n");
+      t.append(unbreakable("[" + bold("-" + flags) + "]")).append('\n');
     }
     for (String item : items) {
-      t.append(item).append('\n');
+      t.append(unbreakable(item)).append('\n');
     }
     for (PositionalParamSpec p : CompletionScripts.visiblePositionals(spec)) {
       String item = italic(p.paramLabel()) + (p.isMultiValue() ? "..." : "");
-      t.append(p.arity().min() == 0 ? "[" + item + "]" : item).append('\n');
+      t.append(unbreakable(p.arity().min() == 0 ? "[" + item + "]" : item)).append('\n');
     }
     if (!spec.subcommands().isEmpty()) {
       boolean runsAlone = !(spec.userObject() instanceof KcshareCommand);
       String item = italic("COMMAND");
-      t.append(runsAlone ? "[" + item + "]" : item).append('\n');
+      t.append(unbreakable(runsAlone ? "[" + item + "]" : item)).append('\n');
     }
     t.append(".YS\n");
+  }
+
+  /**
+   * One synopsis item as a word groff never hyphenates or breaks: {@code \%} at its start forbids
+   * hyphenation, and a {@code \%} inside a word would mark a place to break it.
+   */
+  private static String unbreakable(String item) {
+    List<String> words = new ArrayList<>();
+    for (String word : item.split(" ", -1)) {
+      words.add("\\%" + word.replace("\\%", ""));
+    }
+    return String.join(" ", words);
   }
 
   private static String group(ArgGroupSpec group) {

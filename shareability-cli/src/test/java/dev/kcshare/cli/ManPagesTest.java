@@ -89,11 +89,11 @@ final class ManPagesTest {
     String seed = Files.readString(dir.resolve("kcshare-seed.1"));
     assertThat(seed)
         .contains(".SY \"kcshare seed\"")
-        .contains("(\\fB\\%\\-\\-plan\\fR | \\fB\\%\\-\\-apply\\fR)")
+        .contains("\\%(\\fB\\-\\-plan\\fR \\%| \\%\\fB\\-\\-apply\\fR)")
         .contains(".TP\n\\fB\\%\\-\\-records\\-dir\\fR=\\fI\\%DIR\\fR\n");
     String assess = Files.readString(dir.resolve("kcshare-assess.1"));
     assertThat(assess)
-        .contains("[\\fI\\%SERVER\\fR...]")
+        .contains("\\%[\\fISERVER\\fR...]")
         .contains(".TP\n\\fB\\%3\\fR\nassess \\-\\-fail\\-on matched a verdict.")
         .contains(".TP\n\\fB\\%NO_COLOR\\fR");
     // a hidden option stays out of the page
@@ -206,6 +206,37 @@ final class ManPagesTest {
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).as(page + ": " + output).isZero();
       assertThat(output).as(page.toString()).isEmpty();
+    }
+  }
+
+  /**
+   * Rendered at 80 columns, a SYNOPSIS line never ends inside an option: every bracket opened on a
+   * line closes on it, and no line ends with a hyphen or an equals sign.
+   */
+  @Test
+  void theSynopsisNeverBreaksInsideAnOption() throws Exception {
+    boolean groff = available("groff", "--version");
+    if (!groff && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError("groff is not installed (.ci/run installs it)");
+    }
+    assumeTrue(groff, "groff is not installed");
+    for (Path page : pages) {
+      Process p =
+          new ProcessBuilder("groff", "-man", "-Tutf8", "-rLL=80n", "-P-cbou", page.toString())
+              .redirectErrorStream(true)
+              .start();
+      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      int start = output.indexOf("\nSYNOPSIS\n");
+      assertThat(start).as(page.toString()).isNotNegative();
+      int end = output.indexOf("\n\n", start + "\nSYNOPSIS\n".length());
+      for (String line : output.substring(start + 1, end).split("\n")) {
+        String text = line.strip();
+        long open = text.chars().filter(c -> c == '[').count();
+        long close = text.chars().filter(c -> c == ']').count();
+        assertThat(open).as("%s: %s", page.getFileName(), text).isEqualTo(close);
+        assertThat(text).as("%s", page.getFileName()).doesNotMatch(".*[\u2010=-]$");
+      }
     }
   }
 
