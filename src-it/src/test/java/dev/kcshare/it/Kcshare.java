@@ -5,10 +5,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** Runs the packaged {@code kcshare} launcher as a separate process. */
 final class Kcshare {
@@ -17,6 +21,46 @@ final class Kcshare {
   static Path launcher() {
     return Path.of(System.getProperty("kcshare.launcher", "../shareability-cli/target/kcshare"))
         .toAbsolutePath();
+  }
+
+  private static Path forOthers;
+
+  /**
+   * The launcher as another user can run it. A checkout under a private directory (a 0700 {@code
+   * mktemp -d}, a 0750 home) cannot be reached by a test's throw-away user, so then the staged
+   * launcher's directory (the script, its jar and class list) is copied once to a fresh directory
+   * of the system's temporary directory that everyone can read; otherwise it is {@link #launcher()}
+   * itself.
+   */
+  static synchronized Path launcherOthersCanRun() throws IOException {
+    Path launcher = launcher();
+    if (othersCanReach(launcher)) {
+      return launcher;
+    }
+    if (forOthers == null) {
+      Path copy = Files.createTempDirectory("kcshare-launcher-");
+      Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+      copy.toFile().deleteOnExit(); // after the files below: deleted in reverse order
+      try (Stream<Path> files = Files.list(launcher.getParent())) {
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          Path to = copy.resolve(f.getFileName());
+          Files.copy(f, to, StandardCopyOption.COPY_ATTRIBUTES);
+          to.toFile().deleteOnExit();
+        }
+      }
+      forOthers = copy.resolve(launcher.getFileName());
+    }
+    return forOthers;
+  }
+
+  /** Whether every directory above {@code file} lets others through and the file is readable. */
+  private static boolean othersCanReach(Path file) throws IOException {
+    for (Path d = file.getParent(); d != null; d = d.getParent()) {
+      if (!Files.getPosixFilePermissions(d).contains(PosixFilePermission.OTHERS_EXECUTE)) {
+        return false;
+      }
+    }
+    return Files.getPosixFilePermissions(file).contains(PosixFilePermission.OTHERS_READ);
   }
 
   static Path repo() {

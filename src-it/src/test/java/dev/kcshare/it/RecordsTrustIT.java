@@ -193,7 +193,7 @@ final class RecordsTrustIT {
               "--clear-groups",
               "--"));
     }
-    command.add(Kcshare.launcher().toString());
+    command.add((asNobody ? Kcshare.launcherOthersCanRun() : Kcshare.launcher()).toString());
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
