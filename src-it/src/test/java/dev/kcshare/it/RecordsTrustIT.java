@@ -313,6 +313,39 @@ final class RecordsTrustIT {
     }
   }
 
+  /**
+   * A group is judged by its gid: a second {@code /etc/group} entry sharing root's gid ({@code
+   * groupadd -o}) that lists nobody makes root's 0770 directory writable by nobody too.
+   */
+  @Test
+  void aSecondGroupEntryWithTheSameGidMakesTheGroupShared() throws Exception {
+    assumeRoot();
+    Path records = records("records", 0, 0, "0770");
+    String[] clear = {"hazards", "clear", "x", "--force", "--records-dir", records.toString()};
+    // Alone in its private group, root may write its own directory.
+    Kcshare.Result alone = run(false, clear);
+    assertThat(alone.exitCode()).as(alone.stderr()).isZero();
+
+    String duplicate = "kcsdup" + ProcessHandle.current().pid();
+    sh("groupadd", "-o", "-g", "0", "-U", "nobody", duplicate);
+    try {
+      Kcshare.Result shared = run(false, clear);
+      assertThat(shared.exitCode()).as(shared.stderr()).isEqualTo(2);
+      assertThat(shared.stderr())
+          .startsWith(
+              "kcshare: records directory "
+                  + records
+                  + " is writable by group root, which has other members (nobody)");
+    } finally {
+      // groupdel refuses a gid that is a user's primary group: the one line is removed by name.
+      for (String file : List.of("/etc/group", "/etc/gshadow")) {
+        if (Files.exists(Path.of(file))) {
+          sh("sed", "-i", "/^" + duplicate + ":/d", file);
+        }
+      }
+    }
+  }
+
   @Test
   void readOnlyCommandsStillAnswerFromSuchADirectoryWithOneWarning() throws Exception {
     assumeRoot();

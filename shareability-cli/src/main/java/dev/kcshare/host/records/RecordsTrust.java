@@ -101,26 +101,36 @@ public final class RecordsTrust {
    * directory service's group is not known to be private).
    */
   private static @Nullable Set<String> groupMembers(long gid) {
-    List<String> groups = lines(GROUP_FILE);
+    return groupMembers(gid, lines(GROUP_FILE), lines(PASSWD_FILE));
+  }
+
+  /**
+   * {@link #groupMembers(long)} over these lines of {@code /etc/group} and {@code /etc/passwd}. A
+   * group is judged by its gid, not by its name: the members of every entry with that gid count
+   * ({@code groupadd -o} makes a second entry that shares it).
+   */
+  static @Nullable Set<String> groupMembers(long gid, List<String> group, List<String> passwd) {
+    String id = Long.toString(gid);
     Set<String> members = null;
-    for (String line : groups) {
+    for (String line : group) {
       String[] f = line.split(":", -1);
-      if (f.length >= 4 && f[2].equals(Long.toString(gid))) {
-        members = new TreeSet<>();
+      if (f.length >= 4 && f[2].equals(id)) {
+        if (members == null) {
+          members = new TreeSet<>();
+        }
         for (String m : f[3].split(",")) {
           if (!m.isBlank()) {
             members.add(m.strip());
           }
         }
-        break;
       }
     }
     if (members == null) {
       return null;
     }
-    for (String line : lines(PASSWD_FILE)) {
+    for (String line : passwd) {
       String[] f = line.split(":", -1);
-      if (f.length >= 4 && f[3].equals(Long.toString(gid))) {
+      if (f.length >= 4 && f[3].equals(id)) {
         members.add(f[0]);
       }
     }
