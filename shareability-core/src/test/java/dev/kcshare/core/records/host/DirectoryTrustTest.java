@@ -118,4 +118,117 @@ final class DirectoryTrustTest {
       long euid, DirectoryTrust.Facts facts, String line) {
     assertThat(DirectoryTrust.refusal("/x", euid, facts)).isEqualTo(line);
   }
+
+  static Stream<Arguments> acls() {
+    return Stream.of(
+        Arguments.of("0770 mask, no ACL entry", Set.of(), null),
+        Arguments.of(
+            "0770 mask, user nobody may write",
+            Set.of("user nobody"),
+            "has an ACL that lets user nobody write it"),
+        Arguments.of(
+            "0770 mask, two writers",
+            Set.of("user nobody", "group staff"),
+            "has an ACL that lets group staff, user nobody write it"),
+        Arguments.of(
+            "0770, the ACL cannot be read",
+            null,
+            "is writable by group alice, and whether an ACL lets others write it cannot be told"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("acls")
+  void anAclEntryThatGrantsWriteCountsWhateverTheModeShows(
+      String name, Set<String> writers, String expected) {
+    DirectoryTrust.Facts facts =
+        new DirectoryTrust.Facts(ALICE, "alice", "alice", 0770, Set.of(), writers);
+    assertThat(DirectoryTrust.problem(ALICE, facts)).isEqualTo(expected);
+    if (expected != null) {
+      assertThat(DirectoryTrust.refusal("/x", ALICE, facts)).endsWith("run chmod go-w /x");
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void anAclOnlyMattersWhenTheMaskGrantsWrite() {
+    DirectoryTrust.Facts masked =
+        new DirectoryTrust.Facts(ALICE, "alice", "alice", 0750, Set.of(), null);
+    assertThat(DirectoryTrust.problem(ALICE, masked)).isNull();
+  }
+
+  /** Case, who runs kcshare, the ancestor, whether its next component is owned, the problem. */
+  static Stream<Arguments> ancestors() {
+    DirectoryTrust.Facts rootDir = new DirectoryTrust.Facts(ROOT, "root", "root", 0755, Set.of());
+    DirectoryTrust.Facts tmp = new DirectoryTrust.Facts(ROOT, "root", "root", 01777, Set.of());
+    return Stream.of(
+        Arguments.of("/ as alice", ALICE, rootDir, true, null),
+        Arguments.of("/tmp, next owned", ALICE, tmp, true, null),
+        Arguments.of(
+            "/tmp, next someone else's",
+            ALICE,
+            tmp,
+            false,
+            "is writable by others, and the next component is not owned by root or the user"
+                + " running kcshare"),
+        Arguments.of(
+            "0777 without sticky",
+            ALICE,
+            new DirectoryTrust.Facts(ROOT, "root", "root", 0777, Set.of()),
+            true,
+            "is writable by others"),
+        Arguments.of("alice's home as alice", ALICE, alice(0700, "alice", Set.of()), true, null),
+        Arguments.of(
+            "alice's home as root", ROOT, alice(0700, "alice", Set.of()), true, "is owned by alice"),
+        Arguments.of(
+            "shared group",
+            ALICE,
+            new DirectoryTrust.Facts(ROOT, "root", "staff", 02775, Set.of("bob")),
+            true,
+            "is writable by group staff"),
+        Arguments.of(
+            "root's private group",
+            ALICE,
+            new DirectoryTrust.Facts(ROOT, "root", "root", 0775, Set.of()),
+            true,
+            null),
+        Arguments.of(
+            "an ACL",
+            ALICE,
+            new DirectoryTrust.Facts(ROOT, "root", "root", 0775, Set.of(), Set.of("user bob")),
+            true,
+            "has an ACL that lets user bob write it"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("ancestors")
+  void everyAncestorIsOwnedByRootOrTheUserAndWritableByNobodyElse(
+      String name, long euid, DirectoryTrust.Facts facts, boolean nextOwned, String expected) {
+    assertThat(DirectoryTrust.ancestorProblem(euid, facts, nextOwned)).isEqualTo(expected);
+  }
+
+  @org.junit.jupiter.api.Test
+  void rootUnderAnotherUsersDirectoryIsToldTheFixesForABorrowedHome() {
+    assertThat(
+            DirectoryTrust.ancestorRefusal(
+                "records directory /home/alice/r",
+                "/home/alice",
+                "give --records-dir",
+                ROOT,
+                alice(0755, "alice", Set.of()),
+                true))
+        .isEqualTo(
+            "records directory /home/alice/r lies under /home/alice, owned by alice: root does not"
+                + " create or replace files in another user's directory: run sudo -H kcshare ...,"
+                + " sudo -u alice kcshare ..., or give --records-dir");
+    assertThat(
+            DirectoryTrust.ancestorRefusal(
+                "records directory /srv/r",
+                "/srv",
+                "give --records-dir",
+                ALICE,
+                new DirectoryTrust.Facts(ROOT, "root", "root", 0777, Set.of()),
+                true))
+        .isEqualTo(
+            "records directory /srv/r lies under /srv, which is writable by others (owner root,"
+                + " mode 0777): run chmod go-w /srv, or give --records-dir");
+  }
 }
