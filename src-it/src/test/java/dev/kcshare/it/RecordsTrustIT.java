@@ -314,6 +314,37 @@ final class RecordsTrustIT {
   }
 
   /**
+   * An ACL counts: root's 0700 directory plus {@code setfacl -m u:nobody:rwx} reads 0770 (the group
+   * bits are the ACL mask) under root's private group, and nobody may now replace its files.
+   */
+  @Test
+  void anAclThatLetsAnotherUserWriteIsNotWritten() throws Exception {
+    assumeRoot();
+    if (!Files.isExecutable(Path.of("/usr/bin/setfacl")) && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError("setfacl is not installed (.ci/run installs Debian's acl)");
+    }
+    Assumptions.assumeTrue(
+        Files.isExecutable(Path.of("/usr/bin/setfacl")), "setfacl (Debian's acl) is not installed");
+    Path records = records("records", 0, 0, "0700");
+    String[] clear = {"hazards", "clear", "x", "--force", "--records-dir", records.toString()};
+    Kcshare.Result plain = run(false, clear);
+    assertThat(plain.exitCode()).as(plain.stderr()).isZero();
+    for (String name : names(records)) {
+      Files.delete(records.resolve(name));
+    }
+
+    sh("setfacl", "-m", "u:nobody:rwx", records.toString());
+    Kcshare.Result r = run(false, clear);
+    assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
+    assertThat(r.stderr())
+        .startsWith(
+            "kcshare: records directory "
+                + records
+                + " has an ACL that lets user nobody write it (owner root, mode 0770)");
+    assertThat(names(records)).as("nothing is written").isEmpty();
+  }
+
+  /**
    * A group is judged by its gid: a second {@code /etc/group} entry sharing root's gid ({@code
    * groupadd -o}) that lists nobody makes root's 0770 directory writable by nobody too.
    */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * (docs/formats.md#who-may-write-the-records-directory): every lock, record file, attempts file and
  * process registry there. It gathers the facts {@link DirectoryTrust} decides on: the directory as
  * resolved (symbolic links followed to the real directory, which is what is checked), its owner,
- * group and mode, the members of its group from {@code /etc/group} and {@code /etc/passwd}, and the
- * effective user id from the {@code Uid:} line of {@code /proc/self/status} (where there is no
- * {@code /proc}, the owner's name is compared with the JVM's {@code user.name}, the real user).
+ * group and mode, the members of its group from {@code /etc/group} and {@code /etc/passwd}, when
+ * the group bits allow write the entries of its POSIX ACL ({@code getfacl}), and the effective user
+ * id from the {@code Uid:} line of {@code /proc/self/status} (where there is no {@code /proc}, the
+ * owner's name is compared with the JVM's {@code user.name}, the real user).
  *
  * <p>On a file system without Unix attributes nothing is checked.
  */
@@ -31,6 +33,9 @@ public final class RecordsTrust {
   private static final Path GROUP_FILE = Path.of("/etc/group");
   private static final Path PASSWD_FILE = Path.of("/etc/passwd");
   private static final long MAX_DATABASE_BYTES = 16L * 1024 * 1024;
+  private static final Path GETFACL = Path.of("/usr/bin/getfacl");
+  private static final int MAX_ACL_BYTES = 1 << 20;
+  private static final long ACL_TIMEOUT_SECONDS = 10;
 
   private static volatile @Nullable OptionalLong effectiveUid;
 
@@ -83,7 +88,10 @@ public final class RecordsTrust {
     int mode = ((Number) Files.getAttribute(real, "unix:mode")).intValue();
     String owner = Files.getOwner(real).getName();
     String group = ((GroupPrincipal) Files.getAttribute(real, "posix:group")).getName();
-    Set<String> members = (mode & 0020) != 0 ? groupMembers(gid) : Set.of();
+    boolean groupWrite = (mode & 0020) != 0;
+    Set<String> members = groupWrite ? groupMembers(gid) : Set.of();
+    // With an ACL the group bits are its mask: only when they allow write can an entry grant it.
+    Set<String> aclWriters = groupWrite ? aclWriters(real, uid) : Set.of();
     OptionalLong self = effectiveUid();
     long euid;
     if (self.isPresent()) {
@@ -92,7 +100,66 @@ public final class RecordsTrust {
       euid = owner.equals(System.getProperty("user.name")) ? uid : -1;
     }
     return DirectoryTrust.refusal(
-        dir.toString(), euid, new DirectoryTrust.Facts(uid, owner, group, mode, members));
+        dir.toString(),
+        euid,
+        new DirectoryTrust.Facts(uid, owner, group, mode, members, aclWriters));
+  }
+
+  /**
+   * Who besides the owner a POSIX ACL entry of {@code dir} lets write it ({@link
+   * DirectoryTrust#aclWriters}), read with {@code getfacl} (Debian's {@code acl} package); null
+   * when that cannot be told (no {@code getfacl}, or it failed), which leaves a group-writable
+   * directory untrusted.
+   */
+  private static @Nullable Set<String> aclWriters(Path dir, long ownerUid) {
+    if (!Files.isExecutable(GETFACL)) {
+      return null;
+    }
+    try {
+      Process p =
+          new ProcessBuilder(
+                  GETFACL.toString(),
+                  "--omit-header",
+                  "--numeric",
+                  "--absolute-names",
+                  "--",
+                  "" + dir)
+              .redirectError(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      p.getOutputStream().close();
+      byte[] out = p.getInputStream().readNBytes(MAX_ACL_BYTES);
+      if (!p.waitFor(ACL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      if (p.exitValue() != 0) {
+        return null;
+      }
+      List<String> passwd = lines(PASSWD_FILE);
+      List<String> group = lines(GROUP_FILE);
+      return DirectoryTrust.aclWriters(
+          new String(out, StandardCharsets.UTF_8).lines().toList(),
+          ownerUid,
+          id -> nameOf(id, passwd),
+          id -> nameOf(id, group));
+    } catch (IOException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  /** The name of the first entry of {@code /etc/passwd} or {@code /etc/group} with this id. */
+  private static String nameOf(long id, List<String> database) {
+    String text = Long.toString(id);
+    for (String line : database) {
+      String[] f = line.split(":", -1);
+      if (f.length >= 3 && f[2].equals(text)) {
+        return f[0];
+      }
+    }
+    return text;
   }
 
   /**

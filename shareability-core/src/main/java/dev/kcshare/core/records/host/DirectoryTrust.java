@@ -1,8 +1,10 @@
 package dev.kcshare.core.records.host;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,6 +132,47 @@ public final class DirectoryTrust {
     return null;
   }
 
+  /**
+   * The {@link Facts#aclWriters} of a directory from its access ACL as {@code getfacl --omit-header
+   * --numeric} prints it: every named {@code user:UID:} entry with write whose uid is not the
+   * owner's, and every named {@code group:GID:} entry with write. The owner, owning-group, mask and
+   * other entries are read from the mode bits instead, and default entries (inherited by new files)
+   * do not let anyone write the directory itself.
+   *
+   * @param getfacl the lines printed
+   * @param ownerUid the directory owner's uid
+   * @param userName a uid's name (its number as text when it has none)
+   * @param groupName a gid's name (its number as text when it has none)
+   * @return {@code user NAME} and {@code group NAME} for each such entry
+   */
+  public static Set<String> aclWriters(
+      List<String> getfacl,
+      long ownerUid,
+      LongFunction<String> userName,
+      LongFunction<String> groupName) {
+    Set<String> out = new TreeSet<>();
+    for (String raw : getfacl) {
+      int comment = raw.indexOf('#');
+      String line = (comment >= 0 ? raw.substring(0, comment) : raw).strip();
+      String[] f = line.split(":", -1);
+      if (f.length != 3 || f[1].isEmpty() || f[2].indexOf('w') < 0) {
+        continue;
+      }
+      long id;
+      try {
+        id = Long.parseLong(f[1]);
+      } catch (NumberFormatException e) {
+        continue;
+      }
+      if (f[0].equals("user") && id != ownerUid) {
+        out.add("user " + userName.apply(id));
+      } else if (f[0].equals("group")) {
+        out.add("group " + groupName.apply(id));
+      }
+    }
+    return out;
+  }
+
   /** With the group write bit (the ACL mask) set: an ACL entry that lets someone else write. */
   private static @Nullable String aclProblem(Facts facts) {
     Set<String> writers = facts.aclWriters();
@@ -182,8 +225,8 @@ public final class DirectoryTrust {
    * The one line that refuses to write under {@code ancestor}, or null when it is trusted ({@link
    * #ancestorProblem}). Run as root, an ancestor owned by another user gets the fix for a borrowed
    * {@code HOME}: {@code records directory /home/alice/.kiro/crew/mcp-gateway lies under
-   * /home/alice, owned by alice: root does not create or replace files in another user's
-   * directory: run sudo -H kcshare ..., sudo -u alice kcshare ..., or give --records-dir}.
+   * /home/alice, owned by alice: root does not create or replace files in another user's directory:
+   * run sudo -H kcshare ..., sudo -u alice kcshare ..., or give --records-dir}.
    *
    * @param what what is refused, as it starts the line: {@code records directory /x}
    * @param ancestor the ancestor as it is shown (the caller escapes it)

@@ -2,8 +2,10 @@ package dev.kcshare.core.records.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -177,7 +179,11 @@ final class DirectoryTrustTest {
             "is writable by others"),
         Arguments.of("alice's home as alice", ALICE, alice(0700, "alice", Set.of()), true, null),
         Arguments.of(
-            "alice's home as root", ROOT, alice(0700, "alice", Set.of()), true, "is owned by alice"),
+            "alice's home as root",
+            ROOT,
+            alice(0700, "alice", Set.of()),
+            true,
+            "is owned by alice"),
         Arguments.of(
             "shared group",
             ALICE,
@@ -230,5 +236,41 @@ final class DirectoryTrustTest {
         .isEqualTo(
             "records directory /srv/r lies under /srv, which is writable by others (owner root,"
                 + " mode 0777): run chmod go-w /srv, or give --records-dir");
+  }
+
+  /** getfacl --omit-header --numeric of a 0700 directory after setfacl -m u:nobody:rwx. */
+  private static final List<String> NOBODY_MAY_WRITE =
+      List.of(
+          "user::rwx",
+          "user:65534:rwx",
+          "group::---",
+          "mask::rwx",
+          "other::---",
+          "default:user::rwx",
+          "default:user:65534:rwx",
+          "default:group:27:rwx",
+          "");
+
+  @Test
+  void namedAclEntriesWithWriteAreTheWritersDefaultsAndTheOwnerAreNot() {
+    assertThat(DirectoryTrust.aclWriters(NOBODY_MAY_WRITE, 0, id -> "nobody", id -> "g" + id))
+        .containsExactly("user nobody");
+    assertThat(
+            DirectoryTrust.aclWriters(
+                List.of("user::rwx", "user:0:rwx", "group:27:r-x", "group:50:rw-\t#effective:r--"),
+                0,
+                id -> "u" + id,
+                id -> "g" + id))
+        .containsExactly("group g50");
+    assertThat(DirectoryTrust.aclWriters(List.of("user::rwx", "group::r-x"), 0, null, null))
+        .isEmpty();
+  }
+
+  @Test
+  void anAclThatLetsSomeoneWriteRefusesAGroupWritableDirectory() {
+    DirectoryTrust.Facts facts =
+        new DirectoryTrust.Facts(0, "root", "root", 0770, Set.of("root"), Set.of("user nobody"));
+    assertThat(DirectoryTrust.problem(0, facts))
+        .isEqualTo("has an ACL that lets user nobody write it");
   }
 }
