@@ -192,11 +192,7 @@ final class ManPagesTest {
   /** groff renders every page without a warning ({@code -ww}); under CI=true groff must exist. */
   @Test
   void everyPageRendersWithoutWarnings() throws Exception {
-    boolean groff = available("groff", "--version");
-    if (!groff && "true".equals(System.getenv("CI"))) {
-      throw new AssertionError("groff is not installed (.ci/run installs it)");
-    }
-    assumeTrue(groff, "groff is not installed");
+    requireGroff();
     for (Path page : pages) {
       Process p =
           new ProcessBuilder("groff", "-man", "-Tutf8", "-ww", "-z", page.toString())
@@ -215,11 +211,7 @@ final class ManPagesTest {
    */
   @Test
   void theSynopsisNeverBreaksInsideAnOption() throws Exception {
-    boolean groff = available("groff", "--version");
-    if (!groff && "true".equals(System.getenv("CI"))) {
-      throw new AssertionError("groff is not installed (.ci/run installs it)");
-    }
-    assumeTrue(groff, "groff is not installed");
+    requireGroff();
     for (Path page : pages) {
       Process p =
           new ProcessBuilder("groff", "-man", "-Tutf8", "-rLL=80n", "-P-cbou", page.toString())
@@ -238,6 +230,15 @@ final class ManPagesTest {
         assertThat(text).as("%s", page.getFileName()).doesNotMatch(".*[\u2010=-]$");
       }
     }
+  }
+
+  /** Skips without groff, except under CI=true, where it fails (.ci/run installs it). */
+  private static void requireGroff() {
+    boolean groff = available("groff", "--version");
+    if (!groff && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError("groff is not installed (.ci/run installs it)");
+    }
+    assumeTrue(groff, "groff is not installed");
   }
 
   static boolean available(String... command) {

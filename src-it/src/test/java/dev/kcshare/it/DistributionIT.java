@@ -424,7 +424,7 @@ final class DistributionIT {
   }
 
   /** Skips the test when the tool is missing, except under CI=true, where it fails. */
-  private static void requireTool(String... command) {
+  static void requireTool(String... command) {
     boolean present = tool(command);
     if (!present && "true".equals(System.getenv("CI"))) {
       throw new AssertionError(command[0] + " is not installed (.ci/run installs it)");
@@ -432,7 +432,7 @@ final class DistributionIT {
     assumeTrue(present, command[0] + " is not installed");
   }
 
-  private static boolean tool(String... command) {
+  static boolean tool(String... command) {
     try {
       Process p =
           new ProcessBuilder(command)

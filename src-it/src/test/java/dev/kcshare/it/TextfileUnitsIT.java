@@ -44,10 +44,8 @@ final class TextfileUnitsIT {
     require(isRoot(), "needs root (the units' publishing step runs as root)");
     require(Files.isExecutable(Path.of("/usr/sbin/runuser")), "needs runuser (util-linux)");
     require(Files.isExecutable(Path.of("/usr/bin/setpriv")), "needs setpriv (util-linux)");
-    require(tool("dpkg-deb", "--version"), "needs dpkg-deb");
-    require(
-        tool("prometheus-node-exporter", "--version"),
-        "needs Debian's prometheus-node-exporter (.ci/run installs it)");
+    DistributionIT.requireTool("dpkg-deb", "--version");
+    DistributionIT.requireTool("prometheus-node-exporter", "--version");
     // Everyone must reach what nobody runs: a fresh 0755 directory of the system's /tmp.
     work = Files.createTempDirectory("kcshare-units-");
     Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -262,22 +260,6 @@ final class TextfileUnitsIT {
       }
     }
     return false;
-  }
-
-  private static boolean tool(String... command) {
-    try {
-      Process p =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   /** Skips the test when a precondition is missing, except under CI=true, where it fails. */
