@@ -3,6 +3,7 @@ package dev.kcshare.host.prober;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.records.AtomicFiles;
+import dev.kcshare.host.records.RecordsTrust;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,6 +69,16 @@ public final class CaptureFiles {
     // Checked again once created: a link put there meanwhile is refused all the same.
     refuseLink(captureRoot, "--capture directory ");
     refuseLink(dir, "capture directory ");
+    // One that someone else made first, or that others may write, is refused like an untrusted
+    // records directory (docs/security.md): raw captures are not left where others can replace
+    // them.
+    try {
+      RecordsTrust.requireWritable(dir, "capture directory");
+    } catch (FileProblem e) {
+      throw e;
+    } catch (IOException e) {
+      throw FileProblem.of("write", dir, e);
+    }
     return dir;
   }
 

@@ -52,7 +52,23 @@ public final class RecordsTrust {
    */
   public static void requireWritable(Path dir) throws IOException {
     AtomicFiles.createDirectories(dir);
-    String refusal = refusal(dir);
+    String refusal = refusal(dir, "records directory");
+    if (refusal != null) {
+      throw FileProblem.refused(dir, refusal);
+    }
+  }
+
+  /**
+   * The same rule for another directory kcshare writes into ({@code capture directory}), which must
+   * exist: refuses it when others may write it or it is not the effective user's.
+   *
+   * @param dir the directory
+   * @param noun what it is, as the refusal starts
+   * @throws FileProblem when others may write it ({@link FileProblem#isRefused()})
+   * @throws IOException when it cannot be examined
+   */
+  public static void requireWritable(Path dir, String noun) throws IOException {
+    String refusal = refusal(dir, noun);
     if (refusal != null) {
       throw FileProblem.refused(dir, refusal);
     }
@@ -67,13 +83,13 @@ public final class RecordsTrust {
    */
   public static @Nullable String readWarning(Path dir) {
     try {
-      return refusal(dir);
+      return refusal(dir, "records directory");
     } catch (IOException | RuntimeException e) {
       return null;
     }
   }
 
-  private static @Nullable String refusal(Path dir) throws IOException {
+  private static @Nullable String refusal(Path dir, String noun) throws IOException {
     Path real;
     try {
       real = dir.toRealPath();
@@ -100,6 +116,7 @@ public final class RecordsTrust {
       euid = owner.equals(System.getProperty("user.name")) ? uid : -1;
     }
     return DirectoryTrust.refusal(
+        noun,
         dir.toString(),
         euid,
         new DirectoryTrust.Facts(uid, owner, group, mode, members, aclWriters));
