@@ -96,11 +96,11 @@ final class SkippedFilesMemory {
     try {
       // The same rule as the records directory: created 0700, written only when nobody else can
       // write it (docs/security.md).
-      RecordsTrust.requireWritable(file.getParent());
+      Path target = RecordsTrust.requireWritableFile(file);
       Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("schema", 1);
       doc.put("files", files);
-      AtomicFiles.writeUnsynced(file, JsonWriter.pretty(doc).getBytes(StandardCharsets.UTF_8));
+      AtomicFiles.writeUnsynced(target, JsonWriter.pretty(doc).getBytes(StandardCharsets.UTF_8));
     } catch (IOException | RuntimeException e) {
       // best effort: the next quiet run warns again, which is the safe side
     }

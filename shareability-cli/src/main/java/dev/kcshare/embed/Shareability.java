@@ -930,10 +930,11 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(edit, "edit");
     ensureOpen();
-    Path file = SeedMarkers.fileFor(records.path(), gateway);
+    Path given = SeedMarkers.fileFor(records.path(), gateway);
+    Path file = given;
     FileLock lock;
     try {
-      RecordsTrust.requireWritable(records.path());
+      file = RecordsTrust.requireWritableFile(given);
       lock = FileLock.acquire(file);
     } catch (IOException e) {
       throw RecordsException.of(e, file);

@@ -528,4 +528,155 @@ final class RecordsTrustIT {
     assertThat(ok.exitCode()).as(ok.stderr()).isZero();
     assertThat(names(closed)).contains("observed-hazards.json");
   }
+
+  /** Every path under {@code top} with its owner's uid, sorted: what a run may not change. */
+  private static List<String> owners(Path top) throws IOException {
+    try (Stream<Path> s = Files.walk(top)) {
+      List<String> out = new ArrayList<>();
+      for (Path p : s.sorted().toList()) {
+        out.add(
+            Files.getAttribute(p, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS) + " " + p);
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Root with another user's {@code HOME} ({@code su} without {@code -}, {@code sudo -E}) creates
+   * and replaces nothing under it: the records directory, her Kiro Crew config, its backup and its
+   * lock are refused with exit 2 and the fixes, everything there stays hers, and reading still
+   * works.
+   */
+  @Test
+  void rootWithAnotherUsersHomeCreatesNothingThere() throws Exception {
+    assumeRoot();
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path crew = Files.createDirectories(home.resolve(".kiro/crew"));
+    Files.writeString(crew.resolve("config.json"), "{\"mcp_gateway\": {}}\n");
+    Path settings = Files.createDirectories(home.resolve(".kiro/settings"));
+    Files.writeString(
+        settings.resolve("mcp.json"), "{\"mcpServers\": {\"s\": {\"command\": \"/bin/true\"}}}\n");
+    sh("chown", "-R", NOBODY + ":" + NOBODY, home.toString());
+    List<String> before = owners(home);
+    byte[] config = Files.readAllBytes(crew.resolve("config.json"));
+
+    String fixes =
+        ", owned by nobody: root does not create or replace files in another user's directory:"
+            + " run sudo -H kcshare ..";
+    Kcshare.Result measure = run(false, "measure", "--all");
+    assertThat(measure.exitCode()).as(measure.stderr()).isEqualTo(2);
+    assertThat(measure.stderr().lines().toList())
+        .singleElement()
+        .isEqualTo(
+            "kcshare: records directory "
+                + crew.resolve("mcp-gateway")
+                + " lies under "
+                + crew
+                + fixes
+                + "., sudo -u nobody kcshare ..., or give --records-dir");
+    for (String[] command :
+        new String[][] {{"stub", "s"}, {"seed", "--apply"}, {"hazards", "clear", "s", "--force"}}) {
+      Kcshare.Result r = run(false, command);
+      assertThat(r.exitCode()).as(List.of(command) + ": " + r.stderr()).isEqualTo(2);
+      assertThat(r.stderr().lines().toList())
+          .as(List.of(command).toString())
+          .singleElement()
+          .asString()
+          .contains(" lies under " + crew + fixes)
+          .contains("sudo -u nobody kcshare ...");
+    }
+    for (String[] command : new String[][] {{"assess", "s"}, {"config"}, {"records"}}) {
+      Kcshare.Result r = run(false, command);
+      assertThat(r.exitCode()).as(List.of(command) + ": " + r.stderr()).isZero();
+      assertThat(r.stdout()).isNotEmpty();
+    }
+    assertThat(owners(home)).as("nothing created, nothing changed hands").isEqualTo(before);
+    assertThat(Files.readAllBytes(crew.resolve("config.json"))).isEqualTo(config);
+  }
+
+  static Stream<Arguments> ancestors() {
+    return Stream.of(
+        Arguments.of(
+            "root's 0777 parent",
+            0,
+            0,
+            "0777",
+            0,
+            false,
+            ", which is writable by others (owner root, mode 0777): run chmod go-w "),
+        Arguments.of("root's 1777 parent, records root's", 0, 0, "1777", 0, false, null),
+        Arguments.of(
+            "root's 1777 parent, records nobody's, run as root",
+            0,
+            0,
+            "1777",
+            NOBODY,
+            false,
+            "is owned by nobody, not by the user running kcshare"),
+        Arguments.of(
+            "nobody's 0755 parent, records root's, run as root",
+            NOBODY,
+            NOBODY,
+            "0755",
+            0,
+            false,
+            ", owned by nobody: root does not create or replace files in another user's"
+                + " directory: run sudo -H kcshare ..., sudo -u nobody kcshare ..., or give"
+                + " --records-dir"),
+        Arguments.of(
+            "root's 0775 parent of group nogroup, records nobody's, run as nobody",
+            0,
+            NOBODY,
+            "0775",
+            NOBODY,
+            true,
+            ", which is writable by group nogroup (owner root, mode 0775): run chmod go-w "),
+        Arguments.of(
+            "root's 0775 parent of root's private group, records nobody's, run as nobody",
+            0,
+            0,
+            "0775",
+            NOBODY,
+            true,
+            null));
+  }
+
+  /**
+   * The whole path is trusted, not only the last directory: each ancestor of the records
+   * directory's real path is root's or the user's and writable by nobody else, except a sticky one
+   * whose next component root or the user owns.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("ancestors")
+  void everyAncestorOfTheRecordsDirectoryIsTrusted(
+      String name,
+      int parentUid,
+      int parentGid,
+      String parentMode,
+      int recordsUid,
+      boolean asNobody,
+      String why)
+      throws Exception {
+    assumeRoot();
+    Path parent = records("parent", parentUid, parentGid, parentMode);
+    Path records = Files.createDirectory(parent.resolve("records"));
+    Files.setAttribute(records, "unix:uid", recordsUid);
+    Files.setAttribute(records, "unix:gid", recordsUid);
+    sh("chmod", "0700", records.toString());
+
+    Kcshare.Result r =
+        run(asNobody, "hazards", "clear", "x", "--force", "--records-dir", records.toString());
+    if (why == null) {
+      assertThat(r.exitCode()).as(r.stderr()).isZero();
+      assertThat(names(records)).contains("observed-hazards.json");
+      return;
+    }
+    assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
+    assertThat(r.stderr().lines().toList())
+        .singleElement()
+        .asString()
+        .startsWith("kcshare: records directory " + records + " ")
+        .contains(why.startsWith(",") ? " lies under " + parent + why : why);
+    assertThat(names(records)).as("nothing is written").isEmpty();
+  }
 }

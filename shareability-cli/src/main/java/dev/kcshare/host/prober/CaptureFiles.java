@@ -63,6 +63,8 @@ public final class CaptureFiles {
     refuseLink(dir, "capture directory ");
     try {
       AtomicFiles.createDirectories(dir);
+    } catch (FileProblem e) {
+      throw e;
     } catch (IOException e) {
       throw FileProblem.of("write", captureRoot, e);
     }
@@ -73,13 +75,12 @@ public final class CaptureFiles {
     // records directory (docs/security.md): raw captures are not left where others can replace
     // them.
     try {
-      RecordsTrust.requireWritable(dir, "capture directory");
+      return RecordsTrust.requireWritable(dir, "capture directory");
     } catch (FileProblem e) {
       throw e;
     } catch (IOException e) {
       throw FileProblem.of("write", dir, e);
     }
-    return dir;
   }
 
   /**

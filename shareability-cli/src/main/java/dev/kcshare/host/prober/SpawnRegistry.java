@@ -234,6 +234,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
   /** Merges this registry's live entries into the file, under its lock; never throws. */
   private void write() {
     try {
+      Path file = RecordsTrust.requireWritableFile(this.file);
       FileLock lock = FileLock.tryAcquire(file, LOCK_WAIT);
       if (lock == null) {
         log().debug("process registry {} is locked; written with the next spawn", file);
@@ -362,7 +363,8 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
       return 0;
     }
     try {
-      RecordsTrust.requireWritable(recordsDir); // an entry others could forge is never acted on
+      // An entry others could forge is never acted on; what follows uses the checked real path.
+      file = fileIn(RecordsTrust.requireWritable(recordsDir));
       FileLock lock = FileLock.tryAcquire(file, LOCK_WAIT);
       if (lock == null) {
         return 0;

@@ -108,6 +108,7 @@ public final class AtomicFiles {
       Path target, byte[] content, @Nullable Set<PosixFilePermission> mode, boolean sync)
       throws IOException {
     Path dir = target.toAbsolutePath().getParent();
+    RecordsTrust.requireRootMayWriteIn(dir, "file " + target);
     createDirectories(dir);
     Temporary temporary = createTemporary(dir, target.getFileName().toString());
     Path tmp = temporary.path();
@@ -242,12 +243,19 @@ public final class AtomicFiles {
 
   /**
    * Creates {@code dir} and every missing parent with mode 0700. Existing directories are never
-   * re-moded.
+   * re-moded. Run as root, nothing is created under a directory another user owns ({@link
+   * RecordsTrust#requireRootMayWriteIn}).
+   *
+   * @throws FileProblem when root would create a directory under another user's directory ({@link
+   *     FileProblem#isRefused()})
    */
   public static void createDirectories(Path dir) throws IOException {
     Deque<Path> missing = new ArrayDeque<>();
     for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
       missing.push(p);
+    }
+    if (!missing.isEmpty()) {
+      RecordsTrust.requireRootMayWriteIn(dir, "directory " + dir);
     }
     while (!missing.isEmpty()) {
       Path p = missing.pop();
@@ -273,7 +281,9 @@ public final class AtomicFiles {
 
   /** Creates an empty file with mode 0600 if it does not exist (used for lock files). */
   static void createPrivateFile(Path file) throws IOException {
-    createDirectories(file.toAbsolutePath().getParent());
+    Path dir = file.toAbsolutePath().getParent();
+    RecordsTrust.requireRootMayWriteIn(dir, "file " + file);
+    createDirectories(dir);
     try {
       if (POSIX) {
         Files.createFile(file, PosixFilePermissions.asFileAttribute(FILE_MODE));

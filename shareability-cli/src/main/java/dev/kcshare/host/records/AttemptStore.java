@@ -55,7 +55,8 @@ public final class AttemptStore {
       attempts.markClean();
       return false;
     }
-    RecordFile.write(file, attempts.toDocument());
+    // Written where the check leads: the checked real directory (docs/security.md).
+    RecordFile.write(RecordsTrust.requireWritableFile(file), attempts.toDocument());
     attempts.markClean();
     return true;
   }

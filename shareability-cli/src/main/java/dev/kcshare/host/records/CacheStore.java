@@ -93,9 +93,10 @@ public final class CacheStore {
       throw new IllegalArgumentException("wait must not be negative: " + wait);
     }
     FileLock lock;
+    Path target;
     try {
-      RecordsTrust.requireWritable(file.toAbsolutePath().getParent());
-      lock = FileLock.tryAcquire(file, wait, onWait);
+      target = RecordsTrust.requireWritableFile(file);
+      lock = FileLock.tryAcquire(target, wait, onWait);
     } catch (IOException e) {
       throw FileProblem.of("write", file, e);
     }
@@ -103,7 +104,7 @@ public final class CacheStore {
       return null;
     }
     try {
-      return new Session(file, lock, VerdictCache.of(readForWrite(file)));
+      return new Session(target, lock, VerdictCache.of(readForWrite(target)));
     } catch (IOException | RuntimeException | Error e) {
       lock.close();
       throw e;

@@ -210,8 +210,10 @@ public final class LedgerStore {
       return false;
     }
     FileLock lock;
+    Path target;
     try {
-      lock = FileLock.tryAcquire(file, LOCK_WAIT);
+      target = RecordsTrust.requireWritableFile(file);
+      lock = FileLock.tryAcquire(target, LOCK_WAIT);
     } catch (IOException e) {
       warnOnce(
           "ledger clear not written, will retry: "
@@ -225,7 +227,7 @@ public final class LedgerStore {
     try {
       LedgerLoad onDisk;
       try {
-        onDisk = readForWrite(file);
+        onDisk = readForWrite(target);
       } catch (FileProblem e) {
         warnOnce("ledger clear not written, kept in memory: " + e.getMessage());
         return null;
@@ -233,7 +235,7 @@ public final class LedgerStore {
       HazardLedger.FlushPlan plan = ledger.clearForFlush(onDisk, name, clock.getAsDouble());
       boolean written = false;
       try {
-        RecordFile.write(file, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
+        RecordFile.write(target, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
         written = true;
         lastWarning = null;
       } catch (IOException e) {
@@ -312,9 +314,10 @@ public final class LedgerStore {
         return true;
       }
       FileLock lock;
+      Path target;
       try {
-        RecordsTrust.requireWritable(directoryOf(file));
-        lock = FileLock.tryAcquire(file, LOCK_WAIT);
+        target = RecordsTrust.requireWritableFile(file);
+        lock = FileLock.tryAcquire(target, LOCK_WAIT);
       } catch (IOException e) {
         lastFailure = FileProblem.of("lock", FileLock.lockFileFor(file), e);
         warnOnce("ledger flush skipped, will retry: " + lastFailure.getMessage());
@@ -335,7 +338,7 @@ public final class LedgerStore {
       try {
         LedgerLoad onDisk;
         try {
-          onDisk = readForWrite(file);
+          onDisk = readForWrite(target);
         } catch (FileProblem e) {
           lastFailure = e;
           warnOnce("ledger not written, evidence kept in memory: " + e.getMessage());
@@ -348,7 +351,7 @@ public final class LedgerStore {
         }
         boolean written = false;
         try {
-          RecordFile.write(file, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
+          RecordFile.write(target, LedgerCodec.encode(plan.snapshot(), onDisk.extras()));
           written = true;
           lastWarning = null;
         } catch (IOException e) {
@@ -388,10 +391,6 @@ public final class LedgerStore {
     } else {
       log.debug("{}", Escaper.esc(message, Escaper.LONG_LIMIT));
     }
-  }
-
-  private static Path directoryOf(Path file) {
-    return file.toAbsolutePath().getParent();
   }
 
   private static void release(FileLock lock) {
@@ -436,16 +435,17 @@ public final class LedgerStore {
       throw new IllegalArgumentException("server name must not be empty");
     }
     FileLock lock;
+    Path target;
     try {
-      RecordsTrust.requireWritable(directoryOf(file));
-      lock = FileLock.acquire(file);
+      target = RecordsTrust.requireWritableFile(file);
+      lock = FileLock.acquire(target);
     } catch (IOException e) {
       throw FileProblem.of("write", file, e);
     }
     try (lock) {
-      LedgerLoad load = readForWrite(file);
+      LedgerLoad load = readForWrite(target);
       try {
-        RecordFile.write(file, LedgerCodec.encodeCleared(load, name, clock.getAsDouble()));
+        RecordFile.write(target, LedgerCodec.encodeCleared(load, name, clock.getAsDouble()));
       } catch (IOException e) {
         throw FileProblem.of("write", file, e);
       }

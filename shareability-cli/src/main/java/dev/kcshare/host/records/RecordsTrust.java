@@ -44,18 +44,29 @@ public final class RecordsTrust {
   /**
    * Refuses to go on unless kcshare may write in {@code dir}; a missing directory is created first
    * (0700, with every missing parent), so the check is made on the directory that will be written.
+   * Before anything is created, the part of the path that exists must already pass the ancestor
+   * rule ({@link DirectoryTrust#ancestorRefusal}): root creates nothing under another user's
+   * directory.
    *
    * @param dir the records directory
+   * @return the directory's real path, checked: every later operation uses it, so a link along
+   *     {@code dir} retargeted after the check changes nothing (each directory of the real path is
+   *     root's or the user's and writable by nobody else, so nobody else can change what it names)
    * @throws FileProblem when others may write it ({@link FileProblem#isRefused()}): one line naming
    *     the directory, its owner and mode, and the fix
    * @throws IOException when it cannot be created or examined
    */
-  public static void requireWritable(Path dir) throws IOException {
-    AtomicFiles.createDirectories(dir);
-    String refusal = refusal(dir, "records directory");
-    if (refusal != null) {
-      throw FileProblem.refused(dir, refusal);
+  public static Path requireWritable(Path dir) throws IOException {
+    String what = "records directory " + dir;
+    Path existing = nearestExisting(dir);
+    if (existing != null && !existing.equals(dir.toAbsolutePath())) {
+      String refusal = chainRefusal(what, existing.toRealPath(), true, RECORDS_ALTERNATIVE);
+      if (refusal != null) {
+        throw FileProblem.refused(dir, refusal);
+      }
     }
+    AtomicFiles.createDirectories(dir);
+    return requireTrusted(dir, "records directory");
   }
 
   /**
@@ -64,14 +75,28 @@ public final class RecordsTrust {
    *
    * @param dir the directory
    * @param noun what it is, as the refusal starts
+   * @return the directory's real path, checked
    * @throws FileProblem when others may write it ({@link FileProblem#isRefused()})
    * @throws IOException when it cannot be examined
    */
-  public static void requireWritable(Path dir, String noun) throws IOException {
-    String refusal = refusal(dir, noun);
-    if (refusal != null) {
-      throw FileProblem.refused(dir, refusal);
+  public static Path requireWritable(Path dir, String noun) throws IOException {
+    return requireTrusted(dir, noun);
+  }
+
+  /**
+   * {@link #requireWritable(Path)} for the directory of a record file, and the file as it is then
+   * written: in the directory's real path.
+   *
+   * @param file a file in the records directory
+   * @return the same file name in the checked real directory
+   * @throws IOException as {@link #requireWritable(Path)}
+   */
+  public static Path requireWritableFile(Path file) throws IOException {
+    Path name = file.getFileName();
+    if (name == null) {
+      throw new IOException(file + ": not a file name");
     }
+    return requireWritable(file.toAbsolutePath().getParent()).resolve(name);
   }
 
   /**
@@ -83,22 +108,142 @@ public final class RecordsTrust {
    */
   public static @Nullable String readWarning(Path dir) {
     try {
-      return refusal(dir, "records directory");
+      Path real;
+      try {
+        real = dir.toRealPath();
+      } catch (NoSuchFileException e) {
+        return null;
+      }
+      return refusal(dir, real, "records directory", RECORDS_ALTERNATIVE);
     } catch (IOException | RuntimeException e) {
       return null;
     }
   }
 
-  private static @Nullable String refusal(Path dir, String noun) throws IOException {
-    Path real;
-    try {
-      real = dir.toRealPath();
-    } catch (NoSuchFileException e) {
-      return null;
+  /**
+   * Root's rule for every file kcshare creates or replaces (docs/security.md): when kcshare runs as
+   * root, nothing is created under a directory another user owns, wherever it lies (the {@code
+   * HOME} of {@code su} without {@code -}, or of {@code sudo -E}, is the usual one). Checked on the
+   * part of {@code dir}'s path that exists, followed to its real path, before anything is created.
+   * Nothing is checked for any other user: the records directory's rule covers what they write.
+   *
+   * @param dir the directory the file is created in (it may not exist yet)
+   * @param what what is written, as the refusal starts: {@code file /home/alice/x.json}
+   * @throws FileProblem when it is refused ({@link FileProblem#isRefused()})
+   */
+  static void requireRootMayWriteIn(Path dir, String what) throws IOException {
+    OptionalLong self = effectiveUid();
+    if (self.isEmpty() || self.getAsLong() != 0 || !UNIX) {
+      return;
     }
+    Path existing = nearestExisting(dir);
+    if (existing == null) {
+      return;
+    }
+    Path child = null;
+    for (Path p = existing.toRealPath(); p != null; child = p, p = p.getParent()) {
+      long uid = ((Number) Files.getAttribute(p, "unix:uid")).longValue();
+      if (uid != 0) {
+        String refusal =
+            DirectoryTrust.ancestorRefusal(
+                what,
+                p.toString(),
+                null,
+                0,
+                facts(p),
+                child == null || ownedByRootOrSelf(child, 0));
+        if (refusal != null) {
+          throw FileProblem.refused(dir, refusal);
+        }
+      }
+    }
+  }
+
+  private static final String RECORDS_ALTERNATIVE = "give --records-dir";
+  private static final boolean UNIX =
+      Path.of("/").getFileSystem().supportedFileAttributeViews().contains("unix");
+
+  private static Path requireTrusted(Path dir, String noun) throws IOException {
+    Path real = dir.toRealPath();
+    String refusal =
+        refusal(
+            dir,
+            real,
+            noun,
+            noun.equals("records directory")
+                ? RECORDS_ALTERNATIVE
+                : "give another --capture directory");
+    if (refusal != null) {
+      throw FileProblem.refused(dir, refusal);
+    }
+    return real;
+  }
+
+  /** The directory itself ({@link DirectoryTrust#refusal}), then each ancestor of its real path. */
+  private static @Nullable String refusal(Path dir, Path real, String noun, String alternative)
+      throws IOException {
     if (!real.getFileSystem().supportedFileAttributeViews().contains("unix")) {
       return null;
     }
+    DirectoryTrust.Facts facts = facts(real);
+    long euid = effectiveUid(facts.ownerUid(), facts.ownerName());
+    String refusal = DirectoryTrust.refusal(noun, dir.toString(), alternative, euid, facts);
+    if (refusal != null) {
+      return refusal;
+    }
+    return chainRefusal(noun + " " + dir, real, false, alternative);
+  }
+
+  /**
+   * The first ancestor along the real path {@code real} that makes it untrusted ({@link
+   * DirectoryTrust#ancestorRefusal}), nearest first, or null; {@code real} itself counts as one
+   * when {@code includeSelf} (it is the existing part of a path still to be created, by the user).
+   */
+  private static @Nullable String chainRefusal(
+      String what, Path real, boolean includeSelf, String alternative) throws IOException {
+    if (!UNIX) {
+      return null;
+    }
+    long euid = -1;
+    OptionalLong self = effectiveUid();
+    Path child = includeSelf ? null : real;
+    Path first = includeSelf ? real : real.getParent();
+    for (Path p = first; p != null; child = p, p = p.getParent()) {
+      DirectoryTrust.Facts facts = facts(p);
+      if (euid == -1) {
+        euid =
+            self.isPresent() ? self.getAsLong() : effectiveUid(facts.ownerUid(), facts.ownerName());
+      }
+      boolean nextOwned = child == null || ownedByRootOrSelf(child, euid);
+      String refusal =
+          DirectoryTrust.ancestorRefusal(what, p.toString(), alternative, euid, facts, nextOwned);
+      if (refusal != null) {
+        return refusal;
+      }
+    }
+    return null;
+  }
+
+  private static boolean ownedByRootOrSelf(Path p, long euid) throws IOException {
+    long uid = ((Number) Files.getAttribute(p, "unix:uid")).longValue();
+    return uid == 0 || uid == euid;
+  }
+
+  /** The nearest of {@code dir} and its parents that exists (links followed), or null. */
+  private static @Nullable Path nearestExisting(Path dir) {
+    for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+      if (Files.exists(p)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The facts {@link DirectoryTrust} decides on for the real directory {@code real}; the group's
+   * members and the ACL are read only when the group bits allow write.
+   */
+  private static DirectoryTrust.Facts facts(Path real) throws IOException {
     long uid = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
     long gid = ((Number) Files.getAttribute(real, "unix:gid")).longValue();
     int mode = ((Number) Files.getAttribute(real, "unix:mode")).intValue();
@@ -108,18 +253,19 @@ public final class RecordsTrust {
     Set<String> members = groupWrite ? groupMembers(gid) : Set.of();
     // With an ACL the group bits are its mask: only when they allow write can an entry grant it.
     Set<String> aclWriters = groupWrite ? aclWriters(real, uid) : Set.of();
+    return new DirectoryTrust.Facts(uid, owner, group, mode, members, aclWriters);
+  }
+
+  /**
+   * The effective user id; where {@code /proc} cannot tell, the owner's id when the owner's name is
+   * the JVM's {@code user.name} (the real user), else -1 (nobody).
+   */
+  private static long effectiveUid(long ownerUid, String ownerName) {
     OptionalLong self = effectiveUid();
-    long euid;
     if (self.isPresent()) {
-      euid = self.getAsLong();
-    } else {
-      euid = owner.equals(System.getProperty("user.name")) ? uid : -1;
+      return self.getAsLong();
     }
-    return DirectoryTrust.refusal(
-        noun,
-        dir.toString(),
-        euid,
-        new DirectoryTrust.Facts(uid, owner, group, mode, members, aclWriters));
+    return ownerName.equals(System.getProperty("user.name")) ? ownerUid : -1;
   }
 
   /**

@@ -230,7 +230,7 @@ public final class DirectoryTrust {
    *
    * @param what what is refused, as it starts the line: {@code records directory /x}
    * @param ancestor the ancestor as it is shown (the caller escapes it)
-   * @param alternative the last fix offered: {@code give --records-dir}
+   * @param alternative the last fix offered: {@code give --records-dir}; null for none
    * @param effectiveUid the user id kcshare runs as
    * @param facts the ancestor's facts
    * @param nextOwnedByUserOrRoot as for {@link #ancestorProblem}
@@ -239,12 +239,11 @@ public final class DirectoryTrust {
   public static @Nullable String ancestorRefusal(
       String what,
       String ancestor,
-      String alternative,
+      @Nullable String alternative,
       long effectiveUid,
       Facts facts,
       boolean nextOwnedByUserOrRoot) {
     Objects.requireNonNull(what, "what");
-    Objects.requireNonNull(alternative, "alternative");
     Objects.requireNonNull(ancestor, "ancestor");
     String problem = ancestorProblem(effectiveUid, facts, nextOwnedByUserOrRoot);
     if (problem == null) {
@@ -257,11 +256,8 @@ public final class DirectoryTrust {
             + ancestor
             + ", owned by "
             + facts.ownerName()
-            + ": root does not create or replace files in another user's directory: run sudo -H"
-            + " kcshare ..., sudo -u "
-            + facts.ownerName()
-            + " kcshare ..., or "
-            + alternative;
+            + ": "
+            + borrowedHomeFix(facts.ownerName(), alternative);
       }
       return what
           + " lies under "
@@ -270,8 +266,8 @@ public final class DirectoryTrust {
           + facts.ownerName()
           + ", not by root or the user running kcshare: run kcshare as its owner: sudo -u "
           + facts.ownerName()
-          + " kcshare ..., or "
-          + alternative;
+          + " kcshare ..."
+          + orElse(alternative);
     }
     return what
         + " lies under "
@@ -284,8 +280,26 @@ public final class DirectoryTrust {
         + facts.octalMode()
         + "): run chmod go-w "
         + ancestor
-        + ", or "
-        + alternative;
+        + orElse(alternative);
+  }
+
+  /**
+   * The refusal of root's write under a directory {@code owner} owns, and its fixes: the {@code
+   * HOME} of {@code su} without {@code -} or {@code sudo -E} is the usual cause, so {@code sudo -H}
+   * (root's own home) comes first, then running as the owner, then the caller's alternative.
+   */
+  private static String borrowedHomeFix(String owner, @Nullable String alternative) {
+    return "root does not create or replace files in another user's directory: run sudo -H"
+        + " kcshare ..."
+        + (alternative == null ? " or " : ", ")
+        + "sudo -u "
+        + owner
+        + " kcshare ..."
+        + orElse(alternative);
+  }
+
+  private static String orElse(@Nullable String alternative) {
+    return alternative == null ? "" : ", or " + alternative;
   }
 
   /**
@@ -299,20 +313,23 @@ public final class DirectoryTrust {
    * @return the line, or null
    */
   public static @Nullable String refusal(String directory, long effectiveUid, Facts facts) {
-    return refusal("records directory", directory, effectiveUid, facts);
+    return refusal("records directory", directory, "give --records-dir", effectiveUid, facts);
   }
 
   /**
    * {@link #refusal(String, long, Facts)} for another kind of directory: {@code capture directory}.
+   * Run as root, a directory another user owns gets the fixes for a borrowed {@code HOME} ({@link
+   * #ancestorRefusal}), ending with {@code alternative}.
    *
    * @param noun what the directory is, as the line starts
    * @param directory the directory as it is shown (the caller escapes it)
+   * @param alternative the last fix offered to root: {@code give --records-dir}; null for none
    * @param effectiveUid the user id kcshare runs as
    * @param facts the directory's owner, group and mode
    * @return the line, or null
    */
   public static @Nullable String refusal(
-      String noun, String directory, long effectiveUid, Facts facts) {
+      String noun, String directory, @Nullable String alternative, long effectiveUid, Facts facts) {
     Objects.requireNonNull(noun, "noun");
     Objects.requireNonNull(directory, "directory");
     String problem = problem(effectiveUid, facts);
@@ -325,7 +342,10 @@ public final class DirectoryTrust {
     if (widelyWritable) {
       fix.append("run chmod go-w ").append(directory);
     }
-    if (otherOwner) {
+    if (otherOwner && effectiveUid == 0) {
+      fix.append(fix.length() == 0 ? "" : ", or ")
+          .append(borrowedHomeFix(facts.ownerName(), alternative));
+    } else if (otherOwner) {
       fix.append(fix.length() == 0 ? "" : ", or ")
           .append("run kcshare as its owner: sudo -u ")
           .append(facts.ownerName())

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 final class DirectoryTrustTest {
   private static final long ALICE = 1000;
   private static final long ROOT = 0;
+  private static final long BOB = 1001;
 
   private static DirectoryTrust.Facts alice(int mode, String group, Set<String> members) {
     return new DirectoryTrust.Facts(ALICE, "alice", group, mode, members);
@@ -101,9 +102,18 @@ final class DirectoryTrustTest {
             ROOT,
             alice(0777, "alice", Set.of()),
             "records directory /x is writable by others (owner alice, mode 0777):"
-                + " run chmod go-w /x, or run kcshare as its owner: sudo -u alice kcshare ..."),
+                + " run chmod go-w /x, or root does not create or replace files in another"
+                + " user's directory: run sudo -H kcshare ..., sudo -u alice kcshare ..., or give"
+                + " --records-dir"),
         Arguments.of(
             ROOT,
+            alice(0700, "alice", Set.of()),
+            "records directory /x is owned by alice, not by the user running kcshare"
+                + " (owner alice, mode 0700): root does not create or replace files in another"
+                + " user's directory: run sudo -H kcshare ..., sudo -u alice kcshare ..., or give"
+                + " --records-dir"),
+        Arguments.of(
+            BOB,
             alice(0700, "alice", Set.of()),
             "records directory /x is owned by alice, not by the user running kcshare"
                 + " (owner alice, mode 0700): run kcshare as its owner: sudo -u alice kcshare ..."),
@@ -236,6 +246,18 @@ final class DirectoryTrustTest {
         .isEqualTo(
             "records directory /srv/r lies under /srv, which is writable by others (owner root,"
                 + " mode 0777): run chmod go-w /srv, or give --records-dir");
+    assertThat(
+            DirectoryTrust.ancestorRefusal(
+                "file /home/alice/.kiro/settings/mcp.json",
+                "/home/alice",
+                null,
+                ROOT,
+                alice(0755, "alice", Set.of()),
+                true))
+        .isEqualTo(
+            "file /home/alice/.kiro/settings/mcp.json lies under /home/alice, owned by alice: root"
+                + " does not create or replace files in another user's directory: run sudo -H"
+                + " kcshare ... or sudo -u alice kcshare ...");
   }
 
   /** getfacl --omit-header --numeric of a 0700 directory after setfacl -m u:nobody:rwx. */
