@@ -24,6 +24,12 @@ final class OwnProcesses {
   /** How many times a sweep looks again for carriers of a token that appeared meanwhile. */
   static final int SWEEP_ROUNDS = 3;
 
+  /**
+   * Loaded with this class, not on the first environment read, so that every pass loads the same
+   * classes (the start-up archive holds them) whether or not its host had a process to read.
+   */
+  private static final ProcFs.Presence PRESENT = ProcFs.Presence.PRESENT;
+
   private final ProcFs proc;
   private final long uid;
   private final long self;
@@ -182,7 +188,7 @@ final class OwnProcesses {
       boolean carries = false;
       for (Map.Entry<String, Long> token : tokens.entrySet()) {
         if (ProcScreen.mayCarry(s.startTime(), token.getValue())
-            && proc.environHas(pid, PassToken.entry(token.getKey())) == ProcFs.Presence.PRESENT) {
+            && proc.environHas(pid, PassToken.entry(token.getKey())) == PRESENT) {
           carries = true;
           break;
         }
