@@ -80,9 +80,10 @@ public final class BackgroundPass {
   }
 
   /**
-   * The latest progress: {@code total} is 0 until the pass knows what is due, and {@code running}
-   * turns false once the pass thread has ended (finished, failed or cancelled). Cheap and
-   * non-blocking: safe on an event loop.
+   * The latest progress: {@code total} is the number of servers given from the start, and the
+   * number due once the pass has chosen them (before it measures any); {@code running} turns false
+   * once the pass thread has ended (finished, failed or cancelled). Cheap and non-blocking: safe on
+   * an event loop.
    *
    * @return the latest progress report
    * @throws IllegalStateException if the facade is closed

@@ -51,6 +51,28 @@ public record ConfiguredDefinition(
     unresolved = List.copyOf(unresolved);
   }
 
+  /** The components, the identity's NUL separators written as {@code \0}. */
+  @Override
+  public String toString() {
+    return "ConfiguredDefinition[definition="
+        + definition
+        + ", file="
+        + file
+        + ", path="
+        + path
+        + ", pointer="
+        + pointer
+        + ", format="
+        + format
+        + ", client="
+        + client
+        + ", identity="
+        + IdentityText.shown(identity)
+        + ", unresolved="
+        + unresolved
+        + "]";
+  }
+
   /** Why a 1MCP template is never spawned ({@link #unmeasurable()}). */
   static final String TEMPLATE_REFUSAL =
       "a 1MCP template with variables, rendered for each client: it cannot be measured as written";

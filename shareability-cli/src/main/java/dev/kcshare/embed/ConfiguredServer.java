@@ -3,6 +3,7 @@ package dev.kcshare.embed;
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.ServerFacts;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -40,7 +41,7 @@ public final class ConfiguredServer {
    * appearance, each with its definitions in the given order.
    *
    * @param definitions every definition, in config order
-   * @return the configured servers
+   * @return the configured servers (unmodifiable)
    * @throws NullPointerException if {@code definitions} or an element is null
    */
   public static List<ConfiguredServer> group(List<ConfiguredDefinition> definitions) {
@@ -52,7 +53,7 @@ public final class ConfiguredServer {
     for (Map.Entry<String, List<ConfiguredDefinition>> e : byName.entrySet()) {
       out.add(new ConfiguredServer(e.getKey(), e.getValue()));
     }
-    return out;
+    return Collections.unmodifiableList(out);
   }
 
   /**

@@ -40,4 +40,22 @@ public record FailedPreflight(
       throw new IllegalArgumentException("failuresInARow must be at least 1: " + failuresInARow);
     }
   }
+
+  /** The components, the identity's NUL separators written as {@code \0}. */
+  @Override
+  public String toString() {
+    return "FailedPreflight[at="
+        + at
+        + ", identity="
+        + IdentityText.shown(identity)
+        + ", detail="
+        + detail
+        + ", exitStatus="
+        + exitStatus
+        + ", stderrTail="
+        + stderrTail
+        + ", failuresInARow="
+        + failuresInARow
+        + "]";
+  }
 }

@@ -37,10 +37,17 @@ import org.slf4j.LoggerFactory;
  * memory, never block and never log: safe on an event loop. What {@code record} refused, and the
  * hazards newly observed, are logged by the next flush, on the thread that flushes. {@link #flush},
  * {@link #clear} and {@link #close} do file I/O under the ledger file's lock and belong on a
- * background thread. Once the writer (or its facade) is closed, every method but {@code close}
- * throws {@link IllegalStateException}. Thread-safe.
+ * background thread. Once the writer (or its facade) is closed, {@code record} returns {@link
+ * RecordResult#REFUSED} (a gateway's event loop may still route during its shutdown) and every
+ * other method but {@code close} throws {@link IllegalStateException}. Thread-safe.
  */
 public final class LedgerWriter implements AutoCloseable {
+  /**
+   * The shortest period {@link Shareability#openLedger(java.time.Duration)} accepts between
+   * scheduled flushes: 10 ms. Each flush locks, reads and rewrites the ledger file.
+   */
+  public static final java.time.Duration MIN_FLUSH_PERIOD = java.time.Duration.ofMillis(10);
+
   private static final Logger log = LoggerFactory.getLogger(LedgerWriter.class);
 
   /** Why a record was refused: each kind is logged once per writer. */
@@ -109,18 +116,20 @@ public final class LedgerWriter implements AutoCloseable {
    *     {@code ""} when unknown
    * @return {@link RecordResult#RECORDED} when the code is new for this name and identity, {@link
    *     RecordResult#ALREADY_RECORDED} when it was known (the observation still counts), {@link
-   *     RecordResult#REFUSED} for an empty name, an unknown code, or an over-long name or identity
-   *     (nothing stored; the next flush logs the kind once)
+   *     RecordResult#REFUSED} for an empty or blank name, an unknown code, or an over-long name or
+   *     identity (nothing stored; the next flush logs the kind once), and once this writer is
+   *     closed (nothing stored, nothing logged)
    * @throws NullPointerException if an argument is null
-   * @throws IllegalStateException if this writer is closed
    */
   public RecordResult record(String name, String code, String launchIdentity) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(launchIdentity, "identity");
-    ensureOpen();
+    if (closed.get()) {
+      return RecordResult.REFUSED; // during a shutdown race: nothing is flushed any more
+    }
     Refusal refusal =
-        name.isEmpty()
+        name.isBlank()
             ? Refusal.EMPTY_NAME
             : !HazardCodes.isKnown(code)
                 ? Refusal.UNKNOWN_CODE
@@ -207,7 +216,7 @@ public final class LedgerWriter implements AutoCloseable {
   /**
    * Every server with observed hazards and its codes.
    *
-   * @return a copy, by server name
+   * @return a copy, by server name (unmodifiable, as are its lists)
    * @throws IllegalStateException if this writer is closed
    */
   public SortedMap<String, List<String>> all() {
@@ -286,7 +295,7 @@ public final class LedgerWriter implements AutoCloseable {
       String[] parts = first.split("\0", 3);
       String why =
           switch (e.getKey()) {
-            case EMPTY_NAME -> "empty server name";
+            case EMPTY_NAME -> parts[1].isEmpty() ? "empty server name" : "blank server name";
             case UNKNOWN_CODE -> "not a known hazard code";
             case TOO_LONG -> String.valueOf(RecordLimits.refusal(parts[1], parts[2]));
           };

@@ -37,6 +37,14 @@ public record PassProgress(boolean running, int done, int measured, int total) {
     default void onWaitingForLock(String holder) {}
 
     /**
+     * The pass has chosen which servers are due, before it measures any: the {@code total} every
+     * later report carries.
+     *
+     * @param total how many servers the pass will measure
+     */
+    default void onDue(int total) {}
+
+    /**
      * A server's pre-flight starts (several may run at once).
      *
      * @param server the server name

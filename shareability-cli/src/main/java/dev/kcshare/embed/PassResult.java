@@ -229,6 +229,24 @@ public record PassResult(
       Objects.requireNonNull(measuredAt, "measuredAt");
       Objects.requireNonNull(reportedVersion, "reportedVersion");
     }
+
+    /** The components, the identity's NUL separators written as {@code \0}. */
+    @Override
+    public String toString() {
+      return "Stored[identity="
+          + IdentityText.shown(identity)
+          + ", ran="
+          + ran
+          + ", reasons="
+          + reasons
+          + ", measuredAt="
+          + measuredAt
+          + ", reportedVersion="
+          + reportedVersion
+          + ", cost="
+          + cost
+          + "]";
+    }
   }
 
   /** Copies the collections (unmodifiable; the maps keep their order). */

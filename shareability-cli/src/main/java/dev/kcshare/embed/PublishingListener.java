@@ -22,6 +22,13 @@ final class PublishingListener implements PassProgress.Listener {
   }
 
   @Override
+  public void onDue(int total) {
+    PassProgress p = sink.get();
+    sink.set(new PassProgress(p.running(), p.done(), p.measured(), total));
+    listener.onDue(total);
+  }
+
+  @Override
   public void onWaitingForLock(String holder) {
     listener.onWaitingForLock(holder);
   }

@@ -249,13 +249,18 @@ public final class Shareability implements AutoCloseable {
    * @param flushEvery the time between the end of one flush and the start of the next
    * @return the loaded ledger writer
    * @throws NullPointerException if {@code flushEvery} is null
-   * @throws IllegalArgumentException if {@code flushEvery} is not positive
+   * @throws IllegalArgumentException if {@code flushEvery} is shorter than {@link
+   *     LedgerWriter#MIN_FLUSH_PERIOD} (10 ms)
    * @throws IllegalStateException if this facade is closed, or its writer is open already
    */
   public LedgerWriter openLedger(Duration flushEvery) {
     Objects.requireNonNull(flushEvery, "flushEvery");
-    if (flushEvery.isNegative() || flushEvery.isZero()) {
-      throw new IllegalArgumentException("flushEvery must be positive: " + flushEvery);
+    if (flushEvery.compareTo(LedgerWriter.MIN_FLUSH_PERIOD) < 0) {
+      throw new IllegalArgumentException(
+          "flushEvery must be at least "
+              + LedgerWriter.MIN_FLUSH_PERIOD.toMillis()
+              + " ms: "
+              + flushEvery);
     }
     synchronized (lifecycle) {
       LedgerWriter writer = openLedger();
@@ -677,7 +682,9 @@ public final class Shareability implements AutoCloseable {
     requireElements(servers, "servers");
     Objects.requireNonNull(listener, "listener");
     List<ConfiguredServer> snapshot = List.copyOf(servers);
-    AtomicReference<PassProgress> progress = new AtomicReference<>(new PassProgress(true, 0, 0, 0));
+    // Until the pass has chosen what is due, every server given may be.
+    AtomicReference<PassProgress> progress =
+        new AtomicReference<>(new PassProgress(true, 0, 0, snapshot.size()));
     synchronized (lifecycle) {
       ensureOpen();
       passes.removeIf(BackgroundPass::ended);

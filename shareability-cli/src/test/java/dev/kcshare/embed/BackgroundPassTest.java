@@ -44,6 +44,45 @@ final class BackgroundPassTest {
   }
 
   @Test
+  void progressKnowsTheTotalBeforeAnyServerFinishes(@TempDir Path dir) throws Exception {
+    EmbedFixtures f = new EmbedFixtures(dir);
+    Shareability kc =
+        track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
+    List<ConfiguredServer> servers =
+        kc.servers(
+            List.of(f.server("a", "stable"), f.server("b", "stable"), f.server("c", "stable")));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch proceed = new CountDownLatch(1);
+    BackgroundPass pass =
+        kc.startUncappedPass(
+            servers,
+            new PassProgress.Listener() {
+              @Override
+              public void onProgress(PassProgress progress) {}
+
+              @Override
+              public void onStarted(String server) {
+                started.countDown();
+                try {
+                  proceed.await(); // holds the pass before any server is done
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            });
+    try {
+      assertThat(pass.progress().total()).as("at start").isEqualTo(3);
+      started.await();
+      PassProgress held = pass.progress();
+      assertThat(held.done()).isZero();
+      assertThat(held.total()).as("once the pass chose what is due").isEqualTo(3);
+    } finally {
+      proceed.countDown();
+    }
+    assertThat(pass.await().progress().total()).isEqualTo(3);
+  }
+
+  @Test
   void progressRunsFromFirstReportToDoneWithSeparateCounters(@TempDir Path dir) throws Exception {
     EmbedFixtures f = new EmbedFixtures(dir);
     Shareability kc =

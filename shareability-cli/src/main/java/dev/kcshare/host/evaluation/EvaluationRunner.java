@@ -223,6 +223,7 @@ public final class EvaluationRunner {
     PassTally tally =
         new PassTally(
             cache, attempts, options.kind() != PassOptions.Kind.NAMED, due.size(), listener, clock);
+    listener.onDue(due.size());
     try {
       PassPool.run(due, byName, workers, prober, measurer, head, listener, tally);
     } catch (InterruptedException | RuntimeException | Error e) {

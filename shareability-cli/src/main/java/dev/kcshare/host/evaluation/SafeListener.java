@@ -19,6 +19,11 @@ final class SafeListener implements PassProgress.Listener {
   }
 
   @Override
+  public void onDue(int total) {
+    call(() -> delegate.onDue(total));
+  }
+
+  @Override
   public void onWaitingForLock(String holder) {
     call(() -> delegate.onWaitingForLock(holder));
   }

@@ -1,8 +1,10 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.host.ProcScreen;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +23,12 @@ import org.jspecify.annotations.Nullable;
 final class OwnProcesses {
   /** How many times a sweep looks again for carriers of a token that appeared meanwhile. */
   static final int SWEEP_ROUNDS = 3;
+
+  /**
+   * Loaded with this class, not on the first environment read, so that every pass loads the same
+   * classes (the start-up archive holds them) whether or not its host had a process to read.
+   */
+  private static final ProcFs.Presence PRESENT = ProcFs.Presence.PRESENT;
 
   private final ProcFs proc;
   private final long uid;
@@ -143,24 +151,62 @@ final class OwnProcesses {
    * {@code tokens} (one pass over {@code /proc}).
    */
   List<ProcFs.Stat> carrying(Set<String> tokens) {
+    return carrying(unbounded(tokens), new HashMap<>());
+  }
+
+  /**
+   * Every running process of kcshare's effective user whose environment holds one of the tokens
+   * (one pass over {@code /proc}), each token mapped to the start time of the kcshare whose pass
+   * made it (clock ticks since boot; below 0 when unknown). Only what can match is read ({@link
+   * ProcScreen}): a process whose {@code /proc/PID} belongs to another user is not opened at all;
+   * one that started before every token's pass has only its {@code stat} read; {@code status} and
+   * {@code environ} only for the rest. {@code judged} holds the processes (pid to start time)
+   * already read and found to carry none of the tokens, and gains those found now: a later round of
+   * the same sweep reads their {@code stat} again, but not their environment.
+   */
+  List<ProcFs.Stat> carrying(Map<String, Long> tokens, Map<Long, Long> judged) {
     List<ProcFs.Stat> out = new ArrayList<>();
     if (tokens.isEmpty()) {
       return out;
     }
+    long earliest = Long.MAX_VALUE;
+    for (long passStart : tokens.values()) {
+      earliest = Math.min(earliest, passStart);
+    }
     for (long pid : proc.pids()) {
-      if (pid <= 1 || pid == self) {
+      if (!ProcScreen.mayRunAs(pid, self, proc.owner(pid), uid)) {
         continue;
       }
       ProcFs.Stat s = proc.stat(pid);
-      if (s == null || !s.isRunning() || !runsAsUs(pid)) {
+      if (s == null
+          || !s.isRunning()
+          || !ProcScreen.mayCarry(s.startTime(), earliest)
+          || Long.valueOf(s.startTime()).equals(judged.get(pid))
+          || !runsAsUs(pid)) {
         continue;
       }
-      for (String token : tokens) {
-        if (proc.environHas(pid, PassToken.entry(token)) == ProcFs.Presence.PRESENT) {
-          out.add(s);
+      boolean carries = false;
+      for (Map.Entry<String, Long> token : tokens.entrySet()) {
+        if (ProcScreen.mayCarry(s.startTime(), token.getValue())
+            && proc.environHas(pid, PassToken.entry(token.getKey())) == PRESENT) {
+          carries = true;
           break;
         }
       }
+      if (carries) {
+        out.add(s);
+      } else {
+        judged.put(pid, s.startTime());
+      }
+    }
+    return out;
+  }
+
+  /** Every token with an unknown pass start: nothing is skipped for its age. */
+  private static Map<String, Long> unbounded(Set<String> tokens) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (String token : tokens) {
+      out.put(token, -1L);
     }
     return out;
   }
@@ -171,14 +217,25 @@ final class OwnProcesses {
    * while it is ended). Returns how many processes were signalled.
    */
   int end(Collection<ProcFs.Stat> targets, Set<String> tokens) {
+    return end(targets, unbounded(tokens));
+  }
+
+  /**
+   * {@link #end(Collection, Set)} with each token mapped to the start time of the kcshare whose
+   * pass made it (below 0 when unknown), so that older processes are not read ({@link
+   * #carrying(Map, Map)}); a process read and found without a token in one round is not read again
+   * in the next.
+   */
+  int end(Collection<ProcFs.Stat> targets, Map<String, Long> tokens) {
     Map<Long, Long> ended = new LinkedHashMap<>(); // pid -> start time
+    Map<Long, Long> judged = new HashMap<>(); // pid -> start time, read and carrying no token
     Map<Long, ProcFs.Stat> round = new LinkedHashMap<>();
     for (ProcFs.Stat t : targets) {
       round.putIfAbsent(t.pid(), t);
     }
     int signalled = 0;
     for (int i = 0; i < SWEEP_ROUNDS; i++) {
-      for (ProcFs.Stat carrier : carrying(tokens)) {
+      for (ProcFs.Stat carrier : carrying(tokens, judged)) {
         round.putIfAbsent(carrier.pid(), carrier);
       }
       round

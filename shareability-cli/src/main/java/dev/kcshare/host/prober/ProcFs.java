@@ -1,34 +1,49 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.host.ProcScreen;
+import dev.kcshare.core.cost.host.ProcText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.LongUnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What Linux's {@code /proc} says about processes: from {@code /proc/PID/stat} the parent, process
  * group, state and start time (clock ticks since boot, which never repeats for a recycled pid while
  * the host is up); from {@code /proc/PID/status} the real and effective user; from {@code
- * /proc/PID/environ} whether an environment entry is present. Where there is no {@code /proc},
- * every answer is "unknown" (empty or null). {@link #at} reads another tree laid out the same way,
- * for tests.
+ * /proc/PID/environ} whether an environment entry is present; from the owner of {@code /proc/PID}
+ * (one {@code stat}, nothing opened) whose process it may be, and from {@code
+ * /proc/PID/task/TID/children} the children of its threads. Where there is no {@code /proc}, every
+ * answer is "unknown" (empty or null). {@link #at} reads another tree laid out the same way, for
+ * tests.
  */
 final class ProcFs {
   /** The most of {@code /proc/PID/environ} that is read; a larger environment counts as unread. */
   static final int ENVIRON_LIMIT = 8 * 1024 * 1024;
 
-  private static final ProcFs SYSTEM = new ProcFs(Path.of("/proc"));
+  /** What {@link #owner} answers for a process that is gone or whose directory cannot be read. */
+  static final long NO_OWNER = -2;
+
+  private static final ProcFs SYSTEM = new ProcFs(Path.of("/proc"), null);
 
   private final Path root;
 
-  private ProcFs(Path root) {
+  /** The owner of each process's directory, or null to read it from the directory itself. */
+  private final @Nullable LongUnaryOperator owners;
+
+  private volatile @Nullable Boolean childLists;
+
+  private ProcFs(Path root, @Nullable LongUnaryOperator owners) {
     this.root = root;
+    this.owners = owners;
   }
 
   /** This host's {@code /proc}. */
@@ -40,7 +55,15 @@ final class ProcFs {
    * A tree laid out like {@code /proc} ({@code root/PID/stat}, {@code status}, {@code environ}).
    */
   static ProcFs at(Path root) {
-    return new ProcFs(root);
+    return new ProcFs(root, pid -> ProcScreen.UNKNOWN_OWNER);
+  }
+
+  /**
+   * A tree laid out like {@code /proc} whose process directories belong to whom {@code owners} says
+   * (a directory a test writes always belongs to the test's user).
+   */
+  static ProcFs at(Path root, LongUnaryOperator owners) {
+    return new ProcFs(root, owners);
   }
 
   /**
@@ -81,6 +104,62 @@ final class ProcFs {
 
   private Path dir(long pid) {
     return root.resolve(Long.toString(pid));
+  }
+
+  /**
+   * The owner of {@code /proc/PID} (the process's effective user, or root for a process that is not
+   * dumpable), from one {@code stat} of the directory: nothing is opened. {@link #NO_OWNER} when it
+   * cannot be read (the process is gone); {@link ProcScreen#UNKNOWN_OWNER} for a test tree that
+   * does not say.
+   */
+  long owner(long pid) {
+    if (owners != null) {
+      return owners.applyAsLong(pid);
+    }
+    try {
+      Object uid = Files.getAttribute(dir(pid), "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      return uid instanceof Integer i ? Integer.toUnsignedLong(i) : NO_OWNER;
+    } catch (IOException | RuntimeException e) {
+      return NO_OWNER;
+    }
+  }
+
+  /**
+   * The children of every thread of {@code pid}, from the kernel's {@code
+   * /proc/PID/task/TID/children} lists; empty for a process that is gone, null when this kernel
+   * keeps no such lists.
+   */
+  @Nullable List<Long> children(long pid) {
+    if (!keepsChildLists()) {
+      return null;
+    }
+    List<Long> out = new ArrayList<>();
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(dir(pid).resolve("task"))) {
+      for (Path thread : threads) {
+        try {
+          out.addAll(
+              ProcText.parseChildren(
+                  new String(
+                      Files.readAllBytes(thread.resolve("children")),
+                      StandardCharsets.ISO_8859_1)));
+        } catch (IOException | RuntimeException e) {
+          // a thread that ended meanwhile
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // gone: what was read so far
+    }
+    return out;
+  }
+
+  /** Whether this kernel keeps {@code children} lists (looked up once). */
+  private boolean keepsChildLists() {
+    Boolean keeps = childLists;
+    if (keeps == null) {
+      keeps = Files.isReadable(root.resolve("thread-self").resolve("children"));
+      childLists = keeps;
+    }
+    return keeps;
   }
 
   /** The stat of {@code pid}, or null when it does not exist (or cannot be read). */

@@ -1,11 +1,14 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.core.cost.host.ProcScreen;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +31,9 @@ import java.util.concurrent.TimeUnit;
 final class ProcessTree {
   private static final long POLL_MILLIS = 10;
   private static final Duration KILL_SETTLE = Duration.ofSeconds(2);
+
+  /** The most processes one snapshot walks. */
+  private static final int MAX_WALK = 4096;
 
   private final Process process;
   private final boolean ownGroup;
@@ -93,19 +99,80 @@ final class ProcessTree {
 
   /**
    * Adds the current descendants of the child and of every known, still running descendant (with no
-   * {@code known::add}: see the package documentation).
+   * {@code known::add}: see the package documentation). Where the kernel keeps {@code children}
+   * lists, only the tree's own processes are read ({@link #walk}); elsewhere {@link
+   * ProcessHandle#descendants()}, which reads every process's {@code stat} for each root.
    */
   void snapshot() {
     try {
-      known.addAll(process.descendants().toList());
+      ProcFs proc = ProcFs.system();
+      Set<Long> visited = new HashSet<>();
+      if (!walk(proc, process.toHandle(), visited)) {
+        known.addAll(process.descendants().toList());
+        for (ProcessHandle h : List.copyOf(known)) {
+          if (isRunning(h)) {
+            known.addAll(h.descendants().toList());
+          }
+        }
+        return;
+      }
       for (ProcessHandle h : List.copyOf(known)) {
-        if (isRunning(h)) {
-          known.addAll(h.descendants().toList());
+        if (!visited.contains(h.pid()) && isRunning(h)) {
+          walk(proc, h, visited);
         }
       }
     } catch (RuntimeException e) {
       // a snapshot is best effort; the next one, or the direct child's own signal, still counts
     }
+  }
+
+  /**
+   * Adds the descendants of {@code root} found through the kernel's {@code children} lists, reading
+   * only the files of {@code root}'s tree; each process is read once per snapshot ({@code
+   * visited}). A child counts only when its {@code stat} names its parent and it started no earlier
+   * ({@link ProcScreen#isChild}), and its handle is kept only when its start time read after the
+   * handle was made is the one read before: a pid reused meanwhile is never adopted. A parent that
+   * ended while its lists were read lends none of them. False when this kernel keeps no lists.
+   */
+  private boolean walk(ProcFs proc, ProcessHandle root, Set<Long> visited) {
+    ProcFs.Stat rootStat = proc.stat(root.pid());
+    if (rootStat == null) {
+      return proc.children(root.pid()) != null;
+    }
+    ArrayDeque<ProcessHandle> handles = new ArrayDeque<>();
+    ArrayDeque<ProcFs.Stat> stats = new ArrayDeque<>();
+    handles.add(root);
+    stats.add(rootStat);
+    while (!handles.isEmpty() && visited.size() < MAX_WALK) {
+      ProcessHandle parent = handles.poll();
+      ProcFs.Stat parentStat = stats.poll();
+      if (!visited.add(parent.pid())) {
+        continue;
+      }
+      List<Long> children = proc.children(parent.pid());
+      if (children == null) {
+        return false;
+      }
+      if (!parent.isAlive()) {
+        continue; // ended meanwhile: its pid may be another process's now
+      }
+      for (long child : children) {
+        ProcFs.Stat before = proc.stat(child);
+        if (before == null
+            || !ProcScreen.isChild(
+                parent.pid(), parentStat.startTime(), before.parent(), before.startTime())) {
+          continue;
+        }
+        Optional<ProcessHandle> handle = ProcessHandle.of(child);
+        ProcFs.Stat after = proc.stat(child);
+        if (handle.isPresent() && after != null && after.startTime() == before.startTime()) {
+          known.add(handle.get());
+          handles.add(handle.get());
+          stats.add(before);
+        }
+      }
+    }
+    return true;
   }
 
   /**

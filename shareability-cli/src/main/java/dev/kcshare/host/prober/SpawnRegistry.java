@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -218,7 +217,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
   @Override
   public synchronized void close() {
     if (own != null && handedOut) {
-      int ended = own.end(List.of(), Set.of(token));
+      int ended = own.end(List.of(), Map.of(token, ownerStart));
       if (ended > 0) {
         log()
             .info(
@@ -373,7 +372,8 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
         Contents read = read(file);
         List<Object> kept = new ArrayList<>();
         Map<Long, ProcFs.Stat> targets = new LinkedHashMap<>();
-        Set<String> tokens = new LinkedHashSet<>();
+        // token -> the start time of the kcshare that made it: no older process can carry it
+        Map<String, Long> tokens = new LinkedHashMap<>();
         Set<String> liveTokens = new HashSet<>();
         List<String> problems = new ArrayList<>();
         for (Stored e : read.entries()) {
@@ -400,7 +400,7 @@ public final class SpawnRegistry implements SpawnWatcher, AutoCloseable {
             problems.add(subject + ": its pass token is a running kcshare's");
             continue; // a live pass's processes are never ended
           }
-          tokens.add(t);
+          tokens.merge(t, e.ownerStart(), Math::min);
           OwnProcesses.Check check = own.check(e.pid(), e.startTime(), e.uid(), t);
           switch (check.finding()) {
             case OURS -> {

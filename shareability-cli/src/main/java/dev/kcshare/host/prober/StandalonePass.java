@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * A pre-flight run outside any pass (no {@link SpawnRegistry}: {@code kcshare preflight}): a pass
@@ -29,7 +29,9 @@ final class StandalonePass implements SpawnWatcher, AutoCloseable {
   public void close() {
     OwnProcesses own = handedOut ? OwnProcesses.system() : null;
     if (own != null) {
-      own.end(List.of(), Set.of(token));
+      // No process older than this JVM can carry a token it made.
+      long since = own.proc().startTime(ProcessHandle.current().pid()).orElse(-1);
+      own.end(List.of(), Map.of(token, since));
     }
   }
 }

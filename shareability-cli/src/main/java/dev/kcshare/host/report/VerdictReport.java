@@ -14,6 +14,7 @@ import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -111,14 +112,14 @@ public final class VerdictReport {
     return verdicts(config.servers(), config.hostProfile(), config.identityKeys());
   }
 
-  /** The verdicts of the given servers, in the given order. */
+  /** The verdicts of the given servers, in the given order (unmodifiable). */
   public List<ServerVerdict> verdicts(
       List<ConfiguredServer> servers, HostProfile profile, Set<String> identityKeys) {
     List<ServerVerdict> out = new ArrayList<>(servers.size());
     for (ConfiguredServer server : servers) {
       out.add(verdict(server, profile, identityKeys));
     }
-    return out;
+    return Collections.unmodifiableList(out);
   }
 
   /** One server's verdict. */

@@ -74,6 +74,46 @@ final class JsoncTest {
     assertThatThrownBy(() -> parse("[1,,2]")).isInstanceOf(JsonSyntaxException.class);
   }
 
+  @Test
+  void anErrorAfterCommentsIsReportedWhereTheStrictReaderFindsIt() {
+    // The same error, with and without comments before it: the same words and column.
+    String plain = "{\"a\": 1         2}";
+    String commented = "{\"a\": 1 /* c */ 2}";
+    JsonSyntaxException expected = null;
+    try {
+      READER.parse(plain);
+    } catch (JsonSyntaxException e) {
+      expected = e;
+    }
+    assertThat(expected).isNotNull();
+    JsonSyntaxException want = expected;
+    assertThatThrownBy(() -> parse(commented))
+        .isInstanceOfSatisfying(
+            JsonSyntaxException.class,
+            e -> {
+              assertThat(e.getMessage()).isEqualTo(want.getMessage());
+              assertThat(e.line()).isEqualTo(want.line());
+              assertThat(e.column()).isEqualTo(want.column());
+            });
+  }
+
+  @Test
+  void aByteOrderMarkAndNonNumericNumbersAreKept() throws Exception {
+    String text = "\uFEFF{\"x\": NaN, // c\n \"y\": [-Infinity, ], }";
+    String stripped = Jsonc.strip(text);
+    assertThat(stripped).startsWith("\uFEFF").hasSize(text.length());
+    Map<String, Object> expected = new LinkedHashMap<>();
+    expected.put("x", Double.NaN);
+    expected.put("y", List.of(Double.NEGATIVE_INFINITY));
+    assertThat(READER.parseText(stripped)).isEqualTo(expected);
+  }
+
+  @Test
+  void aRootValueFollowedByACommentIsItself() throws Exception {
+    assertThat(parse("42/* the answer */")).isEqualTo(42);
+    assertThat(parse("\"s\" // note")).isEqualTo("s");
+  }
+
   static LongStream seeds() {
     long base = Long.getLong("kcshare.seed", 20261130L);
     return LongStream.range(0, 200).map(i -> base + i * 0x9E3779B97F4A7C15L);

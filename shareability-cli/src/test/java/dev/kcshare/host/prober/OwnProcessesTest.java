@@ -3,7 +3,9 @@ package dev.kcshare.host.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -195,5 +197,70 @@ final class OwnProcessesTest {
     FakeProc.RecordingEnder ender = new FakeProc.RecordingEnder();
     assertThat(proc.own(UID, SELF, ender).end(List.of(), Set.of(TOKEN))).isZero();
     assertThat(ender.calls).isEmpty();
+  }
+
+  @Test
+  void aProcessWhoseDirectoryBelongsToAnotherUserIsNotReadAtAll() {
+    FakeProc proc = proc();
+    proc.process(101).token(TOKEN).write(); // ours by its files, another user's by its directory
+    proc.process(102).token(TOKEN).write();
+    proc.process(103).token(TOKEN).write(); // its directory's owner cannot be read: gone
+    Map<Long, Long> owners = Map.of(101L, 0L, 102L, UID, 103L, ProcFs.NO_OWNER);
+    OwnProcesses own =
+        new OwnProcesses(
+            ProcFs.at(root, pid -> owners.getOrDefault(pid, UID)),
+            UID,
+            SELF,
+            new FakeProc.RecordingEnder());
+    assertThat(own.carrying(Set.of(TOKEN))).extracting(ProcFs.Stat::pid).containsExactly(102L);
+  }
+
+  @Test
+  void processesOlderThanThePassAreNotSearchedForItsToken() {
+    FakeProc proc = proc();
+    proc.process(101).start(4999).token(TOKEN).write(); // older than the pass: cannot carry it
+    proc.process(102).start(5000).token(TOKEN).write(); // started in the pass's tick
+    proc.process(103).start(7000).token(TOKEN).write();
+    proc.process(104).start(6000).token(OTHER).write(); // an older pass's token
+    proc.process(105).start(2000).token(OTHER).write(); // older than that pass too
+    OwnProcesses own = proc.own(UID, SELF, new FakeProc.RecordingEnder());
+    assertThat(own.carrying(Map.of(TOKEN, 5000L), new HashMap<>()))
+        .extracting(ProcFs.Stat::pid)
+        .containsExactlyInAnyOrder(102L, 103L);
+    assertThat(own.carrying(Map.of(TOKEN, 5000L, OTHER, 3000L), new HashMap<>()))
+        .extracting(ProcFs.Stat::pid)
+        .containsExactlyInAnyOrder(102L, 103L, 104L);
+    // An unknown pass start bounds nothing.
+    assertThat(own.carrying(Map.of(TOKEN, -1L), new HashMap<>()))
+        .extracting(ProcFs.Stat::pid)
+        .containsExactlyInAnyOrder(101L, 102L, 103L);
+  }
+
+  @Test
+  void aProcessJudgedInOneRoundIsNotReadAgainUnlessItsPidIsAnotherProcessNow() {
+    FakeProc proc = proc();
+    proc.process(101).start(6000).write(); // no token
+    OwnProcesses own = proc.own(UID, SELF, new FakeProc.RecordingEnder());
+    Map<Long, Long> judged = new HashMap<>();
+    assertThat(own.carrying(Map.of(TOKEN, 5000L), judged)).isEmpty();
+    assertThat(judged).containsExactly(Map.entry(101L, 6000L));
+    // The same process gains the token in its environment: it is not read again.
+    proc.process(101).start(6000).token(TOKEN).write();
+    assertThat(own.carrying(Map.of(TOKEN, 5000L), judged)).isEmpty();
+    // Another process under the same pid (another start time) is read.
+    proc.process(101).start(6001).token(TOKEN).write();
+    assertThat(own.carrying(Map.of(TOKEN, 5000L), judged))
+        .extracting(ProcFs.Stat::pid)
+        .containsExactly(101L);
+  }
+
+  @Test
+  void endingWithPassStartsEndsOnlyCarriersStartedSinceThePass() {
+    FakeProc proc = proc();
+    proc.process(201).start(4000).token(TOKEN).write();
+    proc.process(202).start(6000).token(TOKEN).write();
+    FakeProc.RecordingEnder ender = new FakeProc.RecordingEnder();
+    assertThat(proc.own(UID, SELF, ender).end(List.of(), Map.of(TOKEN, 5000L))).isEqualTo(1);
+    assertThat(ender.calls).containsExactly(List.of(202L));
   }
 }
