@@ -262,6 +262,19 @@ final class ConfigCommand implements Callable<Integer> {
     if (!def.unsetEnv().isEmpty()) {
       out.printf("      removes env: %s%n", names(def.unsetEnv()));
     }
+    List<String> inherited = def.inheritedEnv();
+    if (inherited != null && d.isStdio()) {
+      out.printf("      inherits only: %s%n", names(inherited));
+    }
+    if (verbose && d.isStdio()) {
+      out.printf("      environment:%n");
+      for (String name : d.envNames()) {
+        out.printf("        %s  %s%n", Escaper.esc(name, Escaper.SHORT_LIMIT), d.envOrigin(name));
+      }
+      out.printf(
+          "        %s  inherited from kcshare's environment%n",
+          inherited == null ? "(every other variable)" : "(" + names(inherited) + ", if set)");
+    }
     if (verbose && d.identity() != null) {
       out.printf("      identity: %s%n", esc(Definitions.secrets(def).mask(d.identity())));
     }

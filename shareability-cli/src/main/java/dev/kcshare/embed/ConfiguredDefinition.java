@@ -3,7 +3,10 @@ package dev.kcshare.embed;
 import dev.kcshare.core.json.host.CodePoints;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  * @param identity the verdict-cache execution identity (docs/design.md#cache-identity) of a stdio
  *     definition; null otherwise, and for a template that cannot be measured as written
  * @param unresolved variable references left unresolved in it
+ * @param envOrigins where each variable of {@code definition.env()} comes from, by name, when the
+ *     file's launcher composes the env from more than the entry's own {@code env} (1MCP's {@code
+ *     serverDefaults.env}, a bare name in a list-form {@code env}); names not in it come from the
+ *     entry's {@code env}
  */
 public record ConfiguredDefinition(
     ServerDefinition definition,
@@ -34,7 +41,8 @@ public record ConfiguredDefinition(
     String format,
     String client,
     @Nullable String identity,
-    List<UnresolvedVariable> unresolved) {
+    List<UnresolvedVariable> unresolved,
+    Map<String, String> envOrigins) {
 
   /**
    * Validates and copies.
@@ -49,6 +57,34 @@ public record ConfiguredDefinition(
     Objects.requireNonNull(format, "format");
     Objects.requireNonNull(client, "client");
     unresolved = List.copyOf(unresolved);
+    envOrigins = Collections.unmodifiableMap(new LinkedHashMap<>(envOrigins));
+  }
+
+  /**
+   * A definition whose env is the entry's own.
+   *
+   * @throws NullPointerException if an argument but {@code identity} is null
+   */
+  public ConfiguredDefinition(
+      ServerDefinition definition,
+      String file,
+      Path path,
+      String pointer,
+      String format,
+      String client,
+      @Nullable String identity,
+      List<UnresolvedVariable> unresolved) {
+    this(definition, file, path, pointer, format, client, identity, unresolved, Map.of());
+  }
+
+  /**
+   * Where the variable {@code name} of the env comes from, as docs/config.md names it.
+   *
+   * @param name a name of {@code definition().env()}
+   * @return its origin ({@code env} unless {@link #envOrigins()} says otherwise)
+   */
+  public String envOrigin(String name) {
+    return envOrigins.getOrDefault(name, "env");
   }
 
   /** The components, the identity's NUL separators written as {@code \0}. */
@@ -128,7 +164,12 @@ public record ConfiguredDefinition(
    */
   String comparisonKey() {
     if (isStdio()) {
-      return "stdio\0" + identity + "\0" + String.join("\0", definition.unsetEnv());
+      List<String> inherited = definition.inheritedEnv();
+      return "stdio\0"
+          + identity
+          + "\0"
+          + String.join("\0", definition.unsetEnv())
+          + (inherited == null ? "" : "\0\0inherits\0" + String.join("\0", inherited));
     }
     return "remote\0" + definition.type() + "\0" + definition.url();
   }

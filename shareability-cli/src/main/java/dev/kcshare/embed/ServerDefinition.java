@@ -1,14 +1,17 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.core.json.host.CodePoints;
 import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.policy.host.Transport;
 import dev.kcshare.core.text.Secrets;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,6 +40,7 @@ public final class ServerDefinition {
   private final @Nullable String url;
   private final @Nullable String type;
   private final List<String> unsetEnv;
+  private final @Nullable List<String> inheritedEnv;
 
   /**
    * Entry types of things a client runs inside itself rather than as a process or at a URL (Goose
@@ -56,6 +60,7 @@ public final class ServerDefinition {
     this.url = b.url;
     this.type = b.type;
     this.unsetEnv = b.unsetEnv;
+    this.inheritedEnv = b.inheritedEnv;
   }
 
   /**
@@ -73,6 +78,7 @@ public final class ServerDefinition {
     b.url = url;
     b.type = type;
     b.unsetEnv = unsetEnv;
+    b.inheritedEnv = inheritedEnv;
     return b;
   }
 
@@ -204,6 +210,18 @@ public final class ServerDefinition {
   }
 
   /**
+   * The only names of the inherited environment the server receives, when its launcher passes a
+   * chosen few (1MCP without {@code inheritParentEnv}, or with an {@code envFilter}:
+   * docs/config.md#what-the-gateway-launches); null when it inherits the whole environment, the
+   * usual case. The declared env is laid over what is inherited either way.
+   *
+   * @return the names in code-point order (unmodifiable), or null for the whole environment
+   */
+  public @Nullable List<String> inheritedEnv() {
+    return inheritedEnv;
+  }
+
+  /**
    * Whether this entry is part of its client rather than a server: its {@code type} is one of
    * {@link #CLIENT_PART_TYPES} and it has neither a command nor a URL. There is no server process
    * to measure, share or stub.
@@ -259,12 +277,13 @@ public final class ServerDefinition {
         && disabled == d.disabled
         && Objects.equals(url, d.url)
         && Objects.equals(type, d.type)
-        && unsetEnv.equals(d.unsetEnv);
+        && unsetEnv.equals(d.unsetEnv)
+        && Objects.equals(inheritedEnv, d.inheritedEnv);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, command, args, env, cwd, disabled, url, type, unsetEnv);
+    return Objects.hash(name, command, args, env, cwd, disabled, url, type, unsetEnv, inheritedEnv);
   }
 
   /** The name, the command and the argument count; never the environment's values. */
@@ -288,6 +307,7 @@ public final class ServerDefinition {
     private @Nullable String url;
     private @Nullable String type;
     private List<String> unsetEnv = List.of();
+    private @Nullable List<String> inheritedEnv;
 
     private Builder(String name) {
       this.name = name;
@@ -393,6 +413,25 @@ public final class ServerDefinition {
      */
     public Builder unsetEnv(List<String> unsetEnv) {
       this.unsetEnv = List.copyOf(Objects.requireNonNull(unsetEnv, "unsetEnv"));
+      return this;
+    }
+
+    /**
+     * The only names of the inherited environment the server receives (default: null, the whole
+     * environment): see {@link ServerDefinition#inheritedEnv()}.
+     *
+     * @param names the names (copied and sorted), or null for the whole environment
+     * @return this builder
+     * @throws NullPointerException if an element is null
+     */
+    public Builder inheritedEnv(@Nullable Collection<String> names) {
+      if (names == null) {
+        this.inheritedEnv = null;
+      } else {
+        TreeSet<String> sorted = new TreeSet<>(CodePoints.ORDER);
+        sorted.addAll(names);
+        this.inheritedEnv = List.copyOf(sorted);
+      }
       return this;
     }
 

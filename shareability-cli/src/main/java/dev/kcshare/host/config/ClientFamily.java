@@ -61,6 +61,22 @@ interface ClientFamily {
   }
 
   /**
+   * Maps an entry as {@link #map(ConfigFormat, String, String, Map, List)} does, for a client that
+   * needs the host to do it (a gateway that substitutes its own environment into the launch).
+   *
+   * @throws dev.kcshare.core.json.host.JsonInputException for a value of the wrong type
+   */
+  default Shapes.@Nullable Mapped map(
+      ClientHost host,
+      ConfigFormat format,
+      String name,
+      String pointer,
+      Map<?, ?> raw,
+      List<String> warnings) {
+    return map(format, name, pointer, raw, warnings);
+  }
+
+  /**
    * Names turned off outside their entries (Gemini CLI's lists), read from the object that holds
    * the servers; problems reading them are notes in {@code warnings}.
    */
@@ -130,5 +146,8 @@ interface ClientFamily {
 
     /** A problem that makes the file unusable. */
     void problem(String problem);
+
+    /** A note about the file, pointer first. */
+    void warning(String warning);
   }
 }

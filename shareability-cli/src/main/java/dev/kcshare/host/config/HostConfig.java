@@ -380,6 +380,12 @@ public record HostConfig(HostServers loaded) {
     m.put("unresolved", unresolved);
     m.put("client", d.client());
     m.put("unsetEnvNames", d.definition().unsetEnv());
+    Map<String, @Nullable Object> origins = new LinkedHashMap<>();
+    for (String name : d.envNames()) {
+      origins.put(name, d.envOrigin(name));
+    }
+    m.put("envOrigins", origins);
+    m.put("inheritedEnvNames", d.definition().inheritedEnv());
     return m;
   }
 

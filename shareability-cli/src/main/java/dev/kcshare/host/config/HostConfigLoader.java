@@ -267,6 +267,11 @@ public final class HostConfigLoader {
       public void problem(String problem) {
         result.problems.add(problem);
       }
+
+      @Override
+      public void warning(String warning) {
+        result.warnings.add(warning);
+      }
     }
 
     private void gateway(FileResult result, Map<?, ?> top) {

@@ -59,6 +59,13 @@ final class NamedFileClient implements ClientFamily {
       out.add(ConfigFormat.VSCODE_SETTINGS);
     } else if (top.get("mcp") instanceof Map && fileName.startsWith("opencode")) {
       out.add(ConfigFormat.OPENCODE);
+    } else if (top.containsKey("mcpTemplates") || top.containsKey("serverDefaults")) {
+      out.add(ConfigFormat.ONE_MCP);
+    } else if (top.containsKey("mcpServers")
+        && (fileName.equals("mcp_settings.json")
+            || top.containsKey("systemConfig")
+            || top.get("users") instanceof List)) {
+      out.add(ConfigFormat.MCPHUB);
     } else if (top.containsKey("mcpServers")) {
       if (fileName.equals("claude_desktop_config.json")) {
         out.add(ConfigFormat.CLAUDE_DESKTOP);

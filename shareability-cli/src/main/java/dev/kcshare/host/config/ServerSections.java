@@ -99,7 +99,7 @@ final class ServerSections {
     Shapes.Mapped mapped;
     EntryParser.Parsed parsed;
     try {
-      mapped = Shapes.map(format, name, pointer, value, result.warnings);
+      mapped = Shapes.map(host, format, name, pointer, value, result.warnings);
       if (mapped == null) {
         return;
       }
@@ -113,7 +113,9 @@ final class ServerSections {
     }
     String serverName = mapped.entry().name();
     List<UnresolvedVariable> unresolved = new ArrayList<>();
-    for (Substitution.Found f : parsed.unresolved()) {
+    List<Substitution.Found> found = new ArrayList<>(mapped.unresolved());
+    found.addAll(parsed.unresolved());
+    for (Substitution.Found f : found) {
       unresolved.add(
           new UnresolvedVariable(
               serverName, result.display, f.pointer(), f.reference(), f.reason()));
@@ -134,7 +136,7 @@ final class ServerSections {
               mapped.secretEnv().get(i),
               UnresolvedVariable.Reason.SECRET));
     }
-    definition = definition.toBuilder().env(env).build();
+    definition = definition.toBuilder().env(env).inheritedEnv(mapped.inheritedEnv()).build();
     if (disabledByList.contains(serverName) && !definition.disabled()) {
       definition = definition.toBuilder().disabled(true).build();
       result.warnings.add(pointer + ": " + client.disabledOutsideWhy());
@@ -169,7 +171,8 @@ final class ServerSections {
             format.id(),
             format.client(),
             definition.isStdio() && !templated ? identity(definition) : null,
-            unresolved));
+            unresolved,
+            mapped.envOrigins()));
   }
 
   /**

@@ -16,12 +16,28 @@ final class Shapes {
   /**
    * One mapped entry, the env names whose values kcshare cannot know (Goose's env_keys), and the
    * template variables the client renders per client context (1MCP's templates): an entry with any
-   * cannot be measured as written, so it is never spawned and gets no execution identity.
+   * cannot be measured as written, so it is never spawned and gets no execution identity. A gateway
+   * that composes the launch itself (1MCP, mcphub) also hands over the references it could not
+   * resolve, where each env variable comes from, and which inherited names the server receives
+   * (null: all of them).
    */
-  record Mapped(Entry entry, List<String> secretEnv, List<Held> templated) {
+  record Mapped(
+      Entry entry,
+      List<String> secretEnv,
+      List<Held> templated,
+      List<Substitution.Found> unresolved,
+      Map<String, String> envOrigins,
+      @Nullable List<String> inheritedEnv) {
     Mapped {
       secretEnv = List.copyOf(secretEnv);
       templated = List.copyOf(templated);
+      unresolved = List.copyOf(unresolved);
+      envOrigins = Map.copyOf(envOrigins);
+      inheritedEnv = inheritedEnv == null ? null : List.copyOf(inheritedEnv);
+    }
+
+    Mapped(Entry entry, List<String> secretEnv, List<Held> templated) {
+      this(entry, secretEnv, templated, List.of(), Map.of(), null);
     }
 
     Mapped(Entry entry, List<String> secretEnv) {
@@ -45,6 +61,7 @@ final class Shapes {
    * @throws JsonInputException for a value of the wrong type
    */
   static @Nullable Mapped map(
+      ClientHost host,
       ConfigFormat format,
       String name,
       String pointer,
@@ -53,7 +70,7 @@ final class Shapes {
     if (!(value instanceof Map<?, ?> raw)) {
       throw EntryParser.expected(pointer, "an object", value);
     }
-    return ClientFamilies.of(format).map(format, name, pointer, raw, warnings);
+    return ClientFamilies.of(format).map(host, format, name, pointer, raw, warnings);
   }
 
   static @Nullable Mapped plain(@Nullable Entry e) {

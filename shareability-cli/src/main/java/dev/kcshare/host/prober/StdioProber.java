@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -467,6 +468,10 @@ public final class StdioProber {
       return refusal != null ? refusal : DefinitionFacts.NO_COMMAND;
     }
     Map<String, String> env = new HashMap<>(baseEnv);
+    List<String> inherited = server.inheritedEnv();
+    if (inherited != null) {
+      env.keySet().retainAll(new HashSet<>(inherited));
+    }
     env.keySet().removeAll(server.unsetEnv());
     env.putAll(server.env());
     Path directory;
