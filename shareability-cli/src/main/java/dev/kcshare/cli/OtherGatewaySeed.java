@@ -4,6 +4,7 @@ import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.host.CodePoints;
 import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.GatewaySeeding.Gateway;
+import dev.kcshare.core.text.Secrets;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.embed.ServerVerdict;
@@ -34,6 +35,8 @@ import org.jspecify.annotations.Nullable;
 final class OtherGatewaySeed {
   /** Re-reads of a file that keeps changing under the edit before giving up. */
   private static final int ATTEMPTS = 3;
+
+  private static final String MASK = Secrets.MASK;
 
   private final CliContext ctx;
   private final Gateway gateway;
@@ -163,7 +166,7 @@ final class OtherGatewaySeed {
 
   private Reading read(Path file, Map<String, ServerVerdict> verdicts) throws IOException {
     ConfigEditor.Document doc = ConfigEditor.readDocument(file);
-    List<GatewayFile.Parsed> entries = GatewayFile.entries(gateway, doc);
+    List<GatewayFile.Parsed> entries = GatewayFile.entries(gateway, doc, ctx.host());
     Set<String> share = new HashSet<>();
     List<String> noVerdict = new ArrayList<>();
     for (GatewayFile.Parsed p : entries) {
@@ -212,18 +215,50 @@ final class OtherGatewaySeed {
   }
 
   /**
-   * The entry with its env values of 4 characters or more shown as {@code ***} (secrets are never
-   * printed; the operator keeps the values of the entry as it is).
+   * The entry as kcshare shows it (docs/config.md#what-kcshare-masks): each env value of 4
+   * characters or more as {@code ***}, in an object or in a list of {@code KEY=VALUE} strings, and
+   * the arguments and URL masked by the same rule as every definition (the operator keeps the
+   * values of the entry as it is).
    */
   private static Map<String, @Nullable Object> masked(Map<String, @Nullable Object> entry) {
     Map<String, @Nullable Object> out = new LinkedHashMap<>(entry);
+    Map<String, String> values = new LinkedHashMap<>();
     if (out.get("env") instanceof Map<?, ?> env) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       for (Map.Entry<?, ?> e : env.entrySet()) {
         Object v = e.getValue();
-        m.put(String.valueOf(e.getKey()), v instanceof String s && s.length() >= 4 ? "***" : v);
+        if (v instanceof String s) {
+          values.put(String.valueOf(e.getKey()), s);
+        }
+        m.put(String.valueOf(e.getKey()), v instanceof String s && s.length() >= 4 ? MASK : v);
       }
       out.put("env", m);
+    } else if (out.get("env") instanceof List<?> env) {
+      List<@Nullable Object> m = new ArrayList<>();
+      for (Object item : env) {
+        if (item instanceof String s && s.indexOf('=') >= 0) {
+          String value = s.substring(s.indexOf('=') + 1);
+          values.put(s.substring(0, s.indexOf('=')), value);
+          m.add(value.length() >= 4 ? s.substring(0, s.indexOf('=') + 1) + MASK : s);
+        } else {
+          m.add(item);
+        }
+      }
+      out.put("env", m);
+    }
+    List<String> args = new ArrayList<>();
+    if (out.get("args") instanceof List<?> list) {
+      for (Object a : list) {
+        args.add(String.valueOf(a));
+      }
+    }
+    String url = out.get("url") instanceof String u ? u : null;
+    Secrets secrets = Secrets.of(values, args, url);
+    if (out.get("args") instanceof List<?>) {
+      out.put("args", secrets.maskArgs(args));
+    }
+    if (url != null) {
+      out.put("url", secrets.maskUrl(url));
     }
     return out;
   }

@@ -164,7 +164,9 @@ final class ConfigCommandTest {
             "identity",
             "unresolved",
             "client",
-            "unsetEnvNames");
+            "unsetEnvNames",
+            "envOrigins",
+            "inheritedEnvNames");
     assertThat(def)
         .containsEntry("source", "~/.kiro/settings/mcp.json")
         .containsEntry("pointer", "/mcpServers/aws-docs")

@@ -12,6 +12,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -59,6 +60,26 @@ public final class HostConfigLoader {
       (s.isPartOfClient() ? clientParts : servers).add(s);
     }
     return new HostConfig(run.files, servers, clientParts, run.gateway, profile);
+  }
+
+  /**
+   * The definitions of one gateway file's entries as discovery reads them ({@link
+   * ConfigFormat#ONE_MCP} for 1MCP, {@link ConfigFormat#MCPHUB} for mcphub), by the pointer of each
+   * entry: what seeding compares verdicts with, so seeding and discovery never disagree on what the
+   * file holds. An entry discovery cannot use has no definition.
+   *
+   * @param top the file's parsed top-level object
+   */
+  public static Map<String, ConfiguredDefinition> gatewayEntries(
+      HostContext ctx, Path path, Map<?, ?> top, boolean oneMcp) {
+    Run run = new Run(ctx, Platform.current());
+    FileResult result = new FileResult(path.toString(), path);
+    run.extract(result, oneMcp ? ConfigFormat.ONE_MCP : ConfigFormat.MCPHUB, top);
+    Map<String, ConfiguredDefinition> out = new LinkedHashMap<>();
+    for (ConfiguredDefinition d : result.definitions) {
+      out.put(d.pointer(), d);
+    }
+    return out;
   }
 
   private static List<String> ids(List<ConfigFormat> formats) {

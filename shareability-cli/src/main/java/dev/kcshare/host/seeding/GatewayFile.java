@@ -1,11 +1,17 @@
 package dev.kcshare.host.seeding;
 
+import dev.kcshare.core.json.host.JsonInputException;
 import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.GatewaySeeding.Gateway;
 import dev.kcshare.core.policy.GatewaySeeding.Kind;
+import dev.kcshare.embed.ConfiguredDefinition;
+import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewayLocations;
+import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.config.KiroCrewConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,12 +62,14 @@ public final class GatewayFile {
    *     not an object, an entry is not an object, or a name is defined twice (in one object, or in
    *     both)
    */
-  public static List<Parsed> entries(Gateway gateway, ConfigEditor.Document doc) {
+  public static List<Parsed> entries(Gateway gateway, ConfigEditor.Document doc, HostContext ctx) {
     if (!(doc.root() instanceof Map<?, ?> root)) {
       throw new BadInputException(doc.file() + ": the document is not a JSON object");
     }
     List<String> sections =
         gateway == Gateway.MCPHUB ? List.of(SERVERS) : List.of(SERVERS, TEMPLATES);
+    Map<String, ConfiguredDefinition> launches =
+        HostConfigLoader.gatewayEntries(ctx, doc.file(), root, gateway == Gateway.ONE_MCP);
     List<Parsed> out = new ArrayList<>();
     Map<String, String> where = new LinkedHashMap<>();
     for (String section : sections) {
@@ -89,33 +97,36 @@ public final class GatewayFile {
           throw new BadInputException(
               doc.file() + ": " + section + "." + name + " is not an object");
         }
-        out.add(parse(gateway, kind, name, copy(entry)));
+        String pointer = JsonInputException.child(JsonInputException.child("", section), name);
+        out.add(parse(gateway, kind, name, copy(entry), launches.get(pointer)));
       }
     }
     return out;
   }
 
+  /**
+   * One entry: its launch as discovery read it (null when discovery cannot use the entry: then it
+   * is never seeded, and the configuration listing says why).
+   */
   private static Parsed parse(
-      Gateway gateway, Kind kind, String name, Map<String, @Nullable Object> entry) {
-    String command = entry.get("command") instanceof String s && !s.isEmpty() ? s : null;
-    List<String> args = new ArrayList<>();
-    if (entry.get("args") instanceof List<?> list) {
-      for (Object a : list) {
-        args.add(String.valueOf(a));
+      Gateway gateway,
+      Kind kind,
+      String name,
+      Map<String, @Nullable Object> entry,
+      @Nullable ConfiguredDefinition launch) {
+    String command = null;
+    List<String> args = List.of();
+    boolean stdio = false;
+    boolean templated = false;
+    if (launch != null) {
+      ServerDefinition d = launch.definition();
+      command = d.command();
+      args = d.args();
+      stdio = launch.isStdio() && command != null && !command.isEmpty();
+      for (UnresolvedVariable u : launch.unresolved()) {
+        templated |= u.reason() == UnresolvedVariable.Reason.TEMPLATE;
       }
     }
-    boolean stdio;
-    if (entry.get("type") instanceof String type) {
-      stdio = type.equals("stdio") && command != null;
-    } else {
-      stdio = command != null && entry.get("url") == null;
-    }
-    boolean templated =
-        kind == Kind.TEMPLATE
-            && (holdsVariable(entry.get("command"))
-                || holdsVariable(entry.get("args"))
-                || holdsVariable(entry.get("env"))
-                || holdsVariable(entry.get("cwd")));
     boolean explicit;
     if (gateway == Gateway.MCPHUB) {
       explicit = entry.containsKey("perSessionClient");
@@ -125,7 +136,7 @@ public final class GatewayFile {
               && (t.containsKey("perClient") || t.containsKey("shareable"));
     }
     return new Parsed(
-        new GatewaySeeding.Entry(name, kind, stdio, templated, explicit),
+        new GatewaySeeding.Entry(name, kind, stdio, kind == Kind.TEMPLATE && templated, explicit),
         command,
         List.copyOf(args),
         entry);

@@ -162,8 +162,8 @@ final class GatewayConfigsTest {
     assertThat(maybe.definition().disabled()).isTrue();
     assertThat(file(c, "1mcp").warnings())
         .contains(
-            "/mcpServers/maybe/disabled: a string that 1MCP evaluates; kcshare reads it as"
-                + " disabled and never spawns it");
+            "/mcpServers/maybe/disabled: a string in a static server, which 1MCP reads as true"
+                + " (not empty): the server is off");
     ConfiguredDefinition plain = c.server("plain").first();
     assertThat(plain.pointer()).isEqualTo("/mcpTemplates/plain");
     assertThat(plain.definition().disabled()).isFalse();
