@@ -340,8 +340,9 @@ final class OtherGatewaySeed {
       String text = JsonWriter.compact(entry);
       out.printf(
           "  shared by every 1MCP client (a static server; only templates can be isolated): %s%n"
-              + "    to isolate it, move it from mcpServers into mcpTemplates as (env values"
-              + " shown as ***, keep your own): %s%n",
+              + "    to isolate it, move it from mcpServers into mcpTemplates (clients without a"
+              + " verified context, such as direct HTTP ones, then no longer get it) as (env"
+              + " values shown as ***, keep your own): %s%n",
           GatewayWrites.list(List.of(e.getKey())), text.substring(1, text.length() - 1));
     }
     if (o.applied()) {

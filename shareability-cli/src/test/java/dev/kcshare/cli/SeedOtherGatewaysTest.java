@@ -225,6 +225,9 @@ final class SeedOtherGatewaysTest {
         .contains(
             "shared by every 1MCP client (a static server; only templates can be isolated): q\n")
         .contains(
+            "to isolate it, move it from mcpServers into mcpTemplates (clients without a verified"
+                + " context, such as direct HTTP ones, then no longer get it) as (env values")
+        .contains(
             "\"q\":{\"command\":\"npx\",\"args\":[\"-y\",\"q-mcp\"],\"env\":{\"Q_TOKEN\":\"***\"},"
                 + "\"tags\":[\"static\"],\"template\":{\"perClient\":true}}")
         .doesNotContain("q-secret-value");
