@@ -63,18 +63,17 @@ public final class HostConfigLoader {
   }
 
   /**
-   * The definitions of one gateway file's entries as discovery reads them ({@link
-   * ConfigFormat#ONE_MCP} for 1MCP, {@link ConfigFormat#MCPHUB} for mcphub), by the pointer of each
-   * entry: what seeding compares verdicts with, so seeding and discovery never disagree on what the
-   * file holds. An entry discovery cannot use has no definition.
+   * The definitions of one gateway file's entries as discovery reads them in {@code format}, by the
+   * pointer of each entry: what seeding compares verdicts with, so seeding and discovery never
+   * disagree on what the file holds. An entry discovery cannot use has no definition.
    *
    * @param top the file's parsed top-level object
    */
   public static Map<String, ConfiguredDefinition> gatewayEntries(
-      HostContext ctx, Path path, Map<?, ?> top, boolean oneMcp) {
+      HostContext ctx, Path path, Map<?, ?> top, ConfigFormat format) {
     Run run = new Run(ctx, Platform.current());
     FileResult result = new FileResult(path.toString(), path);
-    run.extract(result, oneMcp ? ConfigFormat.ONE_MCP : ConfigFormat.MCPHUB, top);
+    run.extract(result, format, top);
     Map<String, ConfiguredDefinition> out = new LinkedHashMap<>();
     for (ConfiguredDefinition d : result.definitions) {
       out.put(d.pointer(), d);

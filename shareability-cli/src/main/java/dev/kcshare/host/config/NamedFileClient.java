@@ -59,7 +59,7 @@ final class NamedFileClient implements ClientFamily {
       out.add(ConfigFormat.VSCODE_SETTINGS);
     } else if (top.get("mcp") instanceof Map && fileName.startsWith("opencode")) {
       out.add(ConfigFormat.OPENCODE);
-    } else if (top.containsKey("mcpTemplates") || top.containsKey("serverDefaults")) {
+    } else if (oneMcp(parent, top)) {
       out.add(ConfigFormat.ONE_MCP);
     } else if (top.containsKey("mcpServers")
         && (fileName.equals("mcp_settings.json")
@@ -84,6 +84,32 @@ final class NamedFileClient implements ClientFamily {
       out.add(ConfigFormat.VSCODE);
     }
     return out;
+  }
+
+  /**
+   * A 1MCP file: one with {@code mcpTemplates} or {@code serverDefaults}, in a directory named
+   * {@code 1mcp} (where 1MCP keeps it), or with an entry using what only 1MCP reads ({@code
+   * inheritParentEnv}, {@code envFilter}, a list-form {@code env}).
+   */
+  private static boolean oneMcp(String parent, Map<?, ?> top) {
+    if (top.containsKey("mcpTemplates") || top.containsKey("serverDefaults")) {
+      return true;
+    }
+    if (!(top.get("mcpServers") instanceof Map<?, ?> servers)) {
+      return false;
+    }
+    if (parent.equals("1mcp")) {
+      return true;
+    }
+    for (Object entry : servers.values()) {
+      if (entry instanceof Map<?, ?> e
+          && (e.containsKey("inheritParentEnv")
+              || e.containsKey("envFilter")
+              || e.get("env") instanceof List)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean detectsYaml(String fileName) {

@@ -10,6 +10,7 @@ import dev.kcshare.embed.UnresolvedVariable;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.GatewayLocations;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.config.KiroCrewConfig;
@@ -69,7 +70,11 @@ public final class GatewayFile {
     List<String> sections =
         gateway == Gateway.MCPHUB ? List.of(SERVERS) : List.of(SERVERS, TEMPLATES);
     Map<String, ConfiguredDefinition> launches =
-        HostConfigLoader.gatewayEntries(ctx, doc.file(), root, gateway == Gateway.ONE_MCP);
+        HostConfigLoader.gatewayEntries(
+            ctx,
+            doc.file(),
+            root,
+            gateway == Gateway.ONE_MCP ? ConfigFormat.ONE_MCP : ConfigFormat.MCPHUB);
     List<Parsed> out = new ArrayList<>();
     Map<String, String> where = new LinkedHashMap<>();
     for (String section : sections) {
