@@ -147,4 +147,134 @@ final class GatewayConfigsIT {
     assertThat(all.stdout() + all.stderr()).doesNotContain("onemcp-project");
     assertThat(spawned()).as("nor disabled servers, nor by --all").isEmpty();
   }
+
+  @Test
+  void aOneMcpServerIsMeasuredWithTheLaunchOneMcpMakes() throws Exception {
+    Optional<Path> node = ItProcesses.onPath("node");
+    Assumptions.assumeTrue(node.isPresent(), "node is not installed");
+    Map<String, String> env = install(node.get());
+    Path envs = Files.createDirectories(dir.resolve("envs"));
+    // What 1MCP's own docs show: a list-form env, ${VAR} in the arguments, serverDefaults.env.
+    String file =
+        """
+        {"serverDefaults": {"env": {"AWS_SESSION_TOKEN": "rotating-session-value"}},
+         "mcpServers": {
+           "listed": {"command": "node",
+                      "args": ["${KCT}/mcp-fixture.mjs", "stable", "--env-dir", "@ENVS@"],
+                      "env": ["STATIC=on", "TOKEN=abcd1234"]}
+         },
+         "mcpTemplates": {
+           "tpl": {"command": "node", "args": ["${KCT}/mcp-fixture.mjs", "stable"], "disabled": "no"}
+         }}
+        """
+            .replace("@ENVS@", envs.toString());
+    Path oneMcp = home().resolve(".config/1mcp/mcp.json");
+    Files.writeString(oneMcp, file, StandardCharsets.UTF_8);
+    env.put("KCT", FIXTURES.toString());
+    env.put("KCSHARE_IT_NOT_PASSED", "kcshare-only");
+
+    Kcshare.Result config = Kcshare.run(workspace(), env, "", "config", "--json");
+    assertThat(config.exitCode()).as(config.stderr()).isZero();
+    Map<String, Object> listed = null;
+    for (Object s : list(object(Json.parse(config.stdout())).get("servers"))) {
+      if (object(s).get("name").equals("listed")) {
+        listed = object(list(object(s).get("definitions")).get(0));
+      }
+    }
+    assertThat(listed).isNotNull();
+    assertThat(list(listed.get("args")).get(0)).isEqualTo(FIXTURES + "/mcp-fixture.mjs");
+    assertThat(object(listed.get("envOrigins")))
+        .containsEntry("AWS_SESSION_TOKEN", "serverDefaults.env")
+        .containsEntry("STATIC", "env");
+    assertThat(list(listed.get("inheritedEnvNames")))
+        .containsExactly("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
+    assertThat(config.stdout()).doesNotContain("abcd1234").doesNotContain("rotating-session-value");
+    Kcshare.Result verbose = Kcshare.run(workspace(), env, "", "config", "-v");
+    assertThat(verbose.stdout())
+        .contains("AWS_SESSION_TOKEN  serverDefaults.env")
+        .contains("inherits only: HOME, LOGNAME, PATH, SHELL, TERM, USER");
+
+    String records = dir.resolve("records").toString();
+    Kcshare.Result measure =
+        Kcshare.run(workspace(), env, "", "measure", "listed", "--records-dir", records);
+    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
+    List<Path> dumps;
+    try (Stream<Path> files = Files.list(envs)) {
+      dumps = files.toList();
+    }
+    assertThat(dumps).hasSize(2);
+    for (Path dump : dumps) {
+      Map<String, Object> got = object(Json.parse(Files.readString(dump)));
+      assertThat(got)
+          .containsEntry("STATIC", "on")
+          .containsEntry("TOKEN", "abcd1234")
+          .containsEntry("AWS_SESSION_TOKEN", "rotating-session-value")
+          .containsKey("PATH")
+          .containsKey("HOME")
+          .doesNotContainKey("KCT")
+          .doesNotContainKey("KCSHARE_IT_NOT_PASSED");
+    }
+    Kcshare.Result assess =
+        Kcshare.run(workspace(), env, "", "assess", "--all", "--json", "--records-dir", records);
+    assertThat(assess.exitCode()).as(assess.stderr()).isZero();
+    Map<String, Object> verdict = Json.byName(Json.parse(assess.stdout())).get("listed");
+    assertThat(verdict.get("strength")).isEqualTo("measured");
+    assertThat(verdict.get("recommendShare"))
+        .as("a rotating secret from serverDefaults.env withholds a share")
+        .isEqualTo(false);
+
+    Kcshare.Result tpl =
+        Kcshare.run(workspace(), env, "", "measure", "tpl", "--records-dir", records);
+    assertThat(tpl.exitCode()).as("disabled: \"no\" is enabled for 1MCP: " + tpl.stderr()).isZero();
+
+    Kcshare.Result plan =
+        Kcshare.run(
+            workspace(), env, "", "seed", "--gateway", "1mcp", "--plan", "--records-dir", records);
+    assertThat(plan.exitCode()).as(plan.stderr()).isZero();
+    assertThat(plan.stdout()).contains("\"TOKEN=***\"").doesNotContain("abcd1234");
+  }
+
+  @Test
+  void anMcphubServerIsMeasuredWithTheLaunchMcphubMakes() throws Exception {
+    Optional<Path> node = ItProcesses.onPath("node");
+    Assumptions.assumeTrue(node.isPresent(), "node is not installed");
+    Map<String, String> env = install(node.get());
+    Path envs = Files.createDirectories(dir.resolve("envs"));
+    String file =
+        """
+        {"mcpServers": {
+           "hub": {"command": "node",
+                   "args": [" ${KCT}/mcp-fixture.mjs ", "stable", "--env-dir", "@ENVS@", "--tag", "$KCSHARE_IT_UNSET"],
+                   "env": {"PATH": "/not/mcphubs/path", "REGION": "${KCSHARE_IT_REGION}"}}
+         }}
+        """
+            .replace("@ENVS@", envs.toString());
+    Files.writeString(workspace().resolve("mcp_settings.json"), file, StandardCharsets.UTF_8);
+    env.put("KCT", FIXTURES.toString());
+    env.put("KCSHARE_IT_REGION", "eu-west-1");
+    env.put("KCSHARE_IT_PASSED", "inherited");
+
+    String records = dir.resolve("records").toString();
+    Kcshare.Result measure =
+        Kcshare.run(workspace(), env, "", "measure", "hub", "--records-dir", records);
+    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
+    List<Path> dumps;
+    try (Stream<Path> files = Files.list(envs)) {
+      dumps = files.toList();
+    }
+    assertThat(dumps).hasSize(2);
+    for (Path dump : dumps) {
+      Map<String, Object> got = object(Json.parse(Files.readString(dump)));
+      // mcphub passes its whole environment, its own PATH, and the expanded env.
+      assertThat(got)
+          .containsEntry("PATH", env.get("PATH"))
+          .containsEntry("REGION", "eu-west-1")
+          .containsEntry("KCSHARE_IT_PASSED", "inherited");
+    }
+    Kcshare.Result config = Kcshare.run(workspace(), env, "", "config");
+    assertThat(config.stdout())
+        .contains("command: node " + FIXTURES + "/mcp-fixture.mjs stable --env-dir")
+        .contains("/mcpServers/hub/env/PATH: mcphub starts a stdio server with its own PATH")
+        .contains("$KCSHARE_IT_UNSET (unset");
+  }
 }
