@@ -108,6 +108,10 @@ final class ConfigFiles {
     if (text.startsWith("\uFEFF")) {
       text = text.substring(1);
     }
+    String missing = ParserPresence.missing(syntax);
+    if (missing != null) {
+      return Read.ofProblem(missing);
+    }
     return switch (syntax) {
       case JSON -> parseJson(text);
       // Named here only: the parsers' classes load when such a file is read, not before.
