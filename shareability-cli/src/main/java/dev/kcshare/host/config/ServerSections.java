@@ -108,7 +108,8 @@ final class ServerSections {
               mapped.entry(), substitution, client.envValues(format), result.warnings);
     } catch (JsonInputException ex) {
       substitution.drain();
-      result.problems.add(ex.getMessage());
+      String known = value instanceof Map<?, ?> raw ? client.nameOf(name, raw) : name;
+      result.unusable(known, ex.pointer(), ex.problem());
       return;
     }
     String serverName = mapped.entry().name();
