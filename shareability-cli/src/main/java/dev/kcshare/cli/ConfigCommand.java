@@ -7,6 +7,7 @@ import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.embed.UnusableEntry;
 import dev.kcshare.host.config.Conflict;
 import dev.kcshare.host.config.Definitions;
 import dev.kcshare.host.config.GatewaySettings;
@@ -40,7 +41,9 @@ import picocli.CommandLine.Option;
           + " identity hashes are shown only with -v or --json.",
       "--json prints {profile, files, gateway, identityKeys, servers, clientParts, conflicts, unresolved,"
           + " errors, skipped} (see docs/config.md).",
-      "A discovered file that cannot be used is skipped with a warning. Exit code 2 when a file"
+      "A discovered file that cannot be used is skipped with a warning; an entry that cannot be"
+          + " used is left out on its own, with a warning, and the file's other entries are"
+          + " read. Exit code 2 when a file"
           + " named with --config cannot be used (the report is still printed).",
       ""
     })
@@ -128,6 +131,15 @@ final class ConfigCommand implements Callable<Integer> {
       out.println(line);
       for (String problem : f.problems()) {
         out.printf("              %s%n", esc(problem));
+      }
+      if (f.status() == ConfigFile.Status.READ) {
+        for (UnusableEntry u : f.unusableEntries()) {
+          out.printf(
+              "              entry %s left out: %s: %s%n",
+              Escaper.quoted(u.server(), Escaper.SHORT_LIMIT),
+              esc(u.pointer().isEmpty() ? "(root)" : u.pointer()),
+              esc(u.problem()));
+        }
       }
       for (String warning : f.warnings()) {
         out.printf("              note: %s%n", esc(warning));

@@ -6,6 +6,7 @@ import dev.kcshare.embed.ConfigFile;
 import dev.kcshare.embed.ConfigRequest;
 import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.Shareability;
+import dev.kcshare.embed.UnusableEntry;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import java.nio.file.Path;
@@ -114,20 +115,32 @@ public final class ConfigOptions {
   }
 
   /**
-   * Warns about each skipped file: on every run, but on a quiet one ({@code -q}) once per state of
-   * the file, remembered in {@link SkippedFilesMemory} ({@link SkippedFileWarnings}).
+   * Warns about each skipped file and each unusable entry of a file that was read: on every run,
+   * but on a quiet one ({@code -q}) once per state of the file, remembered in {@link
+   * SkippedFilesMemory} ({@link SkippedFileWarnings}).
    */
   private HostConfig warned(CliContext ctx, HostConfig host) {
     List<SkippedFileWarnings.Skipped> skipped = new ArrayList<>();
+    Set<String> entryLines = new HashSet<>();
     for (ConfigFile f : host.files()) {
+      List<String> lines = new ArrayList<>();
       if (f.status() == ConfigFile.Status.SKIPPED) {
-        List<String> lines = new ArrayList<>();
         for (String problem : f.problems()) {
           lines.add(f.describe(problem));
         }
+      } else if (f.status() == ConfigFile.Status.READ) {
+        for (UnusableEntry u : f.unusableEntries()) {
+          lines.add(u.describe());
+          entryLines.add(u.describe());
+        }
+      }
+      if (!lines.isEmpty()) {
         skipped.add(
             new SkippedFileWarnings.Skipped(
-                f.path().toString(), SkippedFilesMemory.stamp(f.path(), f.problems()), lines));
+                f.path().toString(),
+                SkippedFilesMemory.stamp(
+                    f.path(), f.status() == ConfigFile.Status.SKIPPED ? f.problems() : lines),
+                lines));
       }
     }
     Path memory = SkippedFilesMemory.location(ctx.env());
@@ -139,7 +152,9 @@ public final class ConfigOptions {
             .println(
                 "kcshare: warning: "
                     + Escaper.esc(line, Escaper.LONG_LIMIT)
-                    + " (file skipped; its servers are left out)");
+                    + (entryLines.contains(line)
+                        ? " (entry skipped; the file's other servers are read)"
+                        : " (file skipped; its servers are left out)"));
       }
     }
     ctx.err().flush();

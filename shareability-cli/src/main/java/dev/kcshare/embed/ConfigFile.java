@@ -23,6 +23,9 @@ import java.util.Objects;
  *     unescaped: escape before printing
  * @param warnings non-fatal notes in the same form
  * @param servers how many server definitions it contributed
+ * @param unusableEntries the server entries kcshare could not use, each left out on its own while
+ *     the file's other entries are read: of a file that was read (a named file with any is an
+ *     {@link Status#ERROR}, and its {@code problems} repeat them); empty for a file skipped whole
  */
 public record ConfigFile(
     String display,
@@ -32,7 +35,8 @@ public record ConfigFile(
     Status status,
     List<String> problems,
     List<String> warnings,
-    int servers) {
+    int servers,
+    List<UnusableEntry> unusableEntries) {
 
   /**
    * Validates and copies the lists.
@@ -47,6 +51,24 @@ public record ConfigFile(
     Objects.requireNonNull(status, "status");
     problems = List.copyOf(problems);
     warnings = List.copyOf(warnings);
+    unusableEntries = List.copyOf(unusableEntries);
+  }
+
+  /**
+   * A file without unusable entries.
+   *
+   * @throws NullPointerException if an argument or an element of a list is null
+   */
+  public ConfigFile(
+      String display,
+      Path path,
+      String origin,
+      List<String> formats,
+      Status status,
+      List<String> problems,
+      List<String> warnings,
+      int servers) {
+    this(display, path, origin, formats, status, problems, warnings, servers, List.of());
   }
 
   /**
@@ -62,19 +84,24 @@ public record ConfigFile(
 
   /** What happened to a file. */
   public enum Status {
-    /** Read; its servers (if any) are listed. */
+    /**
+     * Read; its servers (if any) are listed. A discovered file can be read with {@link
+     * #unusableEntries()}: those entries are left out and warned about, the others count.
+     */
     READ("read"),
     /** A discovered file that does not exist: skipped silently. */
     MISSING("missing"),
     /**
      * A file named with {@code --config} that is missing, unreadable, not valid JSON(C), TOML or
-     * YAML, or has a member of the wrong type. Commands that need the configuration refuse to run
-     * (exit 2).
+     * YAML, or has a member of the wrong type or an unusable entry. Its usable entries are still
+     * listed, but commands that need the configuration refuse to run (exit 2).
      */
     ERROR("error"),
     /**
-     * A discovered file that exists but cannot be used (for the same reasons): its servers are left
-     * out, the reason is listed and warned about once, and every other file still counts.
+     * A discovered file that exists but cannot be used at all (unreadable, not valid JSON(C), TOML
+     * or YAML, a top level or server section of the wrong shape, bad Kiro Crew gateway settings):
+     * its servers are left out, the reason is listed and warned about once, and every other file
+     * still counts.
      */
     SKIPPED("skipped"),
     /** The same file was already read through an earlier slot; not read twice. */

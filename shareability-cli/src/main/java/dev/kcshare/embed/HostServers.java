@@ -19,10 +19,11 @@ import org.jspecify.annotations.Nullable;
  * Shareability#hostServers}; immutable.
  *
  * <p>Reading never fails for a bad file: a discovered file that cannot be used is {@link
- * ConfigFile.Status#SKIPPED} (its servers are left out, {@link #skipped()} says why) and a file
- * named in the request that cannot be used is {@link ConfigFile.Status#ERROR} ({@link #errors()}):
- * do not build verdicts on a configuration with errors, since a file read in part could hide a
- * conflicting definition.
+ * ConfigFile.Status#SKIPPED} (its servers are left out, {@link #skipped()} says why), a server
+ * entry that cannot be used is left out on its own ({@link #unusableEntries()}; the other entries
+ * of its file count) and a file named in the request that cannot be used, or holds an unusable
+ * entry, is {@link ConfigFile.Status#ERROR} ({@link #errors()}): do not build verdicts on a
+ * configuration with errors, since a file read in part could hide a conflicting definition.
  *
  * @param files every file looked at, in the documented order, with what came of it
  * @param servers the configured servers, in config order (client parts left out)
@@ -141,12 +142,37 @@ public record HostServers(
   }
 
   /**
-   * One line per problem of a discovered file that was skipped, in the form of {@link #errors()}.
+   * One line per problem of a discovered file that was skipped, in the form of {@link #errors()},
+   * then one per unusable entry of a discovered file that was read ({@link
+   * ConfigFile#unusableEntries()}: that entry is left out, the file's others count), {@code file:
+   * /pointer: problem}.
    *
-   * @return the lines; empty when no discovered file was skipped
+   * @return the lines; empty when no discovered file or entry was skipped
    */
   public List<String> skipped() {
-    return lines(ConfigFile.Status.SKIPPED);
+    List<String> out = new ArrayList<>(lines(ConfigFile.Status.SKIPPED));
+    for (ConfigFile f : files) {
+      if (f.status() == ConfigFile.Status.READ) {
+        for (UnusableEntry u : f.unusableEntries()) {
+          out.add(u.describe());
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Every server entry kcshare could not use, of every file that was read (discovered or named), in
+   * config order.
+   *
+   * @return the entries
+   */
+  public List<UnusableEntry> unusableEntries() {
+    List<UnusableEntry> out = new ArrayList<>();
+    for (ConfigFile f : files) {
+      out.addAll(f.unusableEntries());
+    }
+    return List.copyOf(out);
   }
 
   private List<String> lines(ConfigFile.Status status) {

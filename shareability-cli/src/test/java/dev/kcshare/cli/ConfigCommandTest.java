@@ -124,7 +124,15 @@ final class ConfigCommandTest {
     Map<String, Object> firstFile = object(list(doc.get("files")).get(0));
     assertThat(List.copyOf(firstFile.keySet()))
         .containsExactly(
-            "file", "path", "origin", "formats", "status", "servers", "problems", "warnings");
+            "file",
+            "path",
+            "origin",
+            "formats",
+            "status",
+            "servers",
+            "problems",
+            "warnings",
+            "unusableEntries");
     assertThat(doc.get("identityKeys")).isEqualTo(List.of("OAUTH_CLIENT_ID", "OAUTH_TENANT"));
     assertThat(object(doc.get("gateway")))
         .containsEntry("effectiveStubSet", List.of("filesystem", "github"))
@@ -222,18 +230,62 @@ final class ConfigCommandTest {
     l.write(
         l.home().resolve(".cursor/mcp.json"),
         "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [1],"
-            + " \"env\": {\"K\": \"bad-file-env-value\"}}}}");
+            + " \"env\": {\"K\": bad-file-env-value}}}}");
     CliRun r = run(l, l.env(), "config");
     assertThat(r.exitCode()).isZero();
     assertThat(r.stdout())
-        .contains("  skipped   ~/.cursor/mcp.json [cursor] (cursor-user)\n")
-        .contains("              /mcpServers/x/args/0: expected a string, got a number\n")
+        .contains("  skipped   ~/.cursor/mcp.json (cursor-user)\n")
+        .contains("              1:67: not valid JSON: expected a value")
         .contains("  filesystem  stdio")
         .doesNotContain("bad-file-env-value");
     assertThat(r.stderr())
+        .startsWith("kcshare: warning: ~/.cursor/mcp.json:1:67: not valid JSON: expected a value")
+        .endsWith(" (file skipped; its servers are left out)" + System.lineSeparator())
+        .doesNotContain("bad-file-env-value");
+    CliRun json = run(l, l.env(), "config", "--json");
+    assertThat(json.exitCode()).isZero();
+    Map<String, Object> doc = object(parse(json.stdout()));
+    assertThat(list(doc.get("skipped")))
+        .singleElement()
+        .asString()
+        .startsWith("~/.cursor/mcp.json:1:67: not valid JSON: expected a value");
+    assertThat(doc.get("errors")).isEqualTo(List.of());
+    assertThat(list(doc.get("files")))
+        .map(ConfigCommandTest::object)
+        .filteredOn(f -> f.get("origin").equals("cursor-user"))
+        .singleElement()
+        .satisfies(
+            f ->
+                assertThat(f)
+                    .containsEntry("status", "skipped")
+                    .containsEntry("unusableEntries", List.of()));
+    assertThat(json.stdout()).doesNotContain("bad-file-env-value");
+  }
+
+  @Test
+  void aBadEntryIsLeftOutWithOneWarningAndTheRestOfItsFileIsReported() throws Exception {
+    // Before issue #30 the whole file was skipped ("file skipped; its servers are left out").
+    Layout l = ConfigSamples.full(root);
+    l.write(
+        l.home().resolve(".cursor/mcp.json"),
+        "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [1],"
+            + " \"env\": {\"K\": \"bad-entry-env-value\"}},"
+            + " \"cursor-good\": {\"command\": \"uvx\", \"args\": [\"good-mcp\"]}}}");
+    CliRun r = run(l, l.env(), "config");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stdout())
+        .contains("  read      ~/.cursor/mcp.json [cursor] 1 server (cursor-user)\n")
+        .contains(
+            "              entry \"x\" left out: /mcpServers/x/args/0: expected a string, got a"
+                + " number\n")
+        .contains("  cursor-good  stdio")
+        .contains("    ~/.cursor/mcp.json /mcpServers/cursor-good [cursor, stdio]\n")
+        .contains("  filesystem  stdio")
+        .doesNotContain("bad-entry-env-value");
+    assertThat(r.stderr())
         .isEqualTo(
             "kcshare: warning: ~/.cursor/mcp.json: /mcpServers/x/args/0: expected a string, got"
-                + " a number (file skipped; its servers are left out)"
+                + " a number (entry skipped; the file's other servers are read)"
                 + System.lineSeparator());
     CliRun json = run(l, l.env(), "config", "--json");
     assertThat(json.exitCode()).isZero();
@@ -246,8 +298,31 @@ final class ConfigCommandTest {
         .map(ConfigCommandTest::object)
         .filteredOn(f -> f.get("origin").equals("cursor-user"))
         .singleElement()
-        .satisfies(f -> assertThat(f).containsEntry("status", "skipped"));
-    assertThat(json.stdout()).doesNotContain("bad-file-env-value");
+        .satisfies(
+            f ->
+                assertThat(f)
+                    .containsEntry("status", "read")
+                    .containsEntry("problems", List.of())
+                    .containsEntry(
+                        "unusableEntries",
+                        List.of(
+                            Map.of(
+                                "server",
+                                "x",
+                                "pointer",
+                                "/mcpServers/x/args/0",
+                                "problem",
+                                "expected a string, got a number"))));
+    assertThat(list(doc.get("files")))
+        .map(ConfigCommandTest::object)
+        .filteredOn(f -> f.get("origin").equals("cursor-user"))
+        .map(f -> ((Number) f.get("servers")).intValue())
+        .containsExactly(1);
+    assertThat(list(doc.get("servers")))
+        .map(s -> object(s).get("name"))
+        .contains("cursor-good")
+        .doesNotContain("x");
+    assertThat(json.stdout()).doesNotContain("bad-entry-env-value");
   }
 
   @Test

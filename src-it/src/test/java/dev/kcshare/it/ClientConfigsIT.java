@@ -252,6 +252,68 @@ final class ClientConfigsIT {
     assertThat(Files.readString(metrics)).contains("kcshare_servers 3\n");
   }
 
+  /**
+   * One bad entry never drops its file (docs/config.md#errors-and-skipped-files): a 1MCP file with
+   * a blank command between two good servers is read, the bad entry is warned about alone, the
+   * others are measured, and {@code assess} of the bad name says why it cannot be used.
+   */
+  @Test
+  void aBadEntryIsLeftOutAloneAndTheRestOfItsFileIsMeasured() throws Exception {
+    Assumptions.assumeTrue(onPath("node"), "node is not installed");
+    Files.createDirectories(workspace());
+    String server = "{\"command\": \"node\", \"args\": [\"" + FIXTURE_SERVER + "\", \"stable\"]}";
+    write(
+        home().resolve(".config/1mcp/mcp.json"),
+        "{\"mcpServers\": {\"first\": "
+            + server
+            + ", \"blank\": {\"command\": \"\"}, \"second\": "
+            + server
+            + "}}");
+    String warning =
+        "kcshare: warning: ~/.config/1mcp/mcp.json: /mcpServers/blank/command: expected a command,"
+            + " got a blank string (entry skipped; the file's other servers are read)";
+    String records = dir.resolve("records").toString();
+
+    Kcshare.Result config = kcshare(env(), "config", "--json");
+    assertThat(config.exitCode()).as(config.stderr()).isZero();
+    assertThat(config.stderr().strip()).isEqualTo(warning);
+    Map<String, Object> doc = object(Json.parse(config.stdout()));
+    assertThat(list(doc.get("servers")))
+        .map(s -> object(s).get("name"))
+        .containsExactly("first", "second");
+    assertThat(list(doc.get("files")))
+        .map(ClientConfigsIT::object)
+        .filteredOn(f -> "1mcp".equals(f.get("origin")))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.get("status")).isEqualTo("read");
+              assertThat(list(f.get("unusableEntries")))
+                  .map(ClientConfigsIT::object)
+                  .singleElement()
+                  .satisfies(
+                      u ->
+                          assertThat(u)
+                              .containsEntry("server", "blank")
+                              .containsEntry("pointer", "/mcpServers/blank/command"));
+            });
+
+    Kcshare.Result measure = kcshare(env(), "measure", "--all", "--records-dir", records);
+    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
+    assertThat(measure.stderr()).contains(warning);
+    assertThat(Files.readString(Path.of(records, "shareability-verdicts.json")))
+        .contains("\"first\"")
+        .contains("\"second\"");
+
+    Kcshare.Result assess = kcshare(env(), "assess", "blank", "--records-dir", records);
+    assertThat(assess.exitCode()).isEqualTo(2);
+    assertThat(assess.stdout()).isEmpty();
+    assertThat(assess.stderr())
+        .contains(
+            "kcshare: \"blank\": the entry at ~/.config/1mcp/mcp.json /mcpServers/blank/command"
+                + " cannot be used: expected a command, got a blank string");
+  }
+
   @Test
   void aBrokenNamedFileOrKiroCrewConfigIsAnError() throws Exception {
     brokenHost();

@@ -77,6 +77,15 @@ interface ClientFamily {
   }
 
   /**
+   * The server name of the entry {@code raw} under {@code key} as far as it can be read without
+   * mapping it: what an unusable entry is reported under. Its key (empty for a list item) unless
+   * the client names servers another way.
+   */
+  default String nameOf(String key, Map<?, ?> raw) {
+    return key;
+  }
+
+  /**
    * Names turned off outside their entries (Gemini CLI's lists), read from the object that holds
    * the servers; problems reading them are notes in {@code warnings}.
    */

@@ -109,6 +109,12 @@ final class ContinueClient implements ClientFamily {
         : continueItem(pointer, raw, warnings);
   }
 
+  /** A list item's {@code name}; a JSON file's key. */
+  @Override
+  public String nameOf(String key, Map<?, ?> raw) {
+    return key.isEmpty() && raw.get("name") instanceof String n ? n : key;
+  }
+
   private static Shapes.@Nullable Mapped continueItem(
       String pointer, Map<?, ?> raw, List<String> warnings) {
     if (raw.get("uses") != null) {

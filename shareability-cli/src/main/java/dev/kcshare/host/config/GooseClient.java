@@ -88,6 +88,12 @@ final class GooseClient implements ClientFamily {
     return goose(name, pointer, raw, warnings);
   }
 
+  /** The entry's {@code name}, else its key, as Goose names it. */
+  @Override
+  public String nameOf(String key, Map<?, ?> raw) {
+    return raw.get("name") instanceof String n ? n : key;
+  }
+
   private static Shapes.Mapped goose(
       String key, String pointer, Map<?, ?> raw, List<String> warnings) {
     Object rawName = raw.get("name");

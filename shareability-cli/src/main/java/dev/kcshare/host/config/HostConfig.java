@@ -8,6 +8,7 @@ import dev.kcshare.embed.ConfiguredDefinition;
 import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.embed.UnusableEntry;
 import dev.kcshare.host.BadInputException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -148,9 +149,27 @@ public record HostConfig(HostServers loaded) {
 
   /**
    * The message for a name no file defines: {@code unknown server "godo": did you mean "good"? (see
-   * kcshare config)}, or without the question when no configured name is close.
+   * kcshare config)}, or without the question when no configured name is close; for a name only an
+   * unusable entry has ({@link HostServers#unusableEntries()}), {@code "bad": the entry at FILE
+   * POINTER cannot be used: WHY}, one line per such entry.
    */
   public String unknownServer(String name) {
+    List<String> unusable = new ArrayList<>();
+    for (UnusableEntry u : loaded.unusableEntries()) {
+      if (u.server().equals(name)) {
+        unusable.add(
+            Escaper.quoted(name, Escaper.SHORT_LIMIT)
+                + ": the entry at "
+                + Escaper.esc(u.file(), Escaper.LONG_LIMIT)
+                + " "
+                + Escaper.esc(u.pointer().isEmpty() ? "(root)" : u.pointer(), Escaper.LONG_LIMIT)
+                + " cannot be used: "
+                + Escaper.esc(u.problem(), Escaper.LONG_LIMIT));
+      }
+    }
+    if (!unusable.isEmpty()) {
+      return String.join(System.lineSeparator(), unusable);
+    }
     String hint = ClosestName.closest(name, names());
     return "unknown server "
         + Escaper.quoted(name, Escaper.SHORT_LIMIT)
@@ -198,8 +217,10 @@ public record HostConfig(HostServers loaded) {
   }
 
   /**
-   * One line per discovered file that kcshare skipped, {@code file: pointer: problem} (or {@code
-   * file:line:column: problem}), unescaped. Its servers are left out; every other file counts.
+   * One line per problem of a discovered file that kcshare skipped, {@code file: pointer: problem}
+   * (or {@code file:line:column: problem}), then one per unusable entry of a discovered file that
+   * was read, unescaped ({@link HostServers#skipped()}). What is skipped is left out; every other
+   * file and entry counts.
    */
   public List<String> skipped() {
     return loaded.skipped();
@@ -271,6 +292,15 @@ public record HostConfig(HostServers loaded) {
       m.put("servers", f.servers());
       m.put("problems", f.problems());
       m.put("warnings", f.warnings());
+      List<@Nullable Object> unusable = new ArrayList<>();
+      for (UnusableEntry u : f.unusableEntries()) {
+        Map<String, @Nullable Object> um = new LinkedHashMap<>();
+        um.put("server", u.server());
+        um.put("pointer", u.pointer());
+        um.put("problem", u.problem());
+        unusable.add(um);
+      }
+      m.put("unusableEntries", unusable);
       fileList.add(m);
     }
     out.put("files", fileList);

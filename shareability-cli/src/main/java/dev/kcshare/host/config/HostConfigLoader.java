@@ -28,9 +28,12 @@ import org.jspecify.annotations.Nullable;
  * {@code docs/config.md}). Workspace paths are relative to the working directory. The order is a
  * listing order, not a precedence: every definition of a name is kept.
  *
- * <p>Loading never throws for a bad file. A named file that cannot be used is reported with status
- * {@code error} and {@link HostConfig#requireValid()} refuses to go on; a discovered one is {@code
- * skipped}: its servers are left out and every other file still counts.
+ * <p>Loading never throws for a bad file. A server entry that cannot be used is left out on its own
+ * ({@link ConfigFile#unusableEntries()}) and the other entries of its file are read. A named file
+ * that cannot be used, or holds such an entry, is reported with status {@code error} and {@link
+ * HostConfig#requireValid()} refuses to go on; a discovered file that cannot be used at all (not
+ * valid JSON(C), TOML or YAML, a top level or server section of the wrong shape, bad gateway
+ * settings) is {@code skipped}: its servers are left out and every other file still counts.
  */
 public final class HostConfigLoader {
   private HostConfigLoader() {}
@@ -226,29 +229,33 @@ public final class HostConfigLoader {
       for (ConfigFormat f : formats) {
         extract(result, f, top);
       }
-      if (!result.problems.isEmpty() && bad == ConfigFile.Status.SKIPPED) {
-        // A file read in part is not read: none of its servers or settings count.
+      if (result.fileProblems() && bad == ConfigFile.Status.SKIPPED) {
+        // A file that is not the right shape is not read: none of its servers or settings count.
         gateway = before;
         files.add(
             new ConfigFile(
                 display, path, origin, ids(formats), bad, result.problems, result.warnings, 0));
         return;
       }
+      // An entry that cannot be used is left out on its own: the file's other entries count. A
+      // named file with one is still an error, so no verdict is built on it.
       definitions.addAll(result.definitions);
       if (format != null) {
         ClientFamilies.of(format)
             .afterRead(host, origin, top, result.definitions.size(), result.warnings);
       }
+      boolean error = bad == ConfigFile.Status.ERROR && !result.problems.isEmpty();
       files.add(
           new ConfigFile(
               display,
               path,
               origin,
               ids(formats),
-              result.problems.isEmpty() ? ConfigFile.Status.READ : ConfigFile.Status.ERROR,
-              result.problems,
+              error ? ConfigFile.Status.ERROR : ConfigFile.Status.READ,
+              error ? result.problems : List.of(),
               result.warnings,
-              result.definitions.size()));
+              result.definitions.size(),
+              result.unusable));
     }
 
     private void extract(FileResult result, ConfigFormat format, Map<?, ?> top) {

@@ -96,7 +96,7 @@ final class ServerSections {
       Substitution substitution,
       Set<String> disabledByList) {
     ClientFamily client = ClientFamilies.of(format);
-    Shapes.Mapped mapped;
+    Shapes.@Nullable Mapped mapped = null;
     EntryParser.Parsed parsed;
     try {
       mapped = Shapes.map(host, format, name, pointer, value, result.warnings);
@@ -108,7 +108,11 @@ final class ServerSections {
               mapped.entry(), substitution, client.envValues(format), result.warnings);
     } catch (JsonInputException ex) {
       substitution.drain();
-      result.problems.add(ex.getMessage());
+      String known =
+          mapped != null
+              ? mapped.entry().name()
+              : value instanceof Map<?, ?> raw ? client.nameOf(name, raw) : name;
+      result.unusable(known, ex.pointer(), ex.problem());
       return;
     }
     String serverName = mapped.entry().name();

@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every way a configuration file can be unusable names the file, the JSON pointer or the line and
- * column, and what was expected, in plain words. A discovered file is skipped; a named one is an
+ * column, and what was expected, in plain words. A discovered file that cannot be used at all is
+ * skipped, and an entry that cannot be used is left out on its own; a named file with either is an
  * error.
  */
 final class ConfigErrorsTest {
@@ -88,6 +89,17 @@ final class ConfigErrorsTest {
             "{\"mcpServers\": {\"x\": \"npx -y pkg\"}}",
             "~/.kiro/settings/mcp.json: /mcpServers/x: expected an object, got a string"),
         Arguments.of(
+            ".kiro/agents/a.json",
+            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [null]}}}",
+            "~/.kiro/agents/a.json: /mcpServers/x/args/0: expected a string, got null"));
+  }
+
+  /**
+   * Files that cannot be used at all: not valid JSON, or a top level or section of the wrong shape.
+   */
+  static Stream<Arguments> badFiles() {
+    return Stream.of(
+        Arguments.of(
             ".kiro/settings/mcp.json",
             "{\"mcpServers\": [{\"command\": \"npx\"}]}",
             "~/.kiro/settings/mcp.json: /mcpServers: expected an object, got an array"),
@@ -95,10 +107,6 @@ final class ConfigErrorsTest {
             ".kiro/settings/mcp.json",
             "[]",
             "~/.kiro/settings/mcp.json: (root): expected an object, got an array"),
-        Arguments.of(
-            ".kiro/agents/a.json",
-            "{\"mcpServers\": {\"x\": {\"command\": \"npx\", \"args\": [null]}}}",
-            "~/.kiro/agents/a.json: /mcpServers/x/args/0: expected a string, got null"),
         Arguments.of(
             ".claude.json",
             "{\"projects\": []}",
@@ -147,7 +155,7 @@ final class ConfigErrorsTest {
       List.of("Source", "REDACTED", "StreamReadFeature", "(code ", "marker", "Exception", "\\\"");
 
   @ParameterizedTest(name = "{2}")
-  @MethodSource("badEntries")
+  @MethodSource("badFiles")
   void aBadDiscoveredFileIsSkippedNamingFilePointerAndExpectation(
       String relative, String content, String message) {
     Layout l = ConfigSamples.empty(root);
@@ -161,6 +169,7 @@ final class ConfigErrorsTest {
     assertThat(c.errors()).isEmpty();
     assertThat(c.requireValid()).isSameAs(c);
     assertThat(c.files()).filteredOn(f -> f.status() == ConfigFile.Status.SKIPPED).hasSize(1);
+    assertThat(c.loaded().unusableEntries()).isEmpty();
     assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("other");
     for (String word : INTERNALS) {
       assertThat(message).doesNotContain(word);
@@ -169,6 +178,39 @@ final class ConfigErrorsTest {
 
   @ParameterizedTest(name = "{2}")
   @MethodSource("badEntries")
+  void aBadEntryOfADiscoveredFileIsLeftOutOnItsOwnNamingFilePointerAndExpectation(
+      String relative, String content, String message) {
+    Layout l = ConfigSamples.empty(root);
+    l.write(l.home().resolve(relative), content);
+    l.write(
+        l.home().resolve(".lmstudio/mcp.json"),
+        "{\"mcpServers\": {\"other\": {\"command\": \"npx\"}}}");
+    HostConfig c =
+        HostConfigLoader.load(l.context(l.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(c.skipped()).containsExactly(message);
+    assertThat(c.errors()).isEmpty();
+    assertThat(c.requireValid()).isSameAs(c);
+    assertThat(c.files()).noneMatch(f -> f.status() == ConfigFile.Status.SKIPPED);
+    ConfigFile file =
+        c.files().stream().filter(f -> f.display().equals("~/" + relative)).findFirst().get();
+    assertThat(file.status()).isEqualTo(ConfigFile.Status.READ);
+    assertThat(file.problems()).isEmpty();
+    assertThat(file.unusableEntries())
+        .singleElement()
+        .satisfies(
+            u -> {
+              assertThat(u.describe()).isEqualTo(message);
+              assertThat(u.file()).isEqualTo("~/" + relative);
+              assertThat(message).contains(": " + u.pointer() + ": " + u.problem());
+            });
+    assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("other");
+    for (String word : INTERNALS) {
+      assertThat(message).doesNotContain(word);
+    }
+  }
+
+  @ParameterizedTest(name = "{2}")
+  @MethodSource({"badEntries", "badFiles"})
   void theSameFileNamedWithConfigIsAnError(String relative, String content, String message) {
     Layout l = ConfigSamples.empty(root);
     Path file = l.write(l.home().resolve(relative), content);
@@ -179,6 +221,7 @@ final class ConfigErrorsTest {
             Platform.LINUX);
     String named = file + message.substring(("~/" + relative).length());
     assertThat(c.errors()).containsExactly(named);
+    assertThat(c.skipped()).isEmpty();
     assertThatThrownBy(c::requireValid).isInstanceOf(BadInputException.class).hasMessage(named);
   }
 
@@ -199,7 +242,8 @@ final class ConfigErrorsTest {
   }
 
   @Test
-  void aFileWithABadEntryIsSkippedWholeAndEveryProblemIsListed() {
+  void aFileWithBadEntriesKeepsItsGoodOnesAndListsEveryBadOne() {
+    // Before issue #30 a file with a bad entry was skipped whole: none of its servers counted.
     Layout l = ConfigSamples.empty(root);
     l.write(
         l.home().resolve(".cursor/mcp.json"),
@@ -211,7 +255,10 @@ final class ConfigErrorsTest {
         .containsExactly(
             "~/.cursor/mcp.json: /mcpServers/b/args/0: expected a string, got a number",
             "~/.cursor/mcp.json: /mcpServers/c/command: expected a string, got a number");
-    assertThat(c.servers()).isEmpty();
+    assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("a");
+    assertThat(c.loaded().unusableEntries())
+        .extracting(u -> u.server() + " " + u.pointer())
+        .containsExactly("b /mcpServers/b/args/0", "c /mcpServers/c/command");
     assertThat(c.errors()).isEmpty();
   }
 
