@@ -77,6 +77,8 @@ final class NamedFileClient implements ClientFamily {
         out.add(ConfigFormat.KIRO);
       } else if (grandparent.equals(".kiro") && parent.equals("agents")) {
         out.add(ConfigFormat.KIRO_AGENT);
+      } else if (oneMcpEntries(top)) {
+        out.add(ConfigFormat.ONE_MCP);
       } else {
         out.add(ConfigFormat.MCP_SERVERS);
       }
@@ -87,9 +89,9 @@ final class NamedFileClient implements ClientFamily {
   }
 
   /**
-   * A 1MCP file: one with {@code mcpTemplates} or {@code serverDefaults}, in a directory named
-   * {@code 1mcp} (where 1MCP keeps it), or with an entry using what only 1MCP reads ({@code
-   * inheritParentEnv}, {@code envFilter}, a list-form {@code env}).
+   * A 1MCP file: one with {@code mcpTemplates} or {@code serverDefaults}, or {@code mcpServers} in
+   * a directory named {@code 1mcp} (where 1MCP keeps it). A file no client's name claims is also
+   * read as 1MCP when an entry uses what only 1MCP reads ({@link #oneMcpEntries}).
    */
   private static boolean oneMcp(String parent, Map<?, ?> top) {
     if (top.containsKey("mcpTemplates") || top.containsKey("serverDefaults")) {
@@ -98,8 +100,13 @@ final class NamedFileClient implements ClientFamily {
     if (!(top.get("mcpServers") instanceof Map<?, ?> servers)) {
       return false;
     }
-    if (parent.equals("1mcp")) {
-      return true;
+    return parent.equals("1mcp");
+  }
+
+  /** Whether an entry uses what only 1MCP reads, for a file no client's name claims. */
+  private static boolean oneMcpEntries(Map<?, ?> top) {
+    if (!(top.get("mcpServers") instanceof Map<?, ?> servers)) {
+      return false;
     }
     for (Object entry : servers.values()) {
       if (entry instanceof Map<?, ?> e

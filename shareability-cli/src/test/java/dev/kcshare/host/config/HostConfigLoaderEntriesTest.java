@@ -81,7 +81,11 @@ final class HostConfigLoaderEntriesTest {
     HostConfig c = discover(l);
     assertThat(names(c)).containsExactly("a", "c");
     readWithOneUnusable(
-        c, "~/.config/1mcp/mcp.json", "b", "/mcpServers/b/env", "expected an object, got a string");
+        c,
+        "~/.config/1mcp/mcp.json",
+        "b",
+        "/mcpServers/b/env",
+        "expected an object or an array of KEY=VALUE strings, got a string");
   }
 
   @Test
