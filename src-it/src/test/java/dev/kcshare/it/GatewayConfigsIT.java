@@ -232,6 +232,9 @@ final class GatewayConfigsIT {
             workspace(), env, "", "seed", "--gateway", "1mcp", "--plan", "--records-dir", records);
     assertThat(plan.exitCode()).as(plan.stderr()).isZero();
     assertThat(plan.stdout()).contains("\"TOKEN=***\"").doesNotContain("abcd1234");
+    // Seeding reads the file as discovery does: the measured launch is the one seeding compares.
+    assertThat(plan.stdout().lines().filter(l -> l.strip().startsWith("no verdict")))
+        .noneMatch(l -> l.contains("listed"));
   }
 
   @Test
