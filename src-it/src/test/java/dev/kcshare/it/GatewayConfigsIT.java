@@ -92,6 +92,15 @@ final class GatewayConfigsIT {
     return (List<Object>) o;
   }
 
+  /** The two environment dumps the pre-flight's two spawns left in {@code dir}. */
+  private static List<Path> dumps(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      List<Path> out = files.toList();
+      assertThat(out).as("one dump per pre-flight spawn in " + dir).hasSize(2);
+      return out;
+    }
+  }
+
   private List<Path> spawned() throws IOException {
     try (Stream<Path> files = Files.list(pids())) {
       return files.toList();
@@ -154,20 +163,27 @@ final class GatewayConfigsIT {
     Assumptions.assumeTrue(node.isPresent(), "node is not installed");
     Map<String, String> env = install(node.get());
     Path envs = Files.createDirectories(dir.resolve("envs"));
-    // What 1MCP's own docs show: a list-form env, ${VAR} in the arguments, serverDefaults.env.
+    Path listedEnvs = Files.createDirectories(envs.resolve("listed"));
+    Path objectEnvs = Files.createDirectories(envs.resolve("object"));
+    // What 1MCP's own docs show: a list-form env, ${VAR} in the arguments, serverDefaults.env
+    // (merged into an object env; replaced by a list, mcpConfigMerge.ts).
     String file =
         """
         {"serverDefaults": {"env": {"AWS_SESSION_TOKEN": "rotating-session-value"}},
          "mcpServers": {
            "listed": {"command": "node",
-                      "args": ["${KCT}/mcp-fixture.mjs", "stable", "--env-dir", "@ENVS@"],
-                      "env": ["STATIC=on", "TOKEN=abcd1234"]}
+                      "args": ["${KCT}/mcp-fixture.mjs", "stable", "--env-dir", "@LISTED@"],
+                      "env": ["STATIC=on", "TOKEN=abcd1234"]},
+           "objecty": {"command": "node",
+                       "args": ["${KCT}/mcp-fixture.mjs", "stable", "--env-dir", "@OBJECT@"],
+                       "env": {"REGION": "eu-north-1"}}
          },
          "mcpTemplates": {
            "tpl": {"command": "node", "args": ["${KCT}/mcp-fixture.mjs", "stable"], "disabled": "no"}
          }}
         """
-            .replace("@ENVS@", envs.toString());
+            .replace("@LISTED@", listedEnvs.toString())
+            .replace("@OBJECT@", objectEnvs.toString());
     Path oneMcp = home().resolve(".config/1mcp/mcp.json");
     Files.writeString(oneMcp, file, StandardCharsets.UTF_8);
     env.put("KCT", FIXTURES.toString());
@@ -175,19 +191,20 @@ final class GatewayConfigsIT {
 
     Kcshare.Result config = Kcshare.run(workspace(), env, "", "config", "--json");
     assertThat(config.exitCode()).as(config.stderr()).isZero();
-    Map<String, Object> listed = null;
+    Map<String, Map<String, Object>> defs = new HashMap<>();
     for (Object s : list(object(Json.parse(config.stdout())).get("servers"))) {
-      if (object(s).get("name").equals("listed")) {
-        listed = object(list(object(s).get("definitions")).get(0));
-      }
+      defs.put((String) object(s).get("name"), object(list(object(s).get("definitions")).get(0)));
     }
-    assertThat(listed).isNotNull();
+    Map<String, Object> listed = defs.get("listed");
     assertThat(list(listed.get("args")).get(0)).isEqualTo(FIXTURES + "/mcp-fixture.mjs");
     assertThat(object(listed.get("envOrigins")))
-        .containsEntry("AWS_SESSION_TOKEN", "serverDefaults.env")
-        .containsEntry("STATIC", "env");
+        .containsEntry("STATIC", "env")
+        .doesNotContainKey("AWS_SESSION_TOKEN");
     assertThat(list(listed.get("inheritedEnvNames")))
         .containsExactly("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
+    assertThat(object(defs.get("objecty").get("envOrigins")))
+        .containsEntry("AWS_SESSION_TOKEN", "serverDefaults.env")
+        .containsEntry("REGION", "env");
     assertThat(config.stdout()).doesNotContain("abcd1234").doesNotContain("rotating-session-value");
     Kcshare.Result verbose = Kcshare.run(workspace(), env, "", "config", "-v");
     assertThat(verbose.stdout())
@@ -195,31 +212,34 @@ final class GatewayConfigsIT {
         .contains("inherits only: HOME, LOGNAME, PATH, SHELL, TERM, USER");
 
     String records = dir.resolve("records").toString();
-    Kcshare.Result measure =
-        Kcshare.run(workspace(), env, "", "measure", "listed", "--records-dir", records);
-    assertThat(measure.exitCode()).as(measure.stderr()).isZero();
-    List<Path> dumps;
-    try (Stream<Path> files = Files.list(envs)) {
-      dumps = files.toList();
+    for (String name : List.of("listed", "objecty")) {
+      Kcshare.Result measure =
+          Kcshare.run(workspace(), env, "", "measure", name, "--records-dir", records);
+      assertThat(measure.exitCode()).as(measure.stderr()).isZero();
     }
-    assertThat(dumps).hasSize(2);
-    for (Path dump : dumps) {
-      Map<String, Object> got = object(Json.parse(Files.readString(dump)));
-      assertThat(got)
+    for (Path dump : dumps(listedEnvs)) {
+      assertThat(object(Json.parse(Files.readString(dump))))
           .containsEntry("STATIC", "on")
           .containsEntry("TOKEN", "abcd1234")
-          .containsEntry("AWS_SESSION_TOKEN", "rotating-session-value")
           .containsKey("PATH")
           .containsKey("HOME")
+          .doesNotContainKey("AWS_SESSION_TOKEN")
           .doesNotContainKey("KCT")
+          .doesNotContainKey("KCSHARE_IT_NOT_PASSED");
+    }
+    for (Path dump : dumps(objectEnvs)) {
+      assertThat(object(Json.parse(Files.readString(dump))))
+          .containsEntry("REGION", "eu-north-1")
+          .containsEntry("AWS_SESSION_TOKEN", "rotating-session-value")
           .doesNotContainKey("KCSHARE_IT_NOT_PASSED");
     }
     Kcshare.Result assess =
         Kcshare.run(workspace(), env, "", "assess", "--all", "--json", "--records-dir", records);
     assertThat(assess.exitCode()).as(assess.stderr()).isZero();
-    Map<String, Object> verdict = Json.byName(Json.parse(assess.stdout())).get("listed");
-    assertThat(verdict.get("strength")).isEqualTo("measured");
-    assertThat(verdict.get("recommendShare"))
+    Map<String, Map<String, Object>> verdicts = Json.byName(Json.parse(assess.stdout()));
+    assertThat(verdicts.get("listed").get("strength")).isEqualTo("measured");
+    assertThat(verdicts.get("objecty").get("strength")).isEqualTo("measured");
+    assertThat(verdicts.get("objecty").get("recommendShare"))
         .as("a rotating secret from serverDefaults.env withholds a share")
         .isEqualTo(false);
 
