@@ -52,7 +52,7 @@ MARKERS = [
     ("dev.kcshare.host.prober.Exchange$Answered", "sample, close stdin, up to one server's exit"),
     ("dev.kcshare.core.text.ExitStatus", "the other identity, both torn down"),
     ("dev.kcshare.core.handshake.HandshakeComparison", "compare, store, flush the records"),
-    ("dev.kcshare.embed.PassResult", "output"),
+    ("dev.kcshare.api.PassResult", "output"),
 ]
 
 

@@ -8,9 +8,9 @@
  * reads the files, hands their parsed JSON to the codecs and writes back what they encode. See
  * {@code docs/embedding.md}.
  *
- * <p>Each exported package has a {@code .host} companion exported to {@code dev.kcshare.cli} only:
- * the pure parts that only kcshare's own passes, commands and config reader use (the attempts file,
- * selection and back-off, the evidence and verdict JSON forms, capture files, {@code /proc}
+ * <p>Each exported package has a {@code .internal} companion exported to {@code dev.kcshare.cli}
+ * only: the pure parts that only kcshare's own passes, commands and config reader use (the attempts
+ * file, selection and back-off, the evidence and verdict JSON forms, capture files, {@code /proc}
  * parsers, seeding of other gateways), so an embedder compiles against what the guide uses and no
  * more.
  */
@@ -25,18 +25,18 @@ module dev.kcshare.core {
   exports dev.kcshare.core.cost;
   exports dev.kcshare.core.json;
   // What only the command line and the host library use, not an API
-  // (docs/embedding.md#what-is-exported); each is the .host companion of the package it serves.
-  exports dev.kcshare.core.verdict.host to
+  // (docs/embedding.md#what-is-exported); each is the .internal companion of the package it serves.
+  exports dev.kcshare.core.verdict.internal to
       dev.kcshare.cli;
-  exports dev.kcshare.core.handshake.host to
+  exports dev.kcshare.core.handshake.internal to
       dev.kcshare.cli;
-  exports dev.kcshare.core.records.host to
+  exports dev.kcshare.core.records.internal to
       dev.kcshare.cli;
-  exports dev.kcshare.core.policy.host to
+  exports dev.kcshare.core.policy.internal to
       dev.kcshare.cli;
-  exports dev.kcshare.core.cost.host to
+  exports dev.kcshare.core.cost.internal to
       dev.kcshare.cli;
-  exports dev.kcshare.core.json.host to
+  exports dev.kcshare.core.json.internal to
       dev.kcshare.cli;
   // Text helpers for kcshare's own output; not an API.
   exports dev.kcshare.core.text to

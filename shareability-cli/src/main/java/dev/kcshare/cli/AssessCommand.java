@@ -1,32 +1,33 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.SelfTest;
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.core.records.HazardRecord;
-import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.core.verdict.host.EvidenceDocument;
-import dev.kcshare.core.verdict.host.EvidenceInput;
-import dev.kcshare.core.verdict.host.EvidenceJson;
-import dev.kcshare.core.verdict.host.VerdictJson;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.FailedPreflight;
-import dev.kcshare.embed.ServerVerdict;
+import dev.kcshare.core.verdict.internal.EvidenceDocument;
+import dev.kcshare.core.verdict.internal.EvidenceInput;
+import dev.kcshare.core.verdict.internal.EvidenceJson;
+import dev.kcshare.core.verdict.internal.VerdictJson;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.EpochSeconds;
+import dev.kcshare.host.report.FailedPreflight;
 import dev.kcshare.host.report.Metrics;
 import dev.kcshare.host.report.ReasonText;
+import dev.kcshare.host.report.RecordViews;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -195,7 +196,7 @@ final class AssessCommand implements Callable<Integer> {
    * The newest {@code lastSeen} of the ledger's records of the servers refuted now (0 when none):
    * read only for the metrics, where it lets an alert see a refutation that replaced another.
    */
-  private static double newestRefutation(Shareability kc, List<Verdict> verdicts) {
+  private static double newestRefutation(RecordViews views, List<Verdict> verdicts) {
     Set<String> refuted = new java.util.HashSet<>();
     for (Verdict v : verdicts) {
       if (v.strength() == Strength.REFUTED) {
@@ -207,7 +208,7 @@ final class AssessCommand implements Callable<Integer> {
     }
     double newest = 0;
     for (Map.Entry<String, SortedMap<String, HazardRecord>> e :
-        kc.readLedger().contents().servers().entrySet()) {
+        views.readLedger().contents().servers().entrySet()) {
       if (refuted.contains(e.getKey())) {
         for (HazardRecord r : e.getValue().values()) {
           if (Double.isFinite(r.lastSeen())) {
@@ -237,7 +238,8 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> shownParts = all ? host.clientParts() : parts;
     RecordsDirectory dir = records.resolveForReading(ctx);
     List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
-    Map<String, FailedPreflight> attempts = kc.failedPreflights(rows);
+    RecordViews views = CommandFacade.views(dir);
+    Map<String, FailedPreflight> attempts = views.failedPreflights(rows);
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
     List<Integer> failures = new ArrayList<>();
@@ -254,7 +256,7 @@ final class AssessCommand implements Callable<Integer> {
             failures,
             host.gateway().sharingOn(),
             new java.util.HashSet<>(host.gateway().effectiveStubSet()),
-            metrics == null ? 0 : newestRefutation(kc, verdicts));
+            metrics == null ? 0 : newestRefutation(views, verdicts));
     Runnable print;
     if (json) {
       print =

@@ -1,14 +1,14 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.host.Backoff;
-import dev.kcshare.core.policy.host.FailureAdvice;
-import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.api.ServerVerdict;
+import dev.kcshare.core.policy.internal.Backoff;
+import dev.kcshare.core.policy.internal.FailureAdvice;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.embed.FailedPreflight;
-import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.report.EpochSeconds;
+import dev.kcshare.host.report.FailedPreflight;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,10 @@ package dev.kcshare.cli;
 
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.RecordViews;
+import dev.kcshare.host.seeding.SeedService;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -53,6 +56,16 @@ final class CommandFacade {
         .processCeiling(jobs)
         .probeTimeout(Duration.ofSeconds(timeoutSeconds))
         .build();
+  }
+
+  /** The record files' views of the command's records directory. */
+  static RecordViews views(RecordsDirectory dir) {
+    return new RecordViews(dir, RecordReader.FILES);
+  }
+
+  /** Seeding over the command's records directory. */
+  static SeedService seeds(RecordsDirectory dir) {
+    return new SeedService(dir, RecordReader.FILES);
   }
 
   private static Shareability build(CliContext ctx, Path records) {

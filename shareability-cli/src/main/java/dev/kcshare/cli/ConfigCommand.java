@@ -1,13 +1,13 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.UnresolvedVariable;
+import dev.kcshare.api.UnusableEntry;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.embed.Shareability;
-import dev.kcshare.embed.UnresolvedVariable;
-import dev.kcshare.embed.UnusableEntry;
 import dev.kcshare.host.config.Conflict;
 import dev.kcshare.host.config.Definitions;
 import dev.kcshare.host.config.GatewaySettings;

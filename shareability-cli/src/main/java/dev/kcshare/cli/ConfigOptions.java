@@ -1,12 +1,12 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.host.SkippedFileWarnings;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.UnusableEntry;
+import dev.kcshare.core.policy.internal.SkippedFileWarnings;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.Shareability;
-import dev.kcshare.embed.UnusableEntry;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import java.nio.file.Path;

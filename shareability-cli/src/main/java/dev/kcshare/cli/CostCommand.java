@@ -1,12 +1,12 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.cost.CostReport;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.cost.ShareBlocker;
 import dev.kcshare.core.text.ByteUnits;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.HostConfig;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.RecordsException;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.RecordsException;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.FileProblems;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.ConfigFormat;

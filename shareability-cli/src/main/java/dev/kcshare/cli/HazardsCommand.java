@@ -5,11 +5,11 @@ import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerUnion;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.RecordFileRead;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.RecordFileRead;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -65,10 +65,7 @@ final class HazardsCommand implements Runnable {
     @Override
     public Integer call() {
       RecordsDirectory dir = records.resolveForReading(ctx);
-      RecordFileRead<LedgerLoad> ledger;
-      try (Shareability kc = CommandFacade.of(ctx, dir)) {
-        ledger = kc.readLedger();
-      }
+      RecordFileRead<LedgerLoad> ledger = CommandFacade.views(dir).readLedger();
       if (json) {
         Output.json(ctx, toJson(ledger.contents()));
       } else {
@@ -176,8 +173,9 @@ final class HazardsCommand implements Runnable {
       if (server.isEmpty()) {
         throw new BadInputException("SERVER must not be empty");
       }
-      try (Shareability kc = CommandFacade.of(ctx, records.resolve(ctx))) {
-        RecordFileRead<LedgerLoad> ledger = kc.readLedger();
+      RecordsDirectory dir = records.resolve(ctx);
+      try (Shareability kc = CommandFacade.of(ctx, dir)) {
+        RecordFileRead<LedgerLoad> ledger = CommandFacade.views(dir).readLedger();
         // A ledger that could not be read cannot say the name is unknown: the clear itself then
         // reports what it finds (a newer version's file is left unchanged, and so on).
         List<String> recorded = new ArrayList<>(ledger.contents().servers().keySet());

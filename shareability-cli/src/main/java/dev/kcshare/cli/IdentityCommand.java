@@ -1,12 +1,12 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.IdentityKeys;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;

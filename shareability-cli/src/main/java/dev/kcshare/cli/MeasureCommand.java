@@ -1,12 +1,12 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.handshake.EraChoice;
-import dev.kcshare.core.policy.host.Selection;
+import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblem;

@@ -1,9 +1,9 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,8 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.records.RecordsDirectory;
 import java.io.IOException;
 import java.util.List;
@@ -62,8 +61,7 @@ final class MeasureHeadStart implements AutoCloseable {
         return null;
       }
       hook = PassHook.install();
-      FacadeAccess.Hooks access = FacadeAccess.hooks();
-      if (!access.startEarly(facade, server, MeasureCommand.options(false, line.noWait(), false))) {
+      if (!facade.beginPass(server, MeasureCommand.options(false, line.noWait(), false))) {
         end(facade, hook);
         return null;
       }

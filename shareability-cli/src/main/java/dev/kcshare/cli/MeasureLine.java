@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.policy.host.Selection;
-import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.host.prober.ProbeOptions;
 import java.util.ArrayList;
 import java.util.HashSet;

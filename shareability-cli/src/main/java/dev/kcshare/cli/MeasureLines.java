@@ -1,10 +1,10 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.policy.host.Backoff;
+import dev.kcshare.core.policy.internal.Backoff;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.prober.PhaseTimes;
 import java.time.Duration;
 import java.util.ArrayList;

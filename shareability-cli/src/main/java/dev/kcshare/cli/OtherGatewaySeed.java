@@ -1,19 +1,20 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.policy.GatewaySeeding;
-import dev.kcshare.core.policy.GatewaySeeding.Gateway;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.policy.internal.GatewaySeeding;
+import dev.kcshare.core.policy.internal.GatewaySeeding.Gateway;
 import dev.kcshare.core.text.Secrets;
 import dev.kcshare.core.verdict.Strength;
-import dev.kcshare.embed.ServerDefinition;
-import dev.kcshare.embed.ServerVerdict;
-import dev.kcshare.embed.Shareability;
-import dev.kcshare.embed.VerdictRecords;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.RecordViews;
+import dev.kcshare.host.report.VerdictRecords;
 import dev.kcshare.host.seeding.GatewayFile;
+import dev.kcshare.host.seeding.SeedService;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -94,23 +95,24 @@ final class OtherGatewaySeed {
     Path file =
         explicitFile != null ? explicitFile : GatewayFile.locate(gateway, ctx.env(), ctx.cwd());
     Outcome outcome;
-    try (Shareability kc = CommandFacade.of(ctx, dir)) {
-      VerdictRecords read = kc.readVerdictRecords();
+    {
+      VerdictRecords read = CommandFacade.views(dir).readVerdictRecords();
+      SeedService seeds = CommandFacade.seeds(dir);
       Map<String, ServerVerdict> verdicts = new HashMap<>();
       for (ServerVerdict v :
-          kc.verdicts(host.servers(), read, host.hostProfile(), host.identityKeys())) {
+          RecordViews.verdicts(host.servers(), read, host.hostProfile(), host.identityKeys())) {
         verdicts.putIfAbsent(v.verdict().name(), v);
       }
       if (!apply) {
         Reading r = read(file, verdicts);
-        GatewaySeeding.Plan plan = plan(r, kc.gatewaySeeded(gateway));
+        GatewaySeeding.Plan plan = plan(r, seeds.gatewaySeeded(gateway));
         outcome = outcome(r, plan, false, false, false);
       } else {
         // The markers are kcshare's own file in the records directory: written only where nobody
         // else can write (docs/security.md).
         Outcome[] edited = new Outcome[1];
         boolean marked =
-            kc.applyGatewaySeed(
+            seeds.applyGatewaySeed(
                 gateway, seeded -> (edited[0] = apply(file, verdicts, seeded)).plan());
         outcome = edited[0].withMarkersWritten(marked);
       }

@@ -1,14 +1,14 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.handshake.host.Captures;
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.handshake.internal.Captures;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.PassResult;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.HostConfig;

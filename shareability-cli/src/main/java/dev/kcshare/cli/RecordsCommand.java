@@ -4,10 +4,9 @@ import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.Dropped;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.RecordFileRead;
-import dev.kcshare.embed.RecordsSnapshot;
-import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.RecordFileRead;
+import dev.kcshare.host.report.RecordsSnapshot;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,10 +42,7 @@ final class RecordsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RecordsDirectory dir = records.resolveForReading(ctx);
-    RecordsSnapshot snapshot;
-    try (Shareability kc = CommandFacade.of(ctx, dir)) {
-      snapshot = kc.readRecords();
-    }
+    RecordsSnapshot snapshot = CommandFacade.views(dir).readRecords();
     // A missing or unusable file has nothing to decode: its state and problem say why it is empty.
     RecordFileRead<LedgerLoad> ledgerRead = snapshot.ledger();
     LedgerLoad ledger = ledgerRead.contents();

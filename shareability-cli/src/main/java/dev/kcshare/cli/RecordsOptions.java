@@ -31,7 +31,7 @@ final class RecordsOptions {
    */
   RecordsDirectory resolveForReading(CliContext ctx) {
     RecordsDirectory dir = resolve(ctx);
-    String refusal = RecordsTrust.readWarning(dir.path());
+    String refusal = RecordsTrust.readWarningOnce(dir.path());
     if (refusal != null) {
       ctx.err()
           .println(

@@ -1,19 +1,15 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.policy.GatewaySeeding;
+import dev.kcshare.api.ServerVerdict;
+import dev.kcshare.core.json.internal.CodePoints;
 import dev.kcshare.core.policy.Seeding;
-import dev.kcshare.core.policy.host.FailureAdvice;
+import dev.kcshare.core.policy.internal.FailureAdvice;
+import dev.kcshare.core.policy.internal.GatewaySeeding;
 import dev.kcshare.core.records.LedgerView;
 import dev.kcshare.core.records.VerdictCache;
-import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.embed.FailedPreflight;
-import dev.kcshare.embed.SeedResult;
-import dev.kcshare.embed.ServerVerdict;
-import dev.kcshare.embed.Shareability;
-import dev.kcshare.embed.VerdictRecords;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
@@ -21,6 +17,10 @@ import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.RecordsDirectory;
+import dev.kcshare.host.report.FailedPreflight;
+import dev.kcshare.host.report.RecordViews;
+import dev.kcshare.host.report.VerdictRecords;
+import dev.kcshare.host.seeding.SeedResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -193,13 +193,13 @@ final class SeedCommand implements Callable<Integer> {
     GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
     Candidates[] candidates = new Candidates[1];
     Seeding.SeedPlan plan;
-    try (Shareability kc = CommandFacade.of(ctx, dir)) {
-      plan =
-          kc.planSeed(
-              settings.section(),
-              (ledger, cache) ->
-                  (candidates[0] = candidates(kc, ledger, cache, host, settings)).served());
-    }
+    RecordViews views = CommandFacade.views(dir);
+    plan =
+        CommandFacade.seeds(dir)
+            .planSeed(
+                settings.section(),
+                (ledger, cache) ->
+                    (candidates[0] = candidates(views, ledger, cache, host, settings)).served());
     Path parent = file.toAbsolutePath().getParent();
     return new Outcome(
         file,
@@ -224,14 +224,15 @@ final class SeedCommand implements Callable<Integer> {
       Candidates[] candidates = new Candidates[1];
       boolean[] written = new boolean[1];
       SeedResult seeded;
-      try (Shareability kc = CommandFacade.of(ctx, dir)) {
-        seeded =
-            kc.applySeed(
-                section,
-                (ledger, cache) ->
-                    (candidates[0] = candidates(kc, ledger, cache, host, settings)).served(),
-                changed -> written[0] = editor.writeStubOverrides(Seeding.validOverrides(changed)));
-      }
+      RecordViews views = CommandFacade.views(dir);
+      seeded =
+          CommandFacade.seeds(dir)
+              .applySeed(
+                  section,
+                  (ledger, cache) ->
+                      (candidates[0] = candidates(views, ledger, cache, host, settings)).served(),
+                  changed ->
+                      written[0] = editor.writeStubOverrides(Seeding.validOverrides(changed)));
       return new Outcome(
           editor.file(),
           settings.sharingOn(),
@@ -248,13 +249,13 @@ final class SeedCommand implements Callable<Integer> {
 
   /** The candidates over the records a seed read: the verdicts of the host's servers from them. */
   private Candidates candidates(
-      Shareability kc,
+      RecordViews views,
       LedgerView ledger,
       VerdictCache cache,
       HostConfig host,
       GatewaySettings settings) {
     List<ServerVerdict> rows =
-        kc.verdicts(
+        RecordViews.verdicts(
             host.servers(),
             new VerdictRecords(ledger, cache),
             host.hostProfile(),
@@ -265,7 +266,7 @@ final class SeedCommand implements Callable<Integer> {
         settings,
         cache.applied(),
         GatewaySources.of(ctx.env()),
-        kc.failedPreflights(rows));
+        views.failedPreflights(rows));
   }
 
   /**

@@ -1,12 +1,12 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.policy.DefinitionFacts;
-import dev.kcshare.core.records.host.IdentityDifference;
+import dev.kcshare.core.records.internal.IdentityDifference;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.ReasonCode;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.Conflict;
 import java.util.ArrayList;

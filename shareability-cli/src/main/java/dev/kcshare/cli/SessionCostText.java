@@ -1,8 +1,8 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.text.ByteUnits;
-import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.host.report.EpochSeconds;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;

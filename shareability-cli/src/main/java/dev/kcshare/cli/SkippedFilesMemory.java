@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.policy.host.SkippedFileWarnings;
+import dev.kcshare.core.policy.internal.SkippedFileWarnings;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AtomicFiles;
 import dev.kcshare.host.records.RecordsTrust;

@@ -1,12 +1,11 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.GatewaySources;
@@ -119,9 +118,8 @@ final class StubCommand implements Callable<Integer> {
                 GatewayWrites.forwardDeclaredEnv(settings),
                 settings.identityKeys(),
                 locked.hostProfile());
-        try (Shareability kc = CommandFacade.of(ctx, dir)) {
-          result = kc.eligibility(candidates, eligibility, servers); // reads the records once
-        }
+        // reads the records once
+        result = CommandFacade.views(dir).eligibility(candidates, eligibility, servers);
       } else {
         result = new Eligibility.Result(candidates, List.of(), settings.sharingOn());
       }

@@ -1,8 +1,8 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;

@@ -1,5 +1,8 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.RecordsException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;

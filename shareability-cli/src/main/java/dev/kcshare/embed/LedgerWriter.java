@@ -1,10 +1,14 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.api.RecordResult;
+import dev.kcshare.api.RecordsException;
 import dev.kcshare.core.records.HazardCodes;
-import dev.kcshare.core.records.host.RecordLimits;
+import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
+import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.records.LedgerStore;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
@@ -13,7 +17,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -87,8 +93,30 @@ public final class LedgerWriter implements AutoCloseable {
     }
   }
 
-  void schedule(ScheduledFuture<?> flushes) {
-    this.schedule = flushes;
+  /** Refuses a flush period shorter than {@link #MIN_FLUSH_PERIOD} (before a writer is opened). */
+  static void requireFlushPeriod(Duration flushEvery) {
+    Objects.requireNonNull(flushEvery, "flushEvery");
+    if (flushEvery.compareTo(MIN_FLUSH_PERIOD) < 0) {
+      throw new IllegalArgumentException(
+          "flushEvery must be at least " + MIN_FLUSH_PERIOD.toMillis() + " ms: " + flushEvery);
+    }
+  }
+
+  /** Flushes every {@code period} on {@code executor} until closed. */
+  void scheduleFlushes(ScheduledExecutorService executor, Duration period) {
+    long nanos = period.toNanos();
+    this.schedule =
+        executor.scheduleWithFixedDelay(this::flushQuietly, nanos, nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private void flushQuietly() {
+    try {
+      flushScheduled(); // not written this time: logged once; the next flush retries
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      log.warn("the scheduled ledger flush failed; the next one retries", e);
+    }
   }
 
   /** The facade that opened this writer. */
@@ -133,7 +161,7 @@ public final class LedgerWriter implements AutoCloseable {
             ? Refusal.EMPTY_NAME
             : !HazardCodes.isKnown(code)
                 ? Refusal.UNKNOWN_CODE
-                : RecordLimits.refusal(name, launchIdentity) != null ? Refusal.TOO_LONG : null;
+                : HazardLedger.refusal(name, launchIdentity) != null ? Refusal.TOO_LONG : null;
     if (refusal != null) {
       Refused r = refused.get(refusal);
       r.count.incrementAndGet();
@@ -252,7 +280,7 @@ public final class LedgerWriter implements AutoCloseable {
         }
       }
       if (failure != null) {
-        RecordsException problem = RecordsException.of(failure, owner.ledgerPath());
+        RecordsException problem = FileProblems.asRecordsException(failure, owner.ledgerPath());
         log.warn(
             "the ledger's last flush failed; what was recorded since the last successful flush is"
                 + " lost: {}",
@@ -297,7 +325,7 @@ public final class LedgerWriter implements AutoCloseable {
           switch (e.getKey()) {
             case EMPTY_NAME -> parts[1].isEmpty() ? "empty server name" : "blank server name";
             case UNKNOWN_CODE -> "not a known hazard code";
-            case TOO_LONG -> String.valueOf(RecordLimits.refusal(parts[1], parts[2]));
+            case TOO_LONG -> String.valueOf(HazardLedger.refusal(parts[1], parts[2]));
           };
       log.warn(
           "refusing to record hazard {} for server {}: {} ({} such record(s) so far; logged once)",

@@ -1,5 +1,7 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 

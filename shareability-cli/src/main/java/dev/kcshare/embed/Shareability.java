@@ -1,73 +1,59 @@
 package dev.kcshare.embed;
 
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.RecordsException;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.policy.Eligibility;
-import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
-import dev.kcshare.core.policy.host.Selection;
-import dev.kcshare.core.records.CacheLoad;
-import dev.kcshare.core.records.HazardLedger;
-import dev.kcshare.core.records.LedgerLoad;
-import dev.kcshare.core.records.LedgerView;
+import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.core.records.VerdictCache;
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.AttemptsCodec;
-import dev.kcshare.core.records.host.AttemptsLoad;
-import dev.kcshare.core.text.Secrets;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.HostContext;
-import dev.kcshare.host.config.ConfigFormat;
-import dev.kcshare.host.config.Definitions;
 import dev.kcshare.host.config.HostConfigLoader;
-import dev.kcshare.host.evaluation.EvaluationRunner;
-import dev.kcshare.host.evaluation.FacadeAccess;
 import dev.kcshare.host.evaluation.HeadStart;
+import dev.kcshare.host.evaluation.PassEngine;
 import dev.kcshare.host.evaluation.SinglePreflight;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
 import dev.kcshare.host.prober.SpawnRegistry;
-import dev.kcshare.host.prober.StdioProber;
-import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.CacheStore;
-import dev.kcshare.host.records.FileLock;
-import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.LedgerStore;
-import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.records.RecordsTrust;
-import dev.kcshare.host.records.ServerIdentity;
-import dev.kcshare.host.report.EpochSeconds;
 import dev.kcshare.host.report.VerdictReport;
-import dev.kcshare.host.seeding.SeedMarkers;
+import dev.kcshare.host.seeding.SeedService;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The embedding facade: one object per records directory that gives a Java MCP gateway the hazard
@@ -95,14 +81,6 @@ import org.slf4j.LoggerFactory;
  * the gateway stops.
  */
 public final class Shareability implements AutoCloseable {
-  /**
-   * Looked up when there is something to log, not held in a static field: a command that builds a
-   * facade and logs nothing must not start a logging backend (docs/performance.md).
-   */
-  private static Logger log() {
-    return LoggerFactory.getLogger(Shareability.class);
-  }
-
   /** Facades built and not yet closed, in this JVM: the last to close removes the hook. */
   private static final AtomicInteger OPEN = new AtomicInteger();
 
@@ -113,11 +91,8 @@ public final class Shareability implements AutoCloseable {
   private final DoubleSupplier clock;
   private final HostProfile profile;
   private final Set<String> identityKeys;
-  private final @Nullable Duration probeTimeout;
-  private final int processCeiling;
-  private @Nullable StdioProber prober; // guarded by lifecycle: made by the first pass
-  private final int workers;
-  private @Nullable EvaluationRunner runner; // guarded by lifecycle: made with the prober
+  private final AtomicBoolean readChecked = new AtomicBoolean();
+  private final PassEngine engine; // the prober and the pass runner, made by the first pass
   private final RecordReader reader;
   private final ThreadFactory threads;
   private final Consumer<RecordsException> onFlushFailure;
@@ -129,10 +104,6 @@ public final class Shareability implements AutoCloseable {
   private @Nullable ScheduledThreadPoolExecutor flusher; // guarded by lifecycle
   private @Nullable HeadStart headStart; // guarded by lifecycle
 
-  static {
-    FacadeAccess.register(new Access());
-  }
-
   private Shareability(Builder b) {
     this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
     this.records =
@@ -141,12 +112,11 @@ public final class Shareability implements AutoCloseable {
             RecordsDirectory.Rule.OPTION);
     this.environment = Map.copyOf(b.environment);
     this.wallClock = b.clock;
-    this.clock = () -> Times.seconds(wallClock);
+    this.clock = () -> wallClock.millis() / 1000.0; // epoch seconds, as the record files keep them
     this.profile = b.profile;
     this.identityKeys = Set.copyOf(b.identityKeys);
-    this.probeTimeout = b.probeTimeout;
-    this.processCeiling = b.processCeiling;
-    this.workers = Math.max(1, b.processCeiling / 2);
+    this.engine =
+        new PassEngine(environment, workingDirectory, b.probeTimeout, b.processCeiling, clock);
     this.reader = b.reader;
     this.threads = b.threads;
     this.onFlushFailure = b.onFlushFailure;
@@ -207,6 +177,35 @@ public final class Shareability implements AutoCloseable {
     return records.cacheFile();
   }
 
+  /**
+   * The start-up check: whether the records directory can be used as kcshare uses it, without
+   * creating or writing anything. Call it once when the gateway starts, before opening the ledger;
+   * a problem it reports is the operator's to fix, and every write would fail the same way. It
+   * refuses a path that is not a directory, a directory others may write (or under an ancestor that
+   * lets them; docs/security.md#who-may-write-the-records-directory), and one this process cannot
+   * write. A directory that does not exist yet passes when it can be created where its path exists.
+   * Blocking: file I/O.
+   *
+   * @throws RecordsException naming the path and the reason; {@link RecordsException#isRefused()}
+   *     for a directory others may write
+   * @throws IllegalStateException if this facade is closed
+   */
+  public void checkRecordsDirectory() throws RecordsException {
+    ensureOpen();
+    try {
+      RecordsTrust.check(records.path());
+    } catch (IOException e) {
+      throw FileProblems.asRecordsException(e, records.path());
+    }
+  }
+
+  /** On the first read of the records, warns once when others may write the directory. */
+  private void warnOnceWhenOthersMayWrite() {
+    if (readChecked.compareAndSet(false, true)) {
+      RecordsTrust.warnOnRead(records.path());
+    }
+  }
+
   Path ledgerPath() {
     return records.ledgerFile();
   }
@@ -254,21 +253,10 @@ public final class Shareability implements AutoCloseable {
    * @throws IllegalStateException if this facade is closed, or its writer is open already
    */
   public LedgerWriter openLedger(Duration flushEvery) {
-    Objects.requireNonNull(flushEvery, "flushEvery");
-    if (flushEvery.compareTo(LedgerWriter.MIN_FLUSH_PERIOD) < 0) {
-      throw new IllegalArgumentException(
-          "flushEvery must be at least "
-              + LedgerWriter.MIN_FLUSH_PERIOD.toMillis()
-              + " ms: "
-              + flushEvery);
-    }
+    LedgerWriter.requireFlushPeriod(flushEvery);
     synchronized (lifecycle) {
       LedgerWriter writer = openLedger();
-      long period = flushEvery.toNanos();
-      writer.schedule(
-          flusher()
-              .scheduleWithFixedDelay(
-                  () -> flushQuietly(writer), period, period, TimeUnit.NANOSECONDS));
+      writer.scheduleFlushes(flusher(), flushEvery);
       return writer;
     }
   }
@@ -282,16 +270,6 @@ public final class Shareability implements AutoCloseable {
       flusher = f;
     }
     return f;
-  }
-
-  private static void flushQuietly(LedgerWriter writer) {
-    try {
-      writer.flushScheduled(); // not written this time: logged once; the next flush retries
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      log().warn("the scheduled ledger flush failed; the next one retries", e);
-    }
   }
 
   private void forget(LedgerWriter writer) {
@@ -317,27 +295,7 @@ public final class Shareability implements AutoCloseable {
   public List<ConfiguredServer> servers(List<ServerDefinition> definitions) {
     requireElements(definitions, "definitions");
     ensureOpen();
-    Fingerprints fingerprints = fingerprints();
-    List<ConfiguredDefinition> configured = new ArrayList<>(definitions.size());
-    for (int i = 0; i < definitions.size(); i++) {
-      ServerDefinition d = definitions.get(i);
-      String command = d.command();
-      String identity =
-          d.isStdio() && command != null
-              ? ServerIdentity.cacheIdentity(command, d.args(), d.env(), fingerprints)
-              : null;
-      configured.add(
-          new ConfiguredDefinition(
-              d,
-              "<embedded>",
-              workingDirectory,
-              "/" + i,
-              ConfigFormat.EMBEDDED.id(),
-              ConfigFormat.EMBEDDED.client(),
-              identity,
-              List.of()));
-    }
-    return ConfiguredServer.group(configured);
+    return engine.servers(definitions);
   }
 
   /**
@@ -357,12 +315,7 @@ public final class Shareability implements AutoCloseable {
   public String launchIdentity(ServerDefinition definition) {
     Objects.requireNonNull(definition, "definition");
     ensureOpen();
-    String command = definition.command();
-    if (command == null || !definition.isStdio()) {
-      throw new IllegalArgumentException("not a stdio definition: " + definition.name());
-    }
-    return ServerIdentity.launchIdentity(
-        command, definition.args(), definition.env(), identityKeys, fingerprints());
+    return engine.launchIdentity(definition, identityKeys);
   }
 
   /**
@@ -379,6 +332,7 @@ public final class Shareability implements AutoCloseable {
   public List<ServerVerdict> verdicts(List<ConfiguredServer> servers) {
     requireElements(servers, "servers");
     ensureOpen();
+    warnOnceWhenOthersMayWrite();
     return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
   }
@@ -400,6 +354,7 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(liveLedger, "liveLedger");
     ensureOpen();
     requireOwn(liveLedger);
+    warnOnceWhenOthersMayWrite();
     return VerdictReport.live(
             liveLedger.store().ledger(), records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, profile, identityKeys);
@@ -448,36 +403,9 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(host, "host");
     requireElements(servers, "servers");
     ensureOpen();
+    warnOnceWhenOthersMayWrite();
     return VerdictReport.load(records, reader, VerdictReport.namesOf(servers))
         .verdicts(servers, host.hostProfile(), host.identityKeys());
-  }
-
-  /**
-   * The verdicts of {@code servers} over records already read ({@link #readVerdictRecords}, or what
-   * a {@link SeedVerdicts} is handed under the cache lock), under the given host profile and
-   * identity keys: the same rows {@link #verdicts(HostServers, List)} gives, with no I/O, so a
-   * caller that holds a lock decides over exactly the records it read.
-   *
-   * @param servers the servers, in the order wanted
-   * @param records the ledger and cache read
-   * @param profile the host profile in force
-   * @param identityKeys the gateway's caller-identity keys
-   * @return one row per server, in the given order
-   * @throws NullPointerException if an argument or an element of {@code servers} is null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public List<ServerVerdict> verdicts(
-      List<ConfiguredServer> servers,
-      VerdictRecords records,
-      HostProfile profile,
-      Set<String> identityKeys) {
-    requireElements(servers, "servers");
-    Objects.requireNonNull(records, "records");
-    Objects.requireNonNull(profile, "profile");
-    Objects.requireNonNull(identityKeys, "identityKeys");
-    ensureOpen();
-    return VerdictReport.of(records.ledger(), records.cache())
-        .verdicts(servers, profile, Set.copyOf(identityKeys));
   }
 
   private void requireOwn(LedgerWriter writer) {
@@ -544,22 +472,39 @@ public final class Shareability implements AutoCloseable {
       @Nullable HeadStart head)
       throws RecordsException, InterruptedException {
     try {
-      return runner().run(servers, records.cacheFile(), options, listener, head);
+      return engine.runner().run(servers, records.cacheFile(), options, listener, head);
     } catch (IOException e) {
-      throw RecordsException.of(e, records.path());
+      throw FileProblems.asRecordsException(e, records.path());
     }
   }
 
-  /** The commands' side of this facade ({@link FacadeAccess}). */
-  private static final class Access implements FacadeAccess.Hooks {
-    @Override
-    public boolean startEarly(Shareability facade, ConfiguredServer server, PassOptions options)
-        throws IOException, InterruptedException {
-      return facade.startEarly(server, options);
+  /**
+   * Begins a pass of {@link PassOptions.Kind#NAMED} over the one server {@code server} now, so that
+   * its two spawns overlap whatever the caller still has to do before it asks for the result (the
+   * {@code kcshare} command begins one before it has parsed its command line; docs/performance.md).
+   * It is begun only when it would spawn at once: the server may be spawned and the cache lock is
+   * free now; otherwise nothing is spawned and {@code false} is returned. The next {@link #pass} of
+   * exactly this server and these options continues it; a pass of anything else, or {@link
+   * #close()}, ends it (its processes torn down, the lock released) before doing its own work.
+   *
+   * @param server the configured server
+   * @param options the options the later pass will use
+   * @return whether it was begun
+   * @throws RecordsException when the records directory or the lock cannot be used
+   * @throws InterruptedException when interrupted while taking the lock
+   * @throws IllegalStateException when one is begun already, or after {@link #close()}
+   */
+  public boolean beginPass(ConfiguredServer server, PassOptions options)
+      throws RecordsException, InterruptedException {
+    Objects.requireNonNull(server, "server");
+    Objects.requireNonNull(options, "options");
+    try {
+      return startEarly(server, options);
+    } catch (IOException e) {
+      throw FileProblems.asRecordsException(e, records.path());
     }
   }
 
-  /** Begins the head start of a named pass of one server ({@link FacadeAccess.Hooks}). */
   private boolean startEarly(ConfiguredServer server, PassOptions options)
       throws IOException, InterruptedException {
     synchronized (lifecycle) {
@@ -567,7 +512,7 @@ public final class Shareability implements AutoCloseable {
       if (headStart != null) {
         throw new IllegalStateException("a head start is begun already");
       }
-      HeadStart head = runner().startEarly(server, records.cacheFile(), options);
+      HeadStart head = engine.runner().startEarly(server, records.cacheFile(), options);
       headStart = head;
       return head != null;
     }
@@ -622,11 +567,11 @@ public final class Shareability implements AutoCloseable {
     Path root = captureDirectory == null ? null : workingDirectory.resolve(captureDirectory);
     try {
       return SinglePreflight.run(
-          prober().withEra(options.era()).withSelfTest(options.selfTest()),
+          engine.prober().withEra(options.era()).withSelfTest(options.selfTest()),
           server.first().definition(),
           root);
     } catch (IOException e) {
-      throw RecordsException.of(e, Objects.requireNonNull(root));
+      throw FileProblems.asRecordsException(e, Objects.requireNonNull(root));
     }
   }
 
@@ -733,245 +678,7 @@ public final class Shareability implements AutoCloseable {
     try {
       return LedgerStore.clearInFile(records.ledgerFile(), name, clock);
     } catch (IOException e) {
-      throw RecordsException.of(e, records.ledgerFile());
-    }
-  }
-
-  /**
-   * The hazard ledger file as it is now, read once and tolerantly, for display ({@code kcshare
-   * hazards list}): every server's observations by launch identity, the clear markers and what was
-   * dropped on read. Inside the gateway, the writer's own reads ({@link LedgerWriter#all()}) answer
-   * from memory instead. Never throws for a bad file: it then reads as nothing observed, and says
-   * why. Blocking: file I/O.
-   *
-   * @return the file as read
-   * @throws IllegalStateException if this facade is closed
-   */
-  public RecordFileRead<LedgerLoad> readLedger() {
-    ensureOpen();
-    return ledgerRead();
-  }
-
-  private RecordFileRead<LedgerLoad> ledgerRead() {
-    RecordFile.Loaded<LedgerLoad> read = RecordFile.readLedger(records.ledgerFile());
-    return fileRead(records.ledgerFile(), read, read.value().refusal());
-  }
-
-  /**
-   * Every file of the records directory as it is now, each read once and tolerantly, for display
-   * ({@code kcshare records}): what each holds, why one could not be used, and every row dropped on
-   * read. Never throws for a bad file. Blocking: file I/O.
-   *
-   * @return the snapshot
-   * @throws IllegalStateException if this facade is closed
-   */
-  public RecordsSnapshot readRecords() {
-    ensureOpen();
-    RecordFileRead<LedgerLoad> ledgerRead = ledgerRead();
-    RecordFile.Loaded<CacheLoad> cache = RecordFile.readCache(records.cacheFile());
-    RecordFile.Read attemptsRead = RecordFile.read(records.attemptsFile());
-    AttemptsLoad attempts = AttemptsCodec.decode(attemptsRead.root());
-    Path registry = SpawnRegistry.fileIn(records.path());
-    return new RecordsSnapshot(
-        records.path(),
-        ledgerRead,
-        fileRead(records.cacheFile(), cache, cache.value().refusal()),
-        new RecordFileRead<>(
-            records.attemptsFile(),
-            attemptsRead.exists(),
-            attemptsRead.state() == RecordFile.State.MISSING
-                || attemptsRead.state() == RecordFile.State.PARSED,
-            Optional.ofNullable(attemptsRead.problem()),
-            attempts.newer() ? Optional.of(NEWER) : Optional.empty(),
-            List.copyOf(attempts.servers().keySet())),
-        registry,
-        Files.exists(registry, LinkOption.NOFOLLOW_LINKS),
-        SpawnRegistry.recordedCount(records.path()));
-  }
-
-  /**
-   * The last failed pre-flight of each row's server under its current execution identity, from
-   * {@code kcshare-attempts.json} (read once, tolerantly: a bad file reads as no failures), masked
-   * with the server's secrets: what {@code kcshare assess} and {@code kcshare seed --plan} show as
-   * "could not run". A server without one is absent. Blocking: file I/O.
-   *
-   * @param rows the verdict rows ({@link #verdicts})
-   * @return by server name, in the rows' order
-   * @throws NullPointerException if {@code rows} or an element is null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public Map<String, FailedPreflight> failedPreflights(List<ServerVerdict> rows) {
-    requireElements(rows, "rows");
-    ensureOpen();
-    AttemptsLoad attempts = AttemptStore.read(records.attemptsFile());
-    Map<String, FailedPreflight> out = new LinkedHashMap<>();
-    for (ServerVerdict row : rows) {
-      AttemptRecord a = attempts.servers().get(row.name());
-      String identity = row.server().first().identity();
-      if (a == null || !a.identity().equals(identity) || out.containsKey(row.name())) {
-        continue;
-      }
-      Secrets secrets = Definitions.secrets(row.server().first().definition());
-      out.put(
-          row.name(),
-          new FailedPreflight(
-              EpochSeconds.instant(a.at()),
-              a.identity(),
-              secrets.mask(a.detail()),
-              Optional.ofNullable(a.exitStatus()),
-              secrets.mask(a.stderrTail()),
-              a.failures()));
-    }
-    return Collections.unmodifiableMap(out);
-  }
-
-  private static final String NEWER = "was written by a newer version";
-
-  private static <T> RecordFileRead<T> fileRead(
-      Path file, RecordFile.Loaded<T> read, @Nullable String refusal) {
-    return new RecordFileRead<>(
-        file,
-        read.exists(),
-        read.state() == RecordFile.State.MISSING || read.state() == RecordFile.State.PARSED,
-        Optional.ofNullable(read.problem()),
-        Optional.ofNullable(refusal),
-        read.value());
-  }
-
-  /**
-   * The ledger and the cache file, read once each (the ledger first) and tolerantly, for a caller
-   * that assesses verdicts of servers it describes itself ({@code kcshare seed --gateway}).
-   * Blocking: file I/O.
-   *
-   * @return the records as read
-   * @throws IllegalStateException if this facade is closed
-   */
-  public VerdictRecords readVerdictRecords() {
-    ensureOpen();
-    LedgerView ledger =
-        HazardLedger.of(reader.ledger(records.ledgerFile(), name -> true).value()).readOnly();
-    return new VerdictRecords(
-        ledger, VerdictCache.of(reader.cache(records.cacheFile(), name -> true).value()));
-  }
-
-  /**
-   * Bulk-stub eligibility from the record FILES, for a process that does not hold the gateway's
-   * ledger writer ({@code kcshare stub --resolve-eligibility}): as {@link #eligibility(List,
-   * Eligibility.Settings, List, LedgerWriter)}, with the ledger file and the cache file read once
-   * each. Call it inside the config lock, with the servers read under it.
-   *
-   * @param requested the names asked to stub
-   * @param settings the gateway's effective settings
-   * @param servers the config facts of every loaded server, by name
-   * @return the stubbed names and the skipped ones with their reasons
-   * @throws NullPointerException if an argument or an element of a list is null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public Eligibility.Result eligibility(
-      List<String> requested, Eligibility.Settings settings, Map<String, ServerFacts> servers) {
-    requireElements(requested, "requested");
-    Objects.requireNonNull(settings, "settings");
-    Objects.requireNonNull(servers, "servers");
-    ensureOpen();
-    VerdictRecords read = readVerdictRecords();
-    return Eligibility.resolve(
-        requested, settings, Map.copyOf(servers), read.ledger()::codesForName, read.cache());
-  }
-
-  /**
-   * The names already seeded into another gateway's file (docs/seeding.md, Other gateways), as the
-   * markers file in the records directory holds them; none without a file. For a plan. Blocking:
-   * file I/O.
-   *
-   * @param gateway the gateway
-   * @return the names, in code-point order
-   * @throws RecordsException if the markers file cannot be read, or is not a markers file (then it
-   *     is {@linkplain RecordsException#isRefused() refused}: move it aside)
-   * @throws NullPointerException if {@code gateway} is null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public Set<String> gatewaySeeded(GatewaySeeding.Gateway gateway) throws RecordsException {
-    Objects.requireNonNull(gateway, "gateway");
-    ensureOpen();
-    Path file = SeedMarkers.fileFor(records.path(), gateway);
-    return new java.util.TreeSet<>(readMarkers(file).seeded());
-  }
-
-  /**
-   * Edits another gateway's file and records what was seeded, once per server.
-   *
-   * @param <E> what the edit may throw
-   */
-  @FunctionalInterface
-  public interface GatewayEdit<E extends Exception> {
-    /**
-     * Plans from the markers ({@link GatewaySeeding#plan}) and writes the gateway's file.
-     *
-     * @param seeded the names already seeded, as the markers file holds them under its lock
-     * @return the plan applied: its {@code markSeeded} names are recorded
-     * @throws E if the file could not be edited (then nothing is recorded)
-     */
-    GatewaySeeding.Plan edit(Set<String> seeded) throws E;
-  }
-
-  /**
-   * Seeds another gateway's file (docs/seeding.md, Other gateways): under the lock of the gateway's
-   * markers file in the records directory, hands the markers to {@code edit} and records the names
-   * of the plan it applied. The records directory is written only where nobody else can write
-   * (docs/security.md#who-may-write-the-records-directory). Blocking: file I/O.
-   *
-   * @param <E> what {@code edit} may throw
-   * @param gateway the gateway
-   * @param edit plans and writes the gateway's file
-   * @return whether new markers were written
-   * @throws RecordsException if the records directory or the markers file cannot be used (nothing
-   *     is recorded)
-   * @throws InterruptedException if interrupted while waiting for the markers lock
-   * @throws E what {@code edit} threw (nothing is recorded)
-   * @throws NullPointerException if an argument is null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public <E extends Exception> boolean applyGatewaySeed(
-      GatewaySeeding.Gateway gateway, GatewayEdit<E> edit)
-      throws RecordsException, InterruptedException, E {
-    Objects.requireNonNull(gateway, "gateway");
-    Objects.requireNonNull(edit, "edit");
-    ensureOpen();
-    Path given = SeedMarkers.fileFor(records.path(), gateway);
-    Path file = given;
-    FileLock lock;
-    try {
-      file = RecordsTrust.requireWritableFile(given);
-      lock = FileLock.acquire(file);
-    } catch (IOException e) {
-      throw RecordsException.of(e, file);
-    }
-    boolean marked;
-    try {
-      SeedMarkers markers = readMarkers(file);
-      GatewaySeeding.Plan plan = Objects.requireNonNull(edit.edit(markers.seeded()), "plan");
-      try {
-        marked = markers.mark(plan.markSeeded());
-      } catch (IOException e) {
-        throw RecordsException.of(e, file);
-      }
-    } finally {
-      try {
-        lock.close();
-      } catch (IOException e) {
-        log().debug("cannot release the markers lock", e);
-      }
-    }
-    return marked;
-  }
-
-  private static SeedMarkers readMarkers(Path file) throws RecordsException {
-    try {
-      return SeedMarkers.read(file);
-    } catch (BadInputException e) {
-      throw RecordsException.refused(file, String.valueOf(e.getMessage()));
-    } catch (IOException e) {
-      throw RecordsException.of(e, file);
+      throw FileProblems.asRecordsException(e, records.ledgerFile());
     }
   }
 
@@ -1027,158 +734,7 @@ public final class Shareability implements AutoCloseable {
     for (ServerVerdict row : rows) {
       verdicts.add(row.verdict());
     }
-    return seedUnderLock(section, cache -> verdicts, writer).plan();
-  }
-
-  /**
-   * The verdicts a seed plans from, computed from the records as the seed read them: {@link
-   * #planSeed} reads each record file once, {@link #applySeed} the cache under its lock (and the
-   * ledger file), so the verdicts and the "already seeded" markers agree.
-   */
-  @FunctionalInterface
-  public interface SeedVerdicts {
-    /**
-     * The verdicts of the servers the gateway fronts; an {@code unknown} one is left for a later
-     * seed ({@link Seeding#recommendations}).
-     *
-     * @param ledger the hazard ledger file as read (read-only)
-     * @param cache the verdict cache as read, with its "already seeded" markers
-     * @return the verdicts, one per server
-     */
-    List<Verdict> of(LedgerView ledger, VerdictCache cache);
-  }
-
-  /**
-   * What {@link #applySeed} would do now: reads the ledger and the cache file once each (without a
-   * lock), has {@code verdicts} compute the verdicts from them and plans from the cache's "already
-   * seeded" markers; changes and writes nothing. {@code kcshare seed --plan} shows this.
-   *
-   * @param section the {@code mcp_gateway} section (only read: its effective stub set)
-   * @param verdicts computes the verdicts from the records read
-   * @return the plan
-   * @throws NullPointerException if an argument, or an element of what {@code verdicts} returns, is
-   *     null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public Seeding.SeedPlan planSeed(Map<String, ?> section, SeedVerdicts verdicts) {
-    Objects.requireNonNull(section, "section");
-    Objects.requireNonNull(verdicts, "verdicts");
-    ensureOpen();
-    LedgerView ledger =
-        HazardLedger.of(reader.ledger(records.ledgerFile(), name -> true).value()).readOnly();
-    VerdictCache cache = VerdictCache.of(reader.cache(records.cacheFile(), name -> true).value());
-    List<Verdict> rows = verdicts.of(ledger, cache);
-    requireElements(rows, "verdicts");
-    return Seeding.plan(
-        cache.applied(), Seeding.recommendations(rows), Seeding.effectiveStubSet(section));
-  }
-
-  /**
-   * As {@link #seed}, with the verdicts computed under the cache lock, saying what it did: which
-   * names it added to {@code stub_overrides}, which it left as they were, and whether it wrote new
-   * markers. {@code kcshare seed --apply} does this inside its config lock. Takes the cache lock
-   * (when an evaluation pass holds it, says so in the log at INFO and waits for it), reads the
-   * ledger file, has {@code verdicts} compute the verdicts from both, plans, applies the plan to
-   * {@code section}, has {@code writer} write it when it changed, then marks the servers seeded.
-   *
-   * @param <E> what {@code writer} may throw
-   * @param section the gateway's in-memory {@code mcp_gateway} section (changed in place)
-   * @param verdicts computes the verdicts from the records as they are under the lock; an {@code
-   *     unknown} verdict is neither seeded nor marked
-   * @param writer writes the section to the gateway's config file when it changed
-   * @return what the seed did
-   * @throws RecordsException if the cache lock or file cannot be used (nothing is marked)
-   * @throws InterruptedException if interrupted while waiting for the cache lock
-   * @throws E what {@code writer} threw (nothing is marked)
-   * @throws NullPointerException if an argument, or an element of what {@code verdicts} returns, is
-   *     null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public <E extends Exception> SeedResult applySeed(
-      Map<String, Object> section, SeedVerdicts verdicts, ConfigWriter<E> writer)
-      throws RecordsException, InterruptedException, E {
-    Objects.requireNonNull(section, "section");
-    Objects.requireNonNull(verdicts, "verdicts");
-    Objects.requireNonNull(writer, "writer");
-    ensureOpen();
-    return seedUnderLock(
-        section,
-        cache ->
-            verdicts.of(HazardLedger.of(LedgerStore.read(records.ledgerFile())).readOnly(), cache),
-        writer);
-  }
-
-  private <E extends Exception> SeedResult seedUnderLock(
-      Map<String, Object> section,
-      java.util.function.Function<VerdictCache, List<Verdict>> verdicts,
-      ConfigWriter<E> writer)
-      throws RecordsException, InterruptedException, E {
-    Path file = records.cacheFile();
-    CacheStore.Session markers = openCacheWaiting(file);
-    SeedResult result;
-    boolean marked = false;
-    try {
-      VerdictCache cache = markers.cache();
-      List<Verdict> rows = verdicts.apply(cache);
-      requireElements(rows, "verdicts");
-      Seeding.SeedPlan plan =
-          Seeding.plan(
-              cache.applied(),
-              Seeding.recommendations(rows), // an unknown verdict is left for a later seed
-              Seeding.effectiveStubSet(section));
-      List<String> roster = Seeding.roster(section);
-      Map<String, Boolean> before = Seeding.validOverrides(section);
-      List<String> added = new ArrayList<>();
-      List<String> kept = new ArrayList<>();
-      for (String name : plan.addStub()) {
-        (!roster.contains(name) && !before.containsKey(name) ? added : kept).add(name);
-      }
-      boolean changed = Seeding.apply(plan, section, cache::markApplied);
-      if (changed) {
-        writer.write(section); // what the gateway's own write throws passes as it is
-      }
-      boolean flushed;
-      try {
-        flushed = markers.flush();
-      } catch (IOException e) {
-        throw RecordsException.of(e, file);
-      }
-      marked = true;
-      result = new SeedResult(plan, changed ? added : List.of(), kept, changed, flushed);
-    } finally {
-      if (!marked) {
-        closeQuietly(markers);
-      }
-    }
-    try {
-      markers.close();
-    } catch (IOException e) {
-      throw RecordsException.of(e, file);
-    }
-    return result;
-  }
-
-  /** Takes the cache lock, saying so when an evaluation pass holds it. */
-  private static CacheStore.Session openCacheWaiting(Path file)
-      throws RecordsException, InterruptedException {
-    try {
-      CacheStore.Session session = CacheStore.open(file, Duration.ZERO);
-      if (session == null) {
-        log().info("waiting for the verdict cache lock (an evaluation pass is running)");
-        session = CacheStore.open(file);
-      }
-      return session;
-    } catch (IOException e) {
-      throw RecordsException.of(e, file);
-    }
-  }
-
-  private static void closeQuietly(CacheStore.Session session) {
-    try {
-      session.close();
-    } catch (IOException e) {
-      log().debug("cannot release the cache lock", e);
-    }
+    return new SeedService(records, reader).seed(section, verdicts, writer::write).plan();
   }
 
   /**
@@ -1260,13 +816,7 @@ public final class Shareability implements AutoCloseable {
     if (open != null) {
       open.close();
     }
-    StdioProber made;
-    synchronized (lifecycle) {
-      made = prober;
-    }
-    if (made != null) {
-      made.close();
-    }
+    engine.close();
     if (OPEN.decrementAndGet() == 0) {
       ProbeShutdown.releaseIfIdle();
     }
@@ -1307,42 +857,6 @@ public final class Shareability implements AutoCloseable {
         throw new NullPointerException(parameter + "[" + i + "]");
       }
     }
-  }
-
-  private EvaluationRunner runner() {
-    synchronized (lifecycle) {
-      EvaluationRunner r = runner;
-      if (r == null) {
-        r = new EvaluationRunner(prober(), workers, clock); // two processes per server at once
-        runner = r;
-      }
-      return r;
-    }
-  }
-
-  /**
-   * The prober of this facade's passes, made by the first one: a facade that only reads servers and
-   * verdicts loads nothing of the prober.
-   */
-  private StdioProber prober() {
-    synchronized (lifecycle) {
-      StdioProber p = prober;
-      if (p == null) {
-        ProbeOptions options = ProbeOptions.defaults();
-        p =
-            StdioProber.create(
-                environment,
-                workingDirectory,
-                probeTimeout == null ? options : options.withTimeout(probeTimeout),
-                ProcessPermits.of(processCeiling));
-        prober = p;
-      }
-      return p;
-    }
-  }
-
-  private Fingerprints fingerprints() {
-    return new Fingerprints(environment.get("PATH"), workingDirectory);
   }
 
   /** The facade's own threads by default: daemons named {@code kcshare-embed-N}. */

@@ -1,16 +1,11 @@
 /**
- * The embedding API, the only package the {@code dev.kcshare.cli} module exports: everything a Java
- * MCP gateway needs to add shareability verdicts, through one facade ({@link
- * dev.kcshare.embed.Shareability}, {@code AutoCloseable}) and the value types it owns ({@link
- * dev.kcshare.embed.ServerDefinition}, {@link dev.kcshare.embed.ConfiguredServer} with its {@link
- * dev.kcshare.embed.ConfiguredDefinition}s and {@link dev.kcshare.embed.UnresolvedVariable}s,
- * {@link dev.kcshare.embed.ServerVerdict}, {@link dev.kcshare.embed.PassResult}, {@link
- * dev.kcshare.embed.PassProgress}), the ledger writer ({@link dev.kcshare.embed.LedgerWriter},
- * whose {@code record} answers a {@link dev.kcshare.embed.RecordResult}) and the handle on a
- * background pass ({@link dev.kcshare.embed.BackgroundPass}). An environment problem is a {@link
- * dev.kcshare.embed.RecordsException}, the one checked exception for it. Every public signature
- * here uses only the JDK, this package and the core's exported packages. See {@code
- * docs/embedding.md}.
+ * The embedding facade: everything a Java MCP gateway does with kcshare starts at {@link
+ * dev.kcshare.embed.Shareability} ({@code AutoCloseable}), which hands out the ledger writer
+ * ({@link dev.kcshare.embed.LedgerWriter}) and the handle on a background pass ({@link
+ * dev.kcshare.embed.BackgroundPass}). The values it takes and returns live one layer down, in
+ * {@code dev.kcshare.api}, beside the core's exported packages. Every public signature here uses
+ * only the JDK, those packages and this one. See {@code docs/embedding.md} and {@code
+ * docs/design.md#layers}.
  */
 @NullMarked
 package dev.kcshare.embed;

@@ -87,6 +87,20 @@ public final class FileProblem extends IOException {
     return new FileProblem(path, message, Kind.REFUSED);
   }
 
+  /**
+   * A path that cannot be used as it is, found before anything was attempted (a plain file where
+   * the records directory should be, a directory this process cannot write).
+   *
+   * @param path the path concerned
+   * @param message the whole line: the path and the reason
+   * @return the problem
+   */
+  public static FileProblem unusable(Path path, String message) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(message, "message");
+    return new FileProblem(path, message, Kind.FAILED);
+  }
+
   /** The file concerned. */
   public Path path() {
     return path;

@@ -1,5 +1,6 @@
 package dev.kcshare.host;
 
+import dev.kcshare.api.RecordsException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -12,6 +13,7 @@ import java.nio.file.FileSystemLoopException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.NotLinkException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -122,5 +124,34 @@ public final class FileProblems {
       m = m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1);
     }
     return m.isEmpty() ? "input/output error" : m;
+  }
+
+  /**
+   * The one place a failure of the library packages becomes the API's exception: a {@link
+   * FileProblem} keeps its message and path, and its cause (the operating system's own failure)
+   * becomes the exception's cause, so no type of an unexported package is ever thrown; any other
+   * I/O failure is named against {@code where}.
+   *
+   * @param failure what failed
+   * @param where the path to name when the failure names none
+   * @return the exception for the embedding API
+   */
+  public static RecordsException asRecordsException(IOException failure, Path where) {
+    java.util.Objects.requireNonNull(failure, "failure");
+    java.util.Objects.requireNonNull(where, "where");
+    if (failure instanceof RecordsException already) {
+      return already;
+    }
+    if (failure instanceof FileProblem problem) {
+      Throwable cause = problem.getCause();
+      return new RecordsException(
+          problem.path(),
+          String.valueOf(problem.getMessage()),
+          problem.isLeftUnchanged(),
+          problem.isRefused(),
+          cause instanceof FileProblem ? null : cause);
+    }
+    return new RecordsException(
+        where, "cannot use " + where + ": " + reason(failure), false, false, failure);
   }
 }

@@ -2,8 +2,8 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.core.records.internal.AttemptRecord;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AttemptStore;

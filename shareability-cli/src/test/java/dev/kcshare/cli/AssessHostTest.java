@@ -2,11 +2,11 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.json.JsonReader;

@@ -2,8 +2,8 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.host.config.ConfigFormat;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.config.Platform;

@@ -3,7 +3,7 @@ package dev.kcshare.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.records.CacheRow;
-import dev.kcshare.core.records.host.AttemptRecord;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.host.evaluation.FixtureFleet;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.records.AttemptStore;
@@ -825,7 +825,7 @@ final class MeasureCommandTest {
     fleet().fixture("a", "stable");
     CliRun help = CliRun.run(dir, "", env(), "measure", "--help");
     int expected =
-        dev.kcshare.core.policy.host.Selection.defaultProcessCeiling(
+        dev.kcshare.core.policy.internal.Selection.defaultProcessCeiling(
             Runtime.getRuntime().availableProcessors());
     assertThat(help.stdout().replaceAll("\\s+", " "))
         .contains("one per CPU, from 2 to 8; " + expected + " here");

@@ -2,10 +2,10 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;

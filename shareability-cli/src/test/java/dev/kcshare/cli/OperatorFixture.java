@@ -1,5 +1,7 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
@@ -7,8 +9,6 @@ import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.StoredHandshake;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigSamples;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import dev.kcshare.host.config.HostConfig;

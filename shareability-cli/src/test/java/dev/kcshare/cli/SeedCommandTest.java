@@ -3,7 +3,7 @@ package dev.kcshare.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.records.CacheRow;
-import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import dev.kcshare.host.records.AttemptStore;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.RecordResult;
+import dev.kcshare.api.RecordsException;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.cost.CostReport;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
@@ -29,17 +39,7 @@ import dev.kcshare.core.verdict.IdentityKeys;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.embed.BackgroundPass;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.HostServers;
 import dev.kcshare.embed.LedgerWriter;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
-import dev.kcshare.embed.RecordResult;
-import dev.kcshare.embed.RecordsException;
-import dev.kcshare.embed.ServerDefinition;
-import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,6 +81,7 @@ final class EmbeddingGuideSnippetsTest {
   private static final Set<String> EXPORTED =
       Set.of(
           "dev.kcshare.embed",
+          "dev.kcshare.api",
           "dev.kcshare.core.verdict",
           "dev.kcshare.core.handshake",
           "dev.kcshare.core.records",
@@ -223,6 +224,11 @@ final class EmbeddingGuideSnippetsTest {
             .threadFactory(gatewayThreads)
             .onFlushFailure(problem -> alerts.raise("hazards not saved: " + problem.getMessage()))
             .build()) {
+      try {
+        kc.checkRecordsDirectory(); // at start, before opening the ledger
+      } catch (RecordsException e) {
+        alerts.raise("records directory unusable: " + e.getMessage()); // the operator's to fix
+      }
       // ... the gateway runs ...
 
       List<ServerDefinition> definitions =

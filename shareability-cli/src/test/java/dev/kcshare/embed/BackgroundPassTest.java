@@ -3,6 +3,9 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.host.records.CacheStore;

@@ -2,6 +2,7 @@ package dev.kcshare.embed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;

@@ -3,7 +3,16 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.RecordResult;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.records.HazardCodes;
+import dev.kcshare.host.report.FailedPreflight;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,6 +3,11 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.RecordResult;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.LedgerStore;
@@ -107,13 +112,6 @@ final class EmbeddingArgumentsTest {
     npe(() -> kc.seed(null, List.of(), section -> {}), "section");
     npe(() -> kc.seed(new java.util.HashMap<>(), null, section -> {}), "rows");
     npe(() -> kc.seed(new java.util.HashMap<>(), List.of(), null), "writer");
-    npe(() -> kc.planSeed(null, (ledger, cache) -> List.of()), "section");
-    npe(() -> kc.planSeed(new java.util.HashMap<>(), null), "verdicts");
-    npe(() -> kc.applySeed(null, (ledger, cache) -> List.of(), section -> {}), "section");
-    npe(() -> kc.applySeed(new java.util.HashMap<>(), null, section -> {}), "verdicts");
-    npe(
-        () -> kc.applySeed(new java.util.HashMap<>(), (ledger, cache) -> List.of(), null),
-        "writer");
     npe(() -> kc.eligibility(null, null, servers, kc.openLedger()), "requested");
 
     npe(() -> Shareability.builder(null), "recordsDirectory");

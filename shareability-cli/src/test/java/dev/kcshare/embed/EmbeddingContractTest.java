@@ -7,18 +7,29 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.RecordResult;
+import dev.kcshare.api.RecordsException;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.LedgerStore;
+import dev.kcshare.host.report.VerdictRecords;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -97,6 +108,73 @@ final class EmbeddingContractTest {
   }
 
   // ------------------------------------------------------------------ RecordsException
+
+  @Test
+  void theStartUpCheckPassesAUsableDirectoryAndOneThatCanBeCreated() throws Exception {
+    facade(dir.resolve("records")).checkRecordsDirectory();
+    Path made = Files.createDirectories(dir.resolve("made"));
+    facade(made).checkRecordsDirectory();
+    assertThat(dir.resolve("records")).as("the check creates nothing").doesNotExist();
+  }
+
+  @Test
+  void theStartUpCheckRefusesAPlainFileADirectoryOthersMayWriteAndOneUnderAFile() throws Exception {
+    Path file = blockedRecords();
+    assertThatThrownBy(() -> facade(file).checkRecordsDirectory())
+        .isExactlyInstanceOf(RecordsException.class)
+        .hasMessageContaining(file.toString())
+        .hasMessageContaining("is not a directory");
+    assertThatThrownBy(() -> facade(file.resolve("below")).checkRecordsDirectory())
+        .isExactlyInstanceOf(RecordsException.class)
+        .hasMessageContaining("is not a directory");
+
+    Path open = Files.createDirectories(dir.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertThatThrownBy(() -> facade(open).checkRecordsDirectory())
+        .isInstanceOfSatisfying(
+            RecordsException.class,
+            e -> {
+              assertThat(e.isRefused()).isTrue();
+              assertThat(e.path()).isEqualTo(open);
+            });
+    assertThatThrownBy(() -> facade(open.resolve("inner")).checkRecordsDirectory())
+        .as("a missing directory under one others may write")
+        .isInstanceOfSatisfying(RecordsException.class, e -> assertThat(e.isRefused()).isTrue());
+  }
+
+  @Test
+  void theStartUpCheckRefusesADirectoryThisProcessCannotWrite() throws Exception {
+    Path readOnly = Files.createDirectories(dir.resolve("read-only"));
+    Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-x------"));
+    try {
+      org.junit.jupiter.api.Assumptions.assumeFalse(
+          Files.isWritable(readOnly), "root writes a 0500 directory: nothing to refuse");
+      assertThatThrownBy(() -> facade(readOnly).checkRecordsDirectory())
+          .isExactlyInstanceOf(RecordsException.class)
+          .hasMessageContaining("not writable");
+    } finally {
+      Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwx------"));
+    }
+  }
+
+  @Test
+  void readsFromADirectoryOthersMayWriteWarnOnce() throws Exception {
+    Path open = Files.createDirectories(dir.resolve("shared"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Shareability kc = facade(open);
+    List<ConfiguredServer> servers =
+        kc.servers(List.of(ServerDefinition.stdio("s", "sh", List.of())));
+
+    kc.verdicts(servers);
+    kc.verdicts(servers);
+    kc.verdicts(servers);
+
+    assertThat(logged(Level.WARN))
+        .singleElement()
+        .asString()
+        .contains(open.toString())
+        .contains("read anyway");
+  }
 
   @Test
   void anEnvironmentProblemIsARecordsExceptionNamingThePath() throws Exception {
@@ -248,21 +326,6 @@ final class EmbeddingContractTest {
     }
     if (type == Shareability.ConfigWriter.class) {
       return (Shareability.ConfigWriter<RuntimeException>) section -> {};
-    }
-    if (type == Shareability.SeedVerdicts.class) {
-      return (Shareability.SeedVerdicts) (ledger, cache) -> List.of();
-    }
-    if (type == dev.kcshare.core.policy.GatewaySeeding.Gateway.class) {
-      return dev.kcshare.core.policy.GatewaySeeding.Gateway.MCPHUB;
-    }
-    if (type == Shareability.GatewayEdit.class) {
-      return (Shareability.GatewayEdit<RuntimeException>)
-          seeded ->
-              dev.kcshare.core.policy.GatewaySeeding.plan(
-                  dev.kcshare.core.policy.GatewaySeeding.Gateway.MCPHUB,
-                  List.of(),
-                  seeded,
-                  name -> false);
     }
     if (type == ConfigRequest.class) {
       return ConfigRequest.discovery();

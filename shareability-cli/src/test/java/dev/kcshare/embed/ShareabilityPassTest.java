@@ -3,6 +3,10 @@ package dev.kcshare.embed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.host.records.HeldCacheLock;
 import java.nio.file.Path;
 import java.time.Instant;

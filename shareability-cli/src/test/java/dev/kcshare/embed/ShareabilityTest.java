@@ -4,11 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.RecordResult;
+import dev.kcshare.api.RecordsException;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.policy.Eligibility;
-import dev.kcshare.core.policy.GatewaySeeding;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
+import dev.kcshare.core.policy.internal.GatewaySeeding;
 import dev.kcshare.core.records.CacheCodec;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.ExecutionIdentity;
@@ -25,7 +35,14 @@ import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LedgerStore;
 import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
+import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.EpochSeconds;
+import dev.kcshare.host.report.FailedPreflight;
+import dev.kcshare.host.report.RecordFileRead;
+import dev.kcshare.host.report.RecordViews;
+import dev.kcshare.host.report.RecordsSnapshot;
+import dev.kcshare.host.seeding.SeedResult;
+import dev.kcshare.host.seeding.SeedService;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,6 +149,20 @@ final class ShareabilityTest {
     return out;
   }
 
+  /** The record views of the facade's records directory, as the commands build them. */
+  private static RecordViews views(Shareability kc) {
+    return new RecordViews(
+        new RecordsDirectory(kc.recordsDirectory(), RecordsDirectory.Rule.OPTION),
+        RecordReader.FILES);
+  }
+
+  /** Seeding over the facade's records directory, as the commands build it. */
+  private static SeedService seeds(Shareability kc) {
+    return new SeedService(
+        new RecordsDirectory(kc.recordsDirectory(), RecordsDirectory.Rule.OPTION),
+        RecordReader.FILES);
+  }
+
   @Test
   void hostServersReadTheHostsClientConfigsAsTheCommandDoes(@TempDir Path dir) throws Exception {
     Path home = Files.createDirectories(dir.resolve("home"));
@@ -202,10 +233,10 @@ final class ShareabilityTest {
     Files.writeString(
         kc.recordsDirectory().resolve("kcshare-attempts.json"),
         JsonWriter.pretty(
-            dev.kcshare.core.records.host.AttemptsCodec.encode(
+            dev.kcshare.core.records.internal.AttemptsCodec.encode(
                 Map.of(
                     "keyed",
-                    new dev.kcshare.core.records.host.AttemptRecord(
+                    new dev.kcshare.core.records.internal.AttemptRecord(
                         at,
                         Objects.requireNonNull(servers.get(0).commonIdentity()),
                         "bad key sk-live-abcdef123456",
@@ -213,10 +244,10 @@ final class ShareabilityTest {
                         "fixture: key sk-live-abcdef123456 refused",
                         2),
                     "edited",
-                    new dev.kcshare.core.records.host.AttemptRecord(
+                    new dev.kcshare.core.records.internal.AttemptRecord(
                         at, "an-identity-before-the-edit", "no response", null, "", 1)))));
 
-    Map<String, FailedPreflight> failed = kc.failedPreflights(kc.verdicts(servers));
+    Map<String, FailedPreflight> failed = views(kc).failedPreflights(kc.verdicts(servers));
 
     assertThat(failed).containsOnlyKeys("keyed");
     FailedPreflight keyed = failed.get("keyed");
@@ -234,7 +265,7 @@ final class ShareabilityTest {
     Files.createDirectories(kc.recordsDirectory());
     Files.writeString(kc.recordsDirectory().resolve("kcshare-attempts.json"), "{not json");
 
-    assertThat(kc.failedPreflights(kc.verdicts(servers))).isEmpty();
+    assertThat(views(kc).failedPreflights(kc.verdicts(servers))).isEmpty();
   }
 
   @Test
@@ -698,19 +729,19 @@ final class ShareabilityTest {
     Map<String, Object> section = new HashMap<>();
     section.put("stub_overrides", new HashMap<>(Map.of("b", false)));
     List<String> seenApplied = new ArrayList<>();
-    Shareability.SeedVerdicts fromTheRecords =
+    SeedService.SeedVerdicts fromTheRecords =
         (ledger, cache) -> {
           seenApplied.addAll(cache.applied());
           return kc.verdicts(servers).stream().map(ServerVerdict::verdict).toList();
         };
 
-    Seeding.SeedPlan plan = kc.planSeed(section, fromTheRecords);
+    Seeding.SeedPlan plan = seeds(kc).planSeed(section, fromTheRecords);
     assertThat(plan.addStub()).containsExactly("a", "b");
     assertThat(plan.markApplied()).containsExactly("a", "b");
     assertThat(CacheStore.read(kc.cacheFile()).applied()).as("a plan writes nothing").isEmpty();
 
     AtomicInteger writes = new AtomicInteger();
-    SeedResult seeded = kc.applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
+    SeedResult seeded = seeds(kc).applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
     assertThat(seeded.plan()).isEqualTo(plan);
     assertThat(seeded.added()).containsExactly("a");
     assertThat(seeded.keptExplicit()).as("the operator's false stays").containsExactly("b");
@@ -719,7 +750,7 @@ final class ShareabilityTest {
     assertThat(section.get("stub_overrides")).isEqualTo(Map.of("a", true, "b", false));
     assertThat(writes).hasValue(1);
 
-    SeedResult again = kc.applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
+    SeedResult again = seeds(kc).applySeed(section, fromTheRecords, s -> writes.incrementAndGet());
     assertThat(seenApplied).as("the markers as each seed read them").containsExactly("a", "b");
     assertThat(again.plan().isEmpty()).isTrue();
     assertThat(again.sectionChanged()).isFalse();
@@ -748,10 +779,11 @@ final class ShareabilityTest {
     servers.forEach(s -> facts.put(s.name(), s.facts()));
 
     Eligibility.Result result =
-        kc.eligibility(
-            List.of("a", "never", "nonesuch", "a"),
-            new Eligibility.Settings(false, true, Set.of(), HostProfile.empty()),
-            facts);
+        views(kc)
+            .eligibility(
+                List.of("a", "never", "nonesuch", "a"),
+                new Eligibility.Settings(false, true, Set.of(), HostProfile.empty()),
+                facts);
 
     assertThat(result.stubbed()).containsExactly("a");
     assertThat(result.skipped())
@@ -764,7 +796,7 @@ final class ShareabilityTest {
       ledger.flush();
     }
     Eligibility.Settings off = new Eligibility.Settings(false, true, Set.of(), HostProfile.empty());
-    assertThat(kc.eligibility(List.of("a"), off, facts).skipped())
+    assertThat(views(kc).eligibility(List.of("a"), off, facts).skipped())
         .as("a hazard in the ledger file counts")
         .containsExactly(new Eligibility.Skip("a", Eligibility.SkipReason.EVIDENCE_INSUFFICIENT));
   }
@@ -773,7 +805,7 @@ final class ShareabilityTest {
   void readLedgerAndReadRecordsSayWhatEachFileHoldsAndWhyNot(@TempDir Path dir) throws Exception {
     Shareability kc =
         track(Shareability.builder(dir.resolve("records")).workingDirectory(dir).build());
-    RecordsSnapshot empty = kc.readRecords();
+    RecordsSnapshot empty = views(kc).readRecords();
     assertThat(empty.directory()).isEqualTo(dir.resolve("records"));
     assertThat(empty.ledger().exists()).isFalse();
     assertThat(empty.ledger().isComplete()).isTrue();
@@ -787,11 +819,11 @@ final class ShareabilityTest {
     }
     Files.writeString(kc.cacheFile(), "{not json");
 
-    RecordFileRead<LedgerLoad> ledger = kc.readLedger();
+    RecordFileRead<LedgerLoad> ledger = views(kc).readLedger();
     assertThat(ledger.file()).isEqualTo(kc.ledgerFile());
     assertThat(ledger.contents().servers()).containsOnlyKeys("files-mcp");
     assertThat(ledger.problem()).isEmpty();
-    RecordFileRead<CacheLoad> cache = kc.readRecords().cache();
+    RecordFileRead<CacheLoad> cache = views(kc).readRecords().cache();
     assertThat(cache.exists()).isTrue();
     assertThat(cache.usable()).isFalse();
     assertThat(cache.isComplete()).isFalse();
@@ -806,34 +838,35 @@ final class ShareabilityTest {
     GatewaySeeding.Gateway hub = GatewaySeeding.Gateway.MCPHUB;
     List<GatewaySeeding.Entry> entries =
         List.of(new GatewaySeeding.Entry("x", GatewaySeeding.Kind.SERVER, true, false, false));
-    assertThat(kc.gatewaySeeded(hub)).isEmpty();
+    assertThat(seeds(kc).gatewaySeeded(hub)).isEmpty();
 
     IOException failed = new IOException("disk full");
     assertThatThrownBy(
             () ->
-                kc.applyGatewaySeed(
-                    hub,
-                    seeded -> {
-                      throw failed;
-                    }))
+                seeds(kc)
+                    .applyGatewaySeed(
+                        hub,
+                        seeded -> {
+                          throw failed;
+                        }))
         .isSameAs(failed);
-    assertThat(kc.gatewaySeeded(hub)).as("nothing recorded when the edit fails").isEmpty();
+    assertThat(seeds(kc).gatewaySeeded(hub)).as("nothing recorded when the edit fails").isEmpty();
 
     List<Set<String>> seen = new ArrayList<>();
-    Shareability.GatewayEdit<RuntimeException> edit =
+    SeedService.GatewayEdit<RuntimeException> edit =
         seeded -> {
           seen.add(seeded);
           return GatewaySeeding.plan(hub, entries, seeded, name -> false);
         };
-    assertThat(kc.applyGatewaySeed(hub, edit)).isTrue();
-    assertThat(kc.applyGatewaySeed(hub, edit)).as("seeded once").isFalse();
+    assertThat(seeds(kc).applyGatewaySeed(hub, edit)).isTrue();
+    assertThat(seeds(kc).applyGatewaySeed(hub, edit)).as("seeded once").isFalse();
     assertThat(seen).containsExactly(Set.of(), Set.of("x"));
-    assertThat(kc.gatewaySeeded(hub)).containsExactly("x");
-    assertThat(kc.gatewaySeeded(GatewaySeeding.Gateway.ONE_MCP)).isEmpty();
+    assertThat(seeds(kc).gatewaySeeded(hub)).containsExactly("x");
+    assertThat(seeds(kc).gatewaySeeded(GatewaySeeding.Gateway.ONE_MCP)).isEmpty();
 
     Path markers = dir.resolve("records/kcshare-seeded-mcphub.json");
     Files.writeString(markers, "[]");
-    assertThatThrownBy(() -> kc.gatewaySeeded(hub))
+    assertThatThrownBy(() -> seeds(kc).gatewaySeeded(hub))
         .isInstanceOfSatisfying(
             RecordsException.class,
             e -> {

@@ -1,6 +1,7 @@
 package dev.kcshare.host;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -10,15 +11,22 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers of the CLI module: the library packages ({@code dev.kcshare.host..}) and the embedding
- * facade ({@code dev.kcshare.embed}) know nothing of the command layer ({@code dev.kcshare.cli..}),
- * of picocli or of a logging backend; only the command layer's logging setup touches logback.
+ * The layers docs/design.md#layers describes, bottom up: the core ({@code dev.kcshare.core..}), the
+ * API's values ({@code dev.kcshare.api}, which import only the core), the library packages ({@code
+ * dev.kcshare.host..}, which never import the facade), the facade ({@code dev.kcshare.embed}) and
+ * the commands ({@code dev.kcshare.cli..}) on top. No package takes part in a cycle, the core's
+ * companion packages included; only the command layer's logging setup touches logback. Each rule is
+ * also applied to classes that break it, so it is known to be able to fail.
  */
 class LayeringTest {
   private static final JavaClasses MAIN =
       new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
           .importPackages("dev.kcshare");
+
+  /** Two test classes whose packages import each other. */
+  private static final JavaClasses A_CYCLE =
+      new ClassFileImporter().importPackages("dev.kcshare.archfixture");
 
   private static ArchRule librariesStayBelowTheCommands(String... libraryPackages) {
     return noClasses()
@@ -30,9 +38,62 @@ class LayeringTest {
         .because("library packages are used by the commands and by embedders, never the reverse");
   }
 
+  private static ArchRule doesNotUseTheFacade(String packages) {
+    return noClasses()
+        .that()
+        .resideInAPackage(packages)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.kcshare.embed..")
+        .because("the facade sits on the library; the library hands it values of dev.kcshare.api");
+  }
+
+  private static ArchRule usesOnlyTheCoreAndTheJdk(String packages) {
+    return noClasses()
+        .that()
+        .resideInAPackage(packages)
+        .should()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages(
+            "dev.kcshare.api..", "dev.kcshare.core..", "java..", "org.jspecify..")
+        .because("the API's values sit below the library and import only the core");
+  }
+
+  private static ArchRule noPackageCycles() {
+    return slices().matching("dev.kcshare.(**)").should().beFreeOfCycles();
+  }
+
   @Test
   void libraryPackagesAndTheFacadeDoNotKnowTheCommandLayer() {
-    librariesStayBelowTheCommands("dev.kcshare.host..", "dev.kcshare.embed..").check(MAIN);
+    librariesStayBelowTheCommands("dev.kcshare.host..", "dev.kcshare.embed..", "dev.kcshare.api..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theLibraryNeverImportsTheFacade() {
+    doesNotUseTheFacade("dev.kcshare.host..").check(MAIN);
+  }
+
+  @Test
+  void theApiValuesImportOnlyTheCore() {
+    usesOnlyTheCoreAndTheJdk("dev.kcshare.api..").check(MAIN);
+  }
+
+  @Test
+  void noPackageIsPartOfACycle() {
+    noPackageCycles().check(MAIN);
+  }
+
+  @Test
+  void nothingIsJoinedByReflection() {
+    // The layers meet through ordinary calls: no class looks another of kcshare's up by name
+    // (the optional-parser check names third-party classes only, by string constants).
+    noClasses()
+        .that()
+        .resideInAPackage("dev.kcshare..")
+        .should()
+        .callMethod(Class.class, "forName", String.class)
+        .check(MAIN);
   }
 
   @Test
@@ -47,10 +108,15 @@ class LayeringTest {
   }
 
   @Test
-  void theRuleReportsACommandClassThatWouldBreakIt() {
-    // The command layer does depend on picocli and on the library packages: applied to it, the
-    // same rule must report violations, or it could not catch a library that did.
+  void eachRuleReportsClassesThatWouldBreakIt() {
+    // The command layer depends on picocli, on the library and on the facade, and the facade on
+    // the library: applied to them, the rules must report violations, or they could not catch a
+    // library package that did the same.
     assertThat(librariesStayBelowTheCommands("dev.kcshare.cli").evaluate(MAIN).hasViolation())
         .isTrue();
+    assertThat(doesNotUseTheFacade("dev.kcshare.cli..").evaluate(MAIN).hasViolation()).isTrue();
+    assertThat(usesOnlyTheCoreAndTheJdk("dev.kcshare.embed..").evaluate(MAIN).hasViolation())
+        .isTrue();
+    assertThat(noPackageCycles().evaluate(A_CYCLE).hasViolation()).isTrue();
   }
 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The core's API is its exported packages: every public signature there uses only the JDK and the
- * exported packages (so a consumer on the module path can use all of it). The {@code .host}
+ * exported packages (so a consumer on the module path can use all of it). The {@code .internal}
  * companions and {@code dev.kcshare.core.text} are the CLI's only. The list of types an embedder
  * sees is checked in the CLI module, which sees both modules.
  */
@@ -39,17 +39,17 @@ class ExportedApiTest {
           "dev.kcshare.core.json");
 
   /**
-   * What only the command line uses: each exported package's {@code .host} companion, and the text
-   * helpers. Exported to {@code dev.kcshare.cli} alone.
+   * What only the command line uses: each exported package's {@code .internal} companion, and the
+   * text helpers. Exported to {@code dev.kcshare.cli} alone.
    */
   private static final Set<String> CLI_ONLY =
       Set.of(
-          "dev.kcshare.core.verdict.host",
-          "dev.kcshare.core.handshake.host",
-          "dev.kcshare.core.records.host",
-          "dev.kcshare.core.policy.host",
-          "dev.kcshare.core.cost.host",
-          "dev.kcshare.core.json.host",
+          "dev.kcshare.core.verdict.internal",
+          "dev.kcshare.core.handshake.internal",
+          "dev.kcshare.core.records.internal",
+          "dev.kcshare.core.policy.internal",
+          "dev.kcshare.core.cost.internal",
+          "dev.kcshare.core.json.internal",
           "dev.kcshare.core.text");
 
   private static final JavaClasses MAIN =

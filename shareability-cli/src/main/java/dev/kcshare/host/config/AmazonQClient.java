@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import java.util.List;
 import java.util.Map;
 

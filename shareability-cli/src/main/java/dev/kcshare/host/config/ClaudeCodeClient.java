@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

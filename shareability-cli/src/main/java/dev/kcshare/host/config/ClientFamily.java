@@ -53,7 +53,7 @@ interface ClientFamily {
    * Maps the entry {@code raw} named {@code name} at {@code pointer} onto kcshare's members.
    *
    * @return the entry, or null when the item is not a server definition kcshare can read
-   * @throws dev.kcshare.core.json.host.JsonInputException for a value of the wrong type
+   * @throws dev.kcshare.core.json.internal.JsonInputException for a value of the wrong type
    */
   default Shapes.@Nullable Mapped map(
       ConfigFormat format, String name, String pointer, Map<?, ?> raw, List<String> warnings) {
@@ -64,7 +64,7 @@ interface ClientFamily {
    * Maps an entry as {@link #map(ConfigFormat, String, String, Map, List)} does, for a client that
    * needs the host to do it (a gateway that substitutes its own environment into the launch).
    *
-   * @throws dev.kcshare.core.json.host.JsonInputException for a value of the wrong type
+   * @throws dev.kcshare.core.json.internal.JsonInputException for a value of the wrong type
    */
   default Shapes.@Nullable Mapped map(
       ClientHost host,

@@ -4,7 +4,7 @@ import static dev.kcshare.host.config.Shapes.at;
 import static dev.kcshare.host.config.Shapes.enabled;
 import static dev.kcshare.host.config.Shapes.plain;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
+import dev.kcshare.core.text.ProblemLines;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.RegularFiles;
 import dev.kcshare.host.records.AtomicFiles;

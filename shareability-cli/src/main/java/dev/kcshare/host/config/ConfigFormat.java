@@ -103,7 +103,7 @@ public enum ConfigFormat {
   }
 
   /**
-   * The format of a definition ({@link dev.kcshare.embed.ConfiguredDefinition#format()} is its id).
+   * The format of a definition ({@link dev.kcshare.api.ConfiguredDefinition#format()} is its id).
    *
    * @throws IllegalArgumentException if no format has that id
    */

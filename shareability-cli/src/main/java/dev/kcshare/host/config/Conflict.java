@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

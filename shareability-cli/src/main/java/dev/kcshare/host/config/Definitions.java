@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.text.Secrets;
-import dev.kcshare.embed.ServerDefinition;
 
 /** What of a server definition only kcshare's own output and the prober need. */
 public final class Definitions {

@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.embed.ConfigFile;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

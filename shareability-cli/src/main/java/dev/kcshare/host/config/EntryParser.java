@@ -1,8 +1,8 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
-import dev.kcshare.core.policy.host.Transport;
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.core.json.internal.JsonInputException;
+import dev.kcshare.core.policy.internal.Transport;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

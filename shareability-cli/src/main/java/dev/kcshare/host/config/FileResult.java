@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.UnusableEntry;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.UnusableEntry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.verdict.IdentityKeys;
 import java.util.ArrayList;
@@ -77,8 +77,8 @@ public final class GatewaySettings {
   }
 
   /**
-   * The settings as {@link dev.kcshare.embed.HostServers} carries them: the file they came from
-   * (null when none was read) and the section, when there is one (an unmodifiable JSON tree).
+   * The settings as {@link dev.kcshare.api.HostServers} carries them: the file they came from (null
+   * when none was read) and the section, when there is one (an unmodifiable JSON tree).
    */
   public static GatewaySettings of(
       @Nullable String source, Optional<Map<String, @Nullable Object>> section) {

@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

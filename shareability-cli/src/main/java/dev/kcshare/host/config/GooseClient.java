@@ -3,7 +3,7 @@ package dev.kcshare.host.config;
 import static dev.kcshare.host.config.Shapes.at;
 import static dev.kcshare.host.config.Shapes.enabled;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.HostServers;
+import dev.kcshare.api.UnresolvedVariable;
+import dev.kcshare.api.UnusableEntry;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.HostServers;
-import dev.kcshare.embed.UnresolvedVariable;
-import dev.kcshare.embed.UnusableEntry;
 import dev.kcshare.host.BadInputException;
 import java.util.ArrayList;
 import java.util.Collection;

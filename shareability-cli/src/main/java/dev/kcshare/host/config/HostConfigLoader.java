@@ -1,10 +1,10 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.records.Fingerprints;
 import java.io.IOException;

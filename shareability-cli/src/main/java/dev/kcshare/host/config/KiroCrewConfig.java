@@ -1,6 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
+import dev.kcshare.core.text.ProblemLines;
 import dev.kcshare.host.BadInputException;
 import java.nio.file.Path;
 import java.util.Map;

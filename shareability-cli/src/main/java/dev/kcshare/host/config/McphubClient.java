@@ -1,7 +1,7 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
-import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.api.UnresolvedVariable;
+import dev.kcshare.core.json.internal.JsonInputException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

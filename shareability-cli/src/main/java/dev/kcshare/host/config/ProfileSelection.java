@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.policy.host.KiroCrewHome;
+import dev.kcshare.core.policy.internal.KiroCrewHome;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.BadInputException;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.core.json.host.JsonInputException;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ServerDefinition;
-import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.UnresolvedVariable;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.api.UnresolvedVariable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

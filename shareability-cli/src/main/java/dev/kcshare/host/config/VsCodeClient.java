@@ -3,7 +3,7 @@ package dev.kcshare.host.config;
 import static dev.kcshare.host.config.Shapes.ignored;
 import static dev.kcshare.host.config.Shapes.plain;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;

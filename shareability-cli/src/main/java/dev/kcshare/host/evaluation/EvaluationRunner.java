@@ -1,13 +1,13 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.core.policy.host.Selection;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
-import dev.kcshare.core.records.host.FailedAttempts;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;

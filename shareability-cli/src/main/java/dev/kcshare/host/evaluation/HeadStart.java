@@ -1,8 +1,8 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.PassProgress;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.CacheStore;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.FileProblems;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassProgress;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassProgress;
 import dev.kcshare.host.prober.ProbeOptions;
 import java.time.Duration;
 import java.util.ArrayList;

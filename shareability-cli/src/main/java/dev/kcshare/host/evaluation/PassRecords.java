@@ -1,8 +1,8 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.records.CacheRow;
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.embed.PassResult;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.host.prober.LaunchSummary;
 import dev.kcshare.host.prober.PhaseTimes;
 import dev.kcshare.host.prober.ProbeAttempt;

@@ -1,12 +1,12 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.core.policy.host.Backoff;
-import dev.kcshare.core.policy.host.Selection;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.core.policy.internal.Backoff;
+import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.core.records.CacheLookup;
 import dev.kcshare.core.records.VerdictCache;
-import dev.kcshare.core.records.host.FailedAttempts;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassOptions;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;

@@ -1,13 +1,12 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.FailedAttempts;
-import dev.kcshare.core.records.host.RecordLimits;
+import dev.kcshare.core.records.internal.AttemptRecord;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
 import dev.kcshare.host.prober.ProbeOutcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +87,7 @@ final class PassTally {
             .warn(
                 "not storing the measurement of {}: {}",
                 Escaper.quoted(m.name(), Escaper.SHORT_LIMIT),
-                RecordLimits.rowRefusal(m.name(), row));
+                VerdictCache.rowRefusal(m.name(), row));
       }
     }
     AttemptRecord last = null;

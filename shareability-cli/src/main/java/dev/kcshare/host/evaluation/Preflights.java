@@ -1,9 +1,9 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.EraChoice;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.prober.ProbeOutcome;
 import dev.kcshare.host.prober.SpawnWatcher;
 import dev.kcshare.host.prober.StdioProber;

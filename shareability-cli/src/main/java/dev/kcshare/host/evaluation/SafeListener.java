@@ -1,7 +1,7 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
 import java.time.Duration;
 import java.util.Objects;
 

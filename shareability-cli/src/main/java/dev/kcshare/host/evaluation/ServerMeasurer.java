@@ -1,5 +1,8 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
@@ -7,9 +10,6 @@ import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.prober.ProbeOutcome;
 import java.time.Duration;
 import java.util.Objects;

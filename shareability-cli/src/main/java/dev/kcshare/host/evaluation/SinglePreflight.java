@@ -1,7 +1,7 @@
 package dev.kcshare.host.evaluation;
 
-import dev.kcshare.embed.PassResult;
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.prober.CaptureFiles;
 import dev.kcshare.host.prober.ProbeOutcome;

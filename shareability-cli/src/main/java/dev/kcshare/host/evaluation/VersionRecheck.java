@@ -1,14 +1,14 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.EraChoice;
-import dev.kcshare.core.policy.host.RuntimeResolved;
+import dev.kcshare.core.policy.internal.RuntimeResolved;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.ServerDefinition;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
 import dev.kcshare.core.cost.SessionCost;
-import dev.kcshare.core.cost.host.ProcText;
+import dev.kcshare.core.cost.internal.ProcText;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.records.host.RecordLimits;
+import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.IOException;
@@ -31,7 +31,7 @@ final class JsonRpcChannel {
    * The longest member name accepted in a server's message: the record writer's key limit, so that
    * every name of an answer the prober accepts can be stored and read back.
    */
-  static final int NAME_LIMIT = RecordLimits.MAX_KEY_LENGTH;
+  static final int NAME_LIMIT = HazardLedger.MAX_KEY_LENGTH;
 
   static final int MAX_BANNER_LINES = 50;
 

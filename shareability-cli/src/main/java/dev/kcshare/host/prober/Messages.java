@@ -2,7 +2,7 @@ package dev.kcshare.host.prober;
 
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.JsonValues;
+import dev.kcshare.core.json.internal.JsonValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;

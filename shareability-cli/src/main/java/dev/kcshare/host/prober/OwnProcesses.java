@@ -1,6 +1,6 @@
 package dev.kcshare.host.prober;
 
-import dev.kcshare.core.cost.host.ProcScreen;
+import dev.kcshare.core.cost.internal.ProcScreen;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

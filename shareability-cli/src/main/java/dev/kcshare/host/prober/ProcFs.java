@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
-import dev.kcshare.core.cost.host.ProcScreen;
-import dev.kcshare.core.cost.host.ProcText;
+import dev.kcshare.core.cost.internal.ProcScreen;
+import dev.kcshare.core.cost.internal.ProcText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.kcshare.host.prober;
 
-import dev.kcshare.core.cost.host.ProcScreen;
+import dev.kcshare.core.cost.internal.ProcScreen;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

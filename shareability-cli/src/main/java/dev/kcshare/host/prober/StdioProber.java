@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
@@ -9,7 +10,6 @@ import dev.kcshare.core.policy.DefinitionFacts;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.core.text.Secrets;
-import dev.kcshare.embed.ServerDefinition;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.Definitions;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.kcshare.host.records;
 
-import dev.kcshare.core.records.host.AttemptsCodec;
-import dev.kcshare.core.records.host.AttemptsLoad;
-import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.core.records.internal.AttemptsCodec;
+import dev.kcshare.core.records.internal.AttemptsLoad;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import dev.kcshare.core.text.Escaper;
 import java.io.IOException;
 import java.nio.file.Path;

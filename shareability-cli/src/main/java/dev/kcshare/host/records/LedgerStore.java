@@ -4,7 +4,6 @@ import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerCodec;
 import dev.kcshare.core.records.LedgerLoad;
 import dev.kcshare.core.records.LedgerView;
-import dev.kcshare.core.records.host.RecordLimits;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import java.io.IOException;
@@ -116,7 +115,7 @@ public final class LedgerStore {
   /**
    * Records a hazard observed on a SHARED backend (the caller's duty to check). Refused — false,
    * nothing stored, one warning — for an empty name, an unknown code, or a name or identity longer
-   * than {@link RecordLimits#MAX_KEY_LENGTH} characters (so the file always reads back).
+   * than {@link HazardLedger#MAX_KEY_LENGTH} characters (so the file always reads back).
    *
    * @param name the configured server name
    * @param code a hazard code ({@link dev.kcshare.core.records.HazardCodes#ALL})
@@ -130,7 +129,7 @@ public final class LedgerStore {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(identity, "identity");
     boolean known = dev.kcshare.core.records.HazardCodes.isKnown(code);
-    String tooLong = RecordLimits.refusal(name, identity);
+    String tooLong = HazardLedger.refusal(name, identity);
     if (name.isEmpty() || !known || tooLong != null) {
       log.warn(
           "refusing to record hazard {} for server {}: {}",
@@ -151,7 +150,7 @@ public final class LedgerStore {
 
   /**
    * Records an observation that the caller has already checked ({@code name} not empty, {@code
-   * code} known, neither key over {@link RecordLimits#MAX_KEY_LENGTH}), without logging: for a
+   * code} known, neither key over {@link HazardLedger#MAX_KEY_LENGTH}), without logging: for a
    * writer whose record runs on a gateway's routing thread and reports from its flush thread.
    *
    * @return true iff the code was new for this (name, identity); false also for an input that

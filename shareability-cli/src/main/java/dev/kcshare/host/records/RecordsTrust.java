@@ -1,6 +1,7 @@
 package dev.kcshare.host.records;
 
-import dev.kcshare.core.records.host.DirectoryTrust;
+import dev.kcshare.core.records.internal.DirectoryTrust;
+import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,10 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one check run before kcshare writes anything in a records directory
@@ -38,6 +41,9 @@ public final class RecordsTrust {
   private static final long ACL_TIMEOUT_SECONDS = 10;
 
   private static volatile @Nullable OptionalLong effectiveUid;
+
+  /** The records directories whose read warning this JVM has given. */
+  private static final Set<Path> WARNED = ConcurrentHashMap.newKeySet();
 
   private RecordsTrust() {}
 
@@ -67,6 +73,49 @@ public final class RecordsTrust {
     }
     AtomicFiles.createDirectories(dir);
     return requireTrusted(dir, "records directory");
+  }
+
+  /**
+   * What {@link #requireWritable(Path)} would refuse, checked without creating or writing anything,
+   * for a gateway's start-up check: a path that is not a directory, one others may write (or an
+   * ancestor that lets them), and one this process cannot write. A missing directory is checked
+   * through the part of its path that exists, which must be a directory this process may create it
+   * in.
+   *
+   * @param dir the records directory
+   * @throws FileProblem for each of those, naming the path and the reason (a trust refusal is
+   *     {@link FileProblem#isRefused()})
+   * @throws IOException when the path cannot be examined
+   */
+  public static void check(Path dir) throws IOException {
+    Path absolute = dir.toAbsolutePath();
+    Path existing = nearestExisting(absolute);
+    if (existing == null) {
+      throw FileProblem.unusable(
+          dir, "cannot use records directory " + dir + ": no such directory");
+    }
+    Path real = existing.toRealPath();
+    if (!Files.isDirectory(real)) {
+      throw FileProblem.unusable(
+          dir, "cannot use records directory " + dir + ": " + existing + " is not a directory");
+    }
+    if (existing.equals(absolute)) {
+      requireTrusted(dir, "records directory");
+    } else {
+      String refusal = chainRefusal("records directory " + dir, real, true, RECORDS_ALTERNATIVE);
+      if (refusal != null) {
+        throw FileProblem.refused(dir, refusal);
+      }
+    }
+    if (!Files.isWritable(real)) {
+      throw FileProblem.unusable(
+          dir,
+          "cannot use records directory "
+              + dir
+              + ": "
+              + (existing.equals(absolute) ? "it is" : existing + " is")
+              + " not writable (read-only or permission denied)");
+    }
   }
 
   /**
@@ -117,6 +166,34 @@ public final class RecordsTrust {
       return refusal(dir, real, "records directory", RECORDS_ALTERNATIVE);
     } catch (IOException | RuntimeException e) {
       return null;
+    }
+  }
+
+  /**
+   * {@link #readWarning}, the first time it is asked for {@code dir} in this JVM; null after that,
+   * so that a command and the facade it builds say it once between them.
+   *
+   * @param dir the records directory
+   * @return the line, or null
+   */
+  public static @Nullable String readWarningOnce(Path dir) {
+    String warning = readWarning(dir);
+    return warning != null && WARNED.add(dir.toAbsolutePath().normalize()) ? warning : null;
+  }
+
+  /**
+   * Logs {@link #readWarningOnce} at WARN when there is one: the records are read anyway
+   * (docs/security.md#who-may-write-the-records-directory), and every write there is refused.
+   *
+   * @param dir the records directory
+   */
+  public static void warnOnRead(Path dir) {
+    String warning = readWarningOnce(dir);
+    if (warning != null) {
+      LoggerFactory.getLogger(RecordsTrust.class)
+          .warn(
+              "{} (read anyway; nothing is written there until then)",
+              Escaper.esc(warning, Escaper.LONG_LIMIT));
     }
   }
 

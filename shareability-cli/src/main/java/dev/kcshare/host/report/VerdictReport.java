@@ -1,5 +1,7 @@
 package dev.kcshare.host.report;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardLedger;
@@ -8,8 +10,6 @@ import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;

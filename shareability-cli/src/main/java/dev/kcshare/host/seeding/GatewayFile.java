@@ -1,12 +1,12 @@
 package dev.kcshare.host.seeding;
 
-import dev.kcshare.core.json.host.JsonInputException;
-import dev.kcshare.core.policy.GatewaySeeding;
-import dev.kcshare.core.policy.GatewaySeeding.Gateway;
-import dev.kcshare.core.policy.GatewaySeeding.Kind;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ServerDefinition;
-import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.UnresolvedVariable;
+import dev.kcshare.core.json.internal.JsonInputException;
+import dev.kcshare.core.policy.internal.GatewaySeeding;
+import dev.kcshare.core.policy.internal.GatewaySeeding.Gateway;
+import dev.kcshare.core.policy.internal.GatewaySeeding.Kind;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigEditor;

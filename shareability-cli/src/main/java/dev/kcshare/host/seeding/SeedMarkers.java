@@ -1,8 +1,8 @@
 package dev.kcshare.host.seeding;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.policy.GatewaySeeding.Gateway;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.policy.internal.GatewaySeeding.Gateway;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredServer;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Files;

@@ -2,11 +2,11 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.policy.DefinitionFacts;
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Path;
 import java.util.Map;

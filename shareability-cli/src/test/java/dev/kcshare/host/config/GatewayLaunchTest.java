@@ -2,10 +2,10 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredDefinition;
-import dev.kcshare.embed.UnresolvedVariable;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredDefinition;
+import dev.kcshare.api.UnresolvedVariable;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.io.IOException;
 import java.io.InputStream;

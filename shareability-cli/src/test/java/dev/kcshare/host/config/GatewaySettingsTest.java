@@ -3,7 +3,7 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.host.json.JsonReader;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

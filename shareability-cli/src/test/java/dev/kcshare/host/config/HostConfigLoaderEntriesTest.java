@@ -3,10 +3,10 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kcshare.embed.ConfigFile;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.UnusableEntry;
+import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.UnusableEntry;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package dev.kcshare.host.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kcshare.embed.ConfigRequest;
+import dev.kcshare.api.ConfigRequest;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.io.IOException;

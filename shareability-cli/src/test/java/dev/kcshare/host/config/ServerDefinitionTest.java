@@ -2,7 +2,7 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.api.ServerDefinition;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

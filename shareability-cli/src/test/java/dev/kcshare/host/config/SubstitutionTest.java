@@ -2,7 +2,7 @@ package dev.kcshare.host.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.embed.UnresolvedVariable.Reason;
+import dev.kcshare.api.UnresolvedVariable.Reason;
 import dev.kcshare.host.config.Substitution.Found;
 import dev.kcshare.host.config.Substitution.Style;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.handshake.host.Answers;
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.core.handshake.internal.Answers;
 import dev.kcshare.host.prober.LaunchSummary;
 import dev.kcshare.host.prober.PhaseTimes;
 import dev.kcshare.host.prober.ProbeAttempt;

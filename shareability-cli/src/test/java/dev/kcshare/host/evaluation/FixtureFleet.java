@@ -2,12 +2,12 @@ package dev.kcshare.host.evaluation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ConfigRequest;
+import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.cli.CliContext;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
-import dev.kcshare.embed.ConfigRequest;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.prober.TestProbers;

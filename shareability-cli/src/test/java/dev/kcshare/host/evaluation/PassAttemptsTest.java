@@ -2,11 +2,11 @@ package dev.kcshare.host.evaluation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.embed.ConfiguredServer;
-import dev.kcshare.embed.PassOptions;
-import dev.kcshare.embed.PassProgress;
-import dev.kcshare.embed.PassResult;
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassOptions;
+import dev.kcshare.api.PassProgress;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.HeldCacheLock;
 import java.nio.file.Files;

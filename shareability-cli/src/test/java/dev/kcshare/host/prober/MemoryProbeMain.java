@@ -1,7 +1,7 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.testing.NodeFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;

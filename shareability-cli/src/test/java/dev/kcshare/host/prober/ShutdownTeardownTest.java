@@ -2,8 +2,8 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.embed.ServerDefinition;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

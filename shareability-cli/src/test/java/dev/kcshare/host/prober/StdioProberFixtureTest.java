@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.CacheHints;
 import dev.kcshare.core.handshake.Era;
@@ -9,7 +10,6 @@ import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.handshake.SelfTest;
-import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

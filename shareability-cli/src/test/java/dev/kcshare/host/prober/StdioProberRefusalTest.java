@@ -2,9 +2,9 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.embed.ServerDefinition;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

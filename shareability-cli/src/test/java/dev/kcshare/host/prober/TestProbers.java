@@ -1,6 +1,6 @@
 package dev.kcshare.host.prober;
 
-import dev.kcshare.embed.ServerDefinition;
+import dev.kcshare.api.ServerDefinition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.kcshare.host.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.records.host.AttemptRecord;
-import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.core.records.internal.AttemptRecord;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,8 +7,8 @@ import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.ExecutionIdentity;
 import dev.kcshare.core.records.HazardCodes;
+import dev.kcshare.core.records.HazardLedger;
 import dev.kcshare.core.records.LedgerLoad;
-import dev.kcshare.core.records.host.RecordLimits;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -44,8 +44,8 @@ final class RecordLimitsTest {
   void ledgerKeysRoundTripAtTheLimitAndAreRefusedBeyondIt() throws Exception {
     Path file = dir.resolve(RecordsDirectory.LEDGER_FILE);
     LedgerStore store = new LedgerStore(file, () -> 1.0);
-    String name = "\u00e9".repeat(RecordLimits.MAX_KEY_LENGTH);
-    String identity = "\ud83d\ude00".repeat(RecordLimits.MAX_KEY_LENGTH / 2);
+    String name = "\u00e9".repeat(HazardLedger.MAX_KEY_LENGTH);
+    String identity = "\ud83d\ude00".repeat(HazardLedger.MAX_KEY_LENGTH / 2);
     assertThat(store.record(name, CODE, identity)).isTrue();
     assertThat(store.flush()).isTrue();
     assertThat(LedgerStore.read(file).servers().get(name)).containsOnlyKeys(identity);
@@ -75,8 +75,8 @@ final class RecordLimitsTest {
   @Test
   void cacheRowsRoundTripAtTheLimitsAndAreRefusedBeyondThem() throws Exception {
     Path file = dir.resolve(RecordsDirectory.CACHE_FILE);
-    String name = "s".repeat(RecordLimits.MAX_KEY_LENGTH);
-    String bigVersion = "v".repeat(RecordLimits.MAX_ROW_BYTES - 1000);
+    String name = "s".repeat(HazardLedger.MAX_KEY_LENGTH);
+    String bigVersion = "v".repeat(4 * 1024 * 1024 - 1000);
     try (CacheStore.Session session = CacheStore.open(file, null)) {
       assertThat(session.cache().put(name, row("1.0"))).isTrue();
       assertThat(session.cache().put("big", row(bigVersion))).isTrue();

@@ -3,7 +3,7 @@ package dev.kcshare.host.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.records.HazardCodes;
-import dev.kcshare.core.records.host.FailedAttempts;
+import dev.kcshare.core.records.internal.FailedAttempts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

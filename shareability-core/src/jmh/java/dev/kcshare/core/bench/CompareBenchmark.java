@@ -1,7 +1,7 @@
 package dev.kcshare.core.bench;
 
 import dev.kcshare.core.handshake.Answer;
-import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.internal.Answers;
 import dev.kcshare.core.handshake.Comparison;
 import dev.kcshare.core.handshake.HandshakeComparison;
 import java.util.ArrayList;

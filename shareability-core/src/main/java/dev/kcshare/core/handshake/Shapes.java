@@ -1,7 +1,7 @@
 package dev.kcshare.core.handshake;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Comparator;

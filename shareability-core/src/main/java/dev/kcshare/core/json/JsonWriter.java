@@ -1,6 +1,6 @@
 package dev.kcshare.core.json;
 
-import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;

@@ -1,6 +1,6 @@
 package dev.kcshare.core.policy;
 
-import dev.kcshare.core.policy.host.Transport;
+import dev.kcshare.core.policy.internal.Transport;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

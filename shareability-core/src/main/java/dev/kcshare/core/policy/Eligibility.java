@@ -1,10 +1,10 @@
 package dev.kcshare.core.policy;
 
 import dev.kcshare.core.records.VerdictCache;
+import dev.kcshare.core.text.SecretPrefixes;
 import dev.kcshare.core.verdict.Assessor;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
-import dev.kcshare.core.verdict.host.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.kcshare.core.policy;
 
-import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.json.internal.CodePoints;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.core.verdict.Verdict;
 import java.util.ArrayList;

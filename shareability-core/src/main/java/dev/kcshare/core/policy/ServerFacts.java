@@ -1,6 +1,6 @@
 package dev.kcshare.core.policy;
 
-import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;

@@ -6,8 +6,8 @@ import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.SelfTest;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.json.RawJson;
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.records.host.Values;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.json.internal.Values;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -49,7 +49,7 @@ public final class CacheCodec {
    * {@code null} or non-object root is an empty cache. Never throws.
    */
   public static CacheLoad decode(@Nullable Object root) {
-    return Values.tolerantly(
+    return Tolerant.decode(
         notes -> {
           Decoder decoder = decoderForWriting();
           RecordDecoder.feed(root, decoder);
@@ -175,7 +175,7 @@ public final class CacheCodec {
         return;
       }
       CacheRow row =
-          Values.tolerantly(
+          Tolerant.decode(
               n -> readRow(value, where, n),
               n -> {
                 n.add(new Dropped(where, "unexpected value; row dropped"));
@@ -218,7 +218,7 @@ public final class CacheCodec {
     /** What was fed, decoded: as {@link CacheCodec#decode} of the whole document. */
     @Override
     public CacheLoad finish() {
-      return Values.tolerantly(
+      return Tolerant.decode(
           this::finish, notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
     }
 

@@ -1,8 +1,7 @@
 package dev.kcshare.core.records;
 
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.records.host.Maps;
-import dev.kcshare.core.records.host.RecordLimits;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.json.internal.Maps;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -79,6 +78,24 @@ public final class HazardLedger {
 
   private HazardLedger() {}
 
+  /**
+   * The longest server name or launch identity a writer records, in UTF-16 code units
+   * (docs/design.md#record-limits).
+   */
+  public static final int MAX_KEY_LENGTH = RecordLimits.MAX_KEY_LENGTH;
+
+  /**
+   * Why a record for (name, identity) would be refused for its size, or null when it is within the
+   * limits (docs/design.md#record-limits). Cheap: compares lengths only.
+   *
+   * @param name the server name
+   * @param identity the launch identity
+   * @return the reason, or null
+   */
+  public static @Nullable String refusal(String name, String identity) {
+    return RecordLimits.refusal(name, identity);
+  }
+
   /** An empty, clean ledger. */
   public static HazardLedger create() {
     return new HazardLedger();
@@ -95,9 +112,9 @@ public final class HazardLedger {
    * Records one observation of {@code code} for (name, identity) at {@code now} (epoch seconds; a
    * non-finite time counts as 0.0). Refused — returns false and stores nothing — when {@code name}
    * is empty, {@code code} is outside the closed vocabulary, or the name or identity is longer than
-   * {@link RecordLimits#MAX_KEY_LENGTH} (so the file stays readable); callers log the refusal
-   * (check with {@link HazardCodes#isKnown} and {@link RecordLimits#refusal}). The recording site's
-   * gating (shared backend only) is the caller's.
+   * {@link #MAX_KEY_LENGTH} (so the file stays readable); callers log the refusal (check with
+   * {@link HazardCodes#isKnown} and {@link #refusal}). The recording site's gating (shared backend
+   * only) is the caller's.
    *
    * @return true iff the code was new for (name, identity), so the caller can warn once
    * @throws NullPointerException if an argument is null

@@ -1,7 +1,7 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;

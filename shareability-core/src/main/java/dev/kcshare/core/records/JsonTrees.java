@@ -1,6 +1,6 @@
 package dev.kcshare.core.records;
 
-import dev.kcshare.core.json.host.CodePoints;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,8 +1,8 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.RawJson;
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.records.host.Values;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.json.internal.Values;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +36,7 @@ public final class LedgerCodec {
    * non-object root is an empty ledger. Never throws.
    */
   public static LedgerLoad decode(@Nullable Object root) {
-    return Values.tolerantly(
+    return Tolerant.decode(
         notes -> {
           Decoder decoder = decoder();
           RecordDecoder.feed(root, decoder);
@@ -129,7 +129,7 @@ public final class LedgerCodec {
       }
       Map<String, Map<String, RawJson>> identityExtras = new HashMap<>();
       TreeMap<String, HazardRecord> identities =
-          Values.tolerantly(
+          Tolerant.decode(
               n -> readServer(server, where, n, identityExtras),
               n -> {
                 n.add(new Dropped(where, "unexpected value; skipped"));
@@ -152,7 +152,7 @@ public final class LedgerCodec {
     /** What was fed, decoded: as {@link LedgerCodec#decode} of the whole document. */
     @Override
     public LedgerLoad finish() {
-      return Values.tolerantly(
+      return Tolerant.decode(
           this::finish, notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
     }
 

@@ -1,8 +1,8 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.json.RawJson;
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.records.host.Maps;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.json.internal.Maps;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

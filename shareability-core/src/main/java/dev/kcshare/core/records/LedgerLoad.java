@@ -1,6 +1,6 @@
 package dev.kcshare.core.records;
 
-import dev.kcshare.core.records.host.Maps;
+import dev.kcshare.core.json.internal.Maps;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -28,7 +28,7 @@ public record LedgerLoad(
 
   /** Copies the collections. */
   public LedgerLoad {
-    servers = Maps.ledgerCopy(servers);
+    servers = Maps.nestedCopy(servers);
     cleared = Maps.sortedCopy(cleared);
     dropped = List.copyOf(dropped);
     java.util.Objects.requireNonNull(extras, "extras");
@@ -58,6 +58,6 @@ public record LedgerLoad(
 
   /** Nothing observed. */
   public static LedgerLoad empty() {
-    return new LedgerLoad(Maps.ledgerCopy(Map.of()), Maps.sortedCopy(Map.of()), List.of());
+    return new LedgerLoad(Maps.nestedCopy(Map.of()), Maps.sortedCopy(Map.of()), List.of());
   }
 }

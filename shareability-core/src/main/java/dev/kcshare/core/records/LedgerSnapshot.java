@@ -1,6 +1,6 @@
 package dev.kcshare.core.records;
 
-import dev.kcshare.core.records.host.Maps;
+import dev.kcshare.core.json.internal.Maps;
 import java.util.Map;
 import java.util.SortedMap;
 
@@ -19,7 +19,7 @@ public record LedgerSnapshot(
     SortedMap<String, Double> cleared) {
 
   public LedgerSnapshot {
-    servers = Maps.ledgerCopy(servers);
+    servers = Maps.nestedCopy(servers);
     cleared = Maps.sortedCopy(cleared);
   }
 

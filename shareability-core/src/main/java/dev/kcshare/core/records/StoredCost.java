@@ -1,7 +1,7 @@
 package dev.kcshare.core.records;
 
 import dev.kcshare.core.cost.SessionCost;
-import dev.kcshare.core.records.host.Values;
+import dev.kcshare.core.json.internal.Values;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,7 @@ package dev.kcshare.core.records;
 
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.json.RawJson;
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.records.host.RecordLimits;
+import dev.kcshare.core.json.internal.CodePoints;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -44,6 +43,19 @@ import org.jspecify.annotations.Nullable;
 public final class VerdictCache {
   private TreeMap<String, CacheRow> rows = new TreeMap<>(CodePoints.ORDER);
   private final TreeSet<String> applied = new TreeSet<>(CodePoints.ORDER);
+
+  /**
+   * Why a row would be refused for its size, or null when it is within the limits
+   * (docs/design.md#record-limits): a name longer than {@link HazardLedger#MAX_KEY_LENGTH}, or a
+   * row of more than 4 MiB as compact JSON.
+   *
+   * @param name the server name (the row's key)
+   * @param row the row
+   * @return the reason, or null
+   */
+  public static @Nullable String rowRefusal(String name, CacheRow row) {
+    return RecordLimits.rowRefusal(name, row);
+  }
 
   /** What this cache changed since its last write, per name: a new object on every change. */
   private final Map<String, Change> changes = new HashMap<>();
@@ -133,8 +145,8 @@ public final class VerdictCache {
 
   /**
    * Stores the row for a name, overwriting the previous one; dirties. Refused — nothing changes —
-   * for the empty name (it could never be read back) and for a row beyond {@link RecordLimits}
-   * ({@link RecordLimits#rowRefusal} says why): a row the reader could not take is never written.
+   * for the empty name (it could never be read back) and for a row beyond the record limits ({@link
+   * #rowRefusal} says why): a row the reader could not take is never written.
    *
    * @return true if the row was stored
    * @throws NullPointerException if an argument is null

@@ -1,6 +1,5 @@
 package dev.kcshare.core.text;
 
-import dev.kcshare.core.verdict.host.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;

@@ -2,7 +2,7 @@ package dev.kcshare.core.verdict;
 
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.SelfTest;
-import dev.kcshare.core.verdict.host.SecretPrefixes;
+import dev.kcshare.core.text.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.kcshare.core.verdict;
 
-import dev.kcshare.core.json.host.CodePoints;
-import dev.kcshare.core.verdict.host.SecretPrefixes;
+import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.text.SecretPrefixes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

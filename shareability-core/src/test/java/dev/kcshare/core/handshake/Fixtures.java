@@ -1,6 +1,6 @@
 package dev.kcshare.core.handshake;
 
-import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.internal.Answers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

@@ -4,9 +4,9 @@ import static dev.kcshare.core.handshake.Fixtures.shuffle;
 import static dev.kcshare.core.handshake.Fixtures.shuffledCopy;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.internal.Answers;
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.JsonValues;
+import dev.kcshare.core.json.internal.JsonValues;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -11,7 +11,7 @@ import static dev.kcshare.core.handshake.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.internal.Answers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import static dev.kcshare.core.handshake.Fixtures.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.internal.Answers;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;

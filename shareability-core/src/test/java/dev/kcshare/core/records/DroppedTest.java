@@ -2,7 +2,6 @@ package dev.kcshare.core.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.core.records.host.Values;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +10,7 @@ final class DroppedTest {
   @Test
   void aDecoderThatThrowsYieldsTheEmptyResultAndANoteInsteadOfAnException() {
     List<Dropped> result =
-        Values.tolerantly(
+        Tolerant.decode(
             notes -> {
               notes.add(new Dropped("servers/a", "not an object; skipped"));
               throw new ClassCastException("boom");
@@ -25,8 +24,7 @@ final class DroppedTest {
 
   @Test
   void aDecoderThatReturnsIsTakenAsItIs() {
-    assertThat(Values.<String>tolerantly(notes -> "decoded", notes -> "empty"))
-        .isEqualTo("decoded");
+    assertThat(Tolerant.<String>decode(notes -> "decoded", notes -> "empty")).isEqualTo("decoded");
   }
 
   @Test

@@ -8,7 +8,7 @@ import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.EraBasis;
 import dev.kcshare.core.handshake.HandshakeComparison;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.handshake.host.Answers;
+import dev.kcshare.core.handshake.internal.Answers;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.verdict.Evidence;
 import java.util.List;

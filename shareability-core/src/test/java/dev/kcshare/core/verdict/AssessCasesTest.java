@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.testing.TestJson;
-import dev.kcshare.core.verdict.host.EvidenceInput;
-import dev.kcshare.core.verdict.host.EvidenceJson;
-import dev.kcshare.core.verdict.host.VerdictJson;
+import dev.kcshare.core.verdict.internal.EvidenceInput;
+import dev.kcshare.core.verdict.internal.EvidenceJson;
+import dev.kcshare.core.verdict.internal.VerdictJson;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.kcshare.core.json.JsonWriter;
-import dev.kcshare.core.json.host.JsonInputException;
+import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.core.testing.TestJson;
-import dev.kcshare.core.verdict.host.VerdictJson;
+import dev.kcshare.core.verdict.internal.VerdictJson;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

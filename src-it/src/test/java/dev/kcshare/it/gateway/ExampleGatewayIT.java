@@ -2,16 +2,16 @@ package dev.kcshare.it.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
-import dev.kcshare.embed.ConfiguredServer;
 import dev.kcshare.embed.LedgerWriter;
-import dev.kcshare.embed.PassResult;
-import dev.kcshare.embed.ServerDefinition;
-import dev.kcshare.embed.ServerVerdict;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.it.ItProcesses;
 import java.nio.file.Path;

@@ -1,0 +1,189 @@
+package dev.kcshare.api;
+
+import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.core.verdict.IdentityKeys;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The servers the host's own MCP client configs declare, as the {@code kcshare} command reads them
+ * (docs/config.md): every file looked at, the configured servers, the entries that are part of a
+ * client, the host profile in force and the Kiro Crew gateway settings. Obtained from {@link
+ * dev.kcshare.embed.Shareability#hostServers}; immutable.
+ *
+ * <p>Reading never fails for a bad file: a discovered file that cannot be used is {@link
+ * ConfigFile.Status#SKIPPED} (its servers are left out, {@link #skipped()} says why), a server
+ * entry that cannot be used is left out on its own ({@link #unusableEntries()}; the other entries
+ * of its file count) and a file named in the request that cannot be used, or holds an unusable
+ * entry, is {@link ConfigFile.Status#ERROR} ({@link #errors()}): do not build verdicts on a
+ * configuration with errors, since a file read in part could hide a conflicting definition.
+ *
+ * @param files every file looked at, in the documented order, with what came of it
+ * @param servers the configured servers, in config order (client parts left out)
+ * @param clientParts the names every definition of which is part of its client ({@link
+ *     ConfiguredServer#isPartOfClient()}): nothing to measure, share or stub
+ * @param profileName the host profile in force, {@code default} or {@code kirocrew}
+ * @param hostProfile that profile
+ * @param profileReason why it was chosen, in words ({@code KIROCREW_HOME is set}, ...)
+ * @param gatewaySource the Kiro Crew configuration file as displayed, or null when none was read
+ * @param gatewaySection its {@code mcp_gateway} section as read (an unmodifiable JSON tree: maps,
+ *     lists, strings, numbers, booleans and nulls); empty when there is none
+ */
+public record HostServers(
+    List<ConfigFile> files,
+    List<ConfiguredServer> servers,
+    List<ConfiguredServer> clientParts,
+    String profileName,
+    HostProfile hostProfile,
+    String profileReason,
+    @Nullable String gatewaySource,
+    Optional<Map<String, @Nullable Object>> gatewaySection) {
+
+  /**
+   * Validates and copies the lists.
+   *
+   * @throws NullPointerException if an argument but {@code gatewaySource} is null
+   */
+  public HostServers {
+    files = List.copyOf(files);
+    servers = List.copyOf(servers);
+    clientParts = List.copyOf(clientParts);
+    Objects.requireNonNull(profileName, "profileName");
+    Objects.requireNonNull(hostProfile, "hostProfile");
+    Objects.requireNonNull(profileReason, "profileReason");
+    gatewaySection =
+        Objects.requireNonNull(gatewaySection, "gatewaySection")
+            .map(s -> Collections.unmodifiableMap(new LinkedHashMap<>(s)));
+  }
+
+  /**
+   * The configured server of that name.
+   *
+   * @param name the server name
+   * @return the server, or empty when no file defines it (or only as a client part)
+   */
+  public Optional<ConfiguredServer> server(String name) {
+    return find(servers, name);
+  }
+
+  /**
+   * The client part of that name ({@link #clientParts}).
+   *
+   * @param name the name
+   * @return the part, or empty when there is none
+   */
+  public Optional<ConfiguredServer> clientPart(String name) {
+    return find(clientParts, name);
+  }
+
+  private static Optional<ConfiguredServer> find(List<ConfiguredServer> in, String name) {
+    for (ConfiguredServer s : in) {
+      if (s.name().equals(name)) {
+        return Optional.of(s);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The servers whose definitions disagree ({@link ConfiguredServer#isConflicting()}), in config
+   * order: they get no pre-flight evidence and are never measured.
+   *
+   * @return the conflicting servers
+   */
+  public List<ConfiguredServer> conflicts() {
+    List<ConfiguredServer> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      if (s.isConflicting()) {
+        out.add(s);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Every variable reference left unresolved in the servers' definitions, in config order.
+   *
+   * @return the references
+   */
+  public List<UnresolvedVariable> unresolved() {
+    List<UnresolvedVariable> out = new ArrayList<>();
+    for (ConfiguredServer s : servers) {
+      out.addAll(s.unresolved());
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The env names the Kiro Crew gateway keys its pools on ({@code pool_identity_env}, trimmed,
+   * blanks and credential-scrub names dropped): verdicts of these servers use them.
+   *
+   * @return the identity keys; empty without gateway settings
+   */
+  public Set<String> identityKeys() {
+    return IdentityKeys.resolve(gatewaySection.map(s -> s.get("pool_identity_env")).orElse(null));
+  }
+
+  /**
+   * One line per problem of a file named in the request, {@code file: /pointer: problem} (or {@code
+   * file:line:column: problem}); config text unescaped, never an env value.
+   *
+   * @return the lines; empty when every named file could be used
+   */
+  public List<String> errors() {
+    return lines(ConfigFile.Status.ERROR);
+  }
+
+  /**
+   * One line per problem of a discovered file that was skipped, in the form of {@link #errors()},
+   * then one per unusable entry of a discovered file that was read ({@link
+   * ConfigFile#unusableEntries()}: that entry is left out, the file's others count), {@code file:
+   * /pointer: problem}.
+   *
+   * @return the lines; empty when no discovered file or entry was skipped
+   */
+  public List<String> skipped() {
+    List<String> out = new ArrayList<>(lines(ConfigFile.Status.SKIPPED));
+    for (ConfigFile f : files) {
+      if (f.status() == ConfigFile.Status.READ) {
+        for (UnusableEntry u : f.unusableEntries()) {
+          out.add(u.describe());
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Every server entry kcshare could not use, of every file that was read (discovered or named), in
+   * config order.
+   *
+   * @return the entries
+   */
+  public List<UnusableEntry> unusableEntries() {
+    List<UnusableEntry> out = new ArrayList<>();
+    for (ConfigFile f : files) {
+      out.addAll(f.unusableEntries());
+    }
+    return List.copyOf(out);
+  }
+
+  private List<String> lines(ConfigFile.Status status) {
+    List<String> out = new ArrayList<>();
+    for (ConfigFile f : files) {
+      if (f.status() == status) {
+        for (String problem : f.problems()) {
+          out.add(f.describe(problem));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+}
