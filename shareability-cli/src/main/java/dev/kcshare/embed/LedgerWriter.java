@@ -10,7 +10,6 @@ import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.records.LedgerStore;
 import java.time.Duration;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -208,11 +207,26 @@ public final class LedgerWriter implements AutoCloseable {
     return store.flush();
   }
 
-  /** A scheduled flush: nothing once closed (the close makes the last one). */
+  /**
+   * A scheduled flush: nothing once closed (the close makes the last one). A failure is logged
+   * (once while it lasts) and handed to the facade's {@code onFlushFailure} listener; the next
+   * flush retries, and nothing recorded is lost meanwhile.
+   */
   void flushScheduled() throws InterruptedException {
     if (!closed.get()) {
       report();
-      store.flush();
+      FileProblem failure = store.flushTelling();
+      if (failure != null && !closed.get()) {
+        tell(FileProblems.asRecordsException(failure, owner.ledgerPath()));
+      }
+    }
+  }
+
+  private void tell(RecordsException problem) {
+    try {
+      onFlushFailure.accept(problem);
+    } catch (RuntimeException e) {
+      log.debug("the onFlushFailure listener failed", e);
     }
   }
 
@@ -285,11 +299,7 @@ public final class LedgerWriter implements AutoCloseable {
             "the ledger's last flush failed; what was recorded since the last successful flush is"
                 + " lost: {}",
             Escaper.esc(String.valueOf(problem.getMessage()), Escaper.LONG_LIMIT));
-        try {
-          onFlushFailure.accept(problem);
-        } catch (RuntimeException e) {
-          log.debug("the onFlushFailure listener failed", e);
-        }
+        tell(problem);
       }
     } finally {
       onClose.run();
@@ -306,9 +316,11 @@ public final class LedgerWriter implements AutoCloseable {
 
   /** Logs, on the flushing thread, what was newly observed and each kind of refusal once. */
   private void report() {
-    for (Iterator<String> it = newlyObserved.iterator(); it.hasNext(); ) {
-      String[] pair = it.next().split("\0", 2);
-      it.remove();
+    for (String entry : newlyObserved) {
+      if (!newlyObserved.remove(entry)) {
+        continue; // a concurrent flush took it, and logs it
+      }
+      String[] pair = entry.split("\0", 2);
       log.warn(
           "hazard {} observed for server {}",
           Escaper.quoted(pair[0], Escaper.SHORT_LIMIT),

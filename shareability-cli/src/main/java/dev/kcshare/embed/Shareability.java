@@ -233,7 +233,7 @@ public final class Shareability implements AutoCloseable {
           new LedgerWriter(
               this,
               new LedgerStore(records.ledgerFile(), clock),
-              onFlushFailure,
+              problem -> Callbacks.run(() -> onFlushFailure.accept(problem)),
               () -> forget(self[0]));
       ledger = self[0];
       return self[0];
@@ -458,7 +458,7 @@ public final class Shareability implements AutoCloseable {
       head = headStart;
       headStart = null;
     }
-    return runPass(List.copyOf(servers), options, listener, head);
+    return runPass(List.copyOf(servers), options, Callbacks.of(listener), head);
   }
 
   /**
@@ -641,7 +641,7 @@ public final class Shareability implements AutoCloseable {
                   runPass(
                       snapshot,
                       PassOptions.uncapped(),
-                      new PublishingListener(listener, progress),
+                      Callbacks.publishing(listener, progress),
                       null),
               threads);
       passes.add(pass);
@@ -778,8 +778,10 @@ public final class Shareability implements AutoCloseable {
    * builder's {@link Builder#onFlushFailure} listener and the log, once — and stops its threads.
    * The last facade of the JVM to close also removes kcshare's shutdown hook. A close that goes
    * well logs nothing. Idempotent; afterwards every other method of this facade, of its ledger
-   * writer and of its passes throws {@link IllegalStateException}. Blocking. Call it after any
-   * budgeted pass of yours has returned.
+   * writer and of its passes throws {@link IllegalStateException}. Blocking, except when called
+   * from one of this facade's callbacks (a pass listener, the flush-failure listener): it then
+   * cancels the passes and returns at once, and the rest of the close runs on a thread of the
+   * builder's {@link Builder#threadFactory}. Call it after any budgeted pass of yours has returned.
    */
   @Override
   public void close() {
@@ -799,13 +801,32 @@ public final class Shareability implements AutoCloseable {
       headStart = null;
       passes.clear();
     }
+    for (BackgroundPass pass : running) {
+      pass.cancelPass();
+    }
+    Runnable rest = () -> finishClose(running, open, scheduled, head);
+    if (Callbacks.inCallback()) {
+      // Called back from a pass or a flush: waiting here would wait for this very thread. The
+      // rest of the close runs on a thread of its own, and this call returns.
+      Thread finisher = threads.newThread(rest);
+      if (finisher != null) {
+        finisher.start();
+        return;
+      }
+    }
+    rest.run();
+  }
+
+  /** Waits for what {@link #close()} cancelled, flushes the ledger and stops every thread. */
+  private void finishClose(
+      List<BackgroundPass> running,
+      @Nullable LedgerWriter open,
+      @Nullable ScheduledThreadPoolExecutor scheduled,
+      @Nullable HeadStart head) {
     if (head != null) {
       head.close(); // a head start no pass continued: its pre-flight stopped, its lock released
     }
     boolean interrupted = false;
-    for (BackgroundPass pass : running) {
-      pass.cancelPass();
-    }
     for (BackgroundPass pass : running) {
       interrupted |= pass.awaitEnd();
     }
@@ -825,7 +846,6 @@ public final class Shareability implements AutoCloseable {
     }
   }
 
-  /** Waits for the flush thread to end; true if interrupted meanwhile (the flag is then clear). */
   private static boolean awaitTermination(ScheduledThreadPoolExecutor executor) {
     boolean interrupted = false;
     while (true) {
@@ -1020,10 +1040,12 @@ public final class Shareability implements AutoCloseable {
     }
 
     /**
-     * Told when the ledger writer's last flush (at its close, or the facade's) fails, so what was
-     * recorded since the last successful flush did not reach the file. Called once, on the closing
-     * thread; it must not block, and a listener that throws is ignored. The failure is logged too.
-     * Default: nothing beyond the log.
+     * Told when a flush of the ledger writer fails: each failed scheduled flush ({@link
+     * #openLedger(Duration)}), on the flush thread, while the gateway runs (the next flush retries
+     * and nothing recorded is lost meanwhile), and the last flush at close, on the closing thread
+     * (what was recorded since the last successful flush did not reach the file). It must not
+     * block, and a listener that throws is ignored; it may call {@link Shareability#close()}. The
+     * failure is logged too. Default: nothing beyond the log.
      *
      * @param listener receives the problem: the path and the reason
      * @return this builder

@@ -89,7 +89,10 @@ final class EmbeddingGuideSnippetsTest {
           "dev.kcshare.core.cost",
           "dev.kcshare.core.json");
 
-  /** The gateway's own configuration file, in memory. */
+  /**
+   * The gateway's own configuration file, in memory; its writer throws {@link IOException} as a
+   * real one does, so every block that writes it must handle that.
+   */
   private static final class GatewayConfig {
     final Map<String, Object> section = new LinkedHashMap<>();
     int writes;
@@ -98,7 +101,7 @@ final class EmbeddingGuideSnippetsTest {
       return section;
     }
 
-    void write(Map<String, Object> newSection) {
+    void write(Map<String, Object> newSection) throws IOException {
       writes++;
     }
   }
@@ -610,6 +613,8 @@ final class EmbeddingGuideSnippetsTest {
         wantsShare.addAll(plan.wantsShare()); // report it; never flip "enabled" from here
       } catch (RecordsException e) {
         warnings.add("not seeded this start: " + e.getMessage()); // nothing was marked
+      } catch (IOException e) {
+        warnings.add("config not written: " + e.getMessage()); // nothing was marked
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -637,7 +642,11 @@ final class EmbeddingGuideSnippetsTest {
                 HostProfile.empty());
         Eligibility.Result result = kc.eligibility(requested, settings, servers, ledger);
         if (!result.stubbed().isEmpty() && Seeding.setOverrides(section, result.stubbed(), true)) {
-          gatewayConfig.write(section);
+          try {
+            gatewayConfig.write(section);
+          } catch (IOException e) {
+            warnings.add("config not written: " + e.getMessage()); // tell the client it failed
+          }
         }
         answer = result; // stubbed / skipped go back to the client
       }

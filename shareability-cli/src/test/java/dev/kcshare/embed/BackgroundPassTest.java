@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -204,6 +205,53 @@ final class BackgroundPassTest {
     assertThatThrownBy(pass::await)
         .as("a pass of a closed facade")
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void closeFromTheListenerReturnsAndTheCloseStillCompletes(@TempDir Path dir) throws Exception {
+    EmbedFixtures f = new EmbedFixtures(dir);
+    List<Thread> made = Collections.synchronizedList(new ArrayList<>());
+    Shareability kc =
+        track(
+            Shareability.builder(dir.resolve("records"))
+                .workingDirectory(dir)
+                .threadFactory(
+                    task -> {
+                      Thread t = new Thread(task, "gateway-" + made.size());
+                      t.setDaemon(true);
+                      made.add(t);
+                      return t;
+                    })
+                .build());
+    List<ConfiguredServer> servers =
+        kc.servers(List.of(f.server("a", "stable"), f.server("b", "stable")));
+    CountDownLatch returned = new CountDownLatch(1);
+    BackgroundPass pass =
+        kc.startUncappedPass(
+            servers,
+            new PassProgress.Listener() {
+              @Override
+              public void onProgress(PassProgress progress) {}
+
+              @Override
+              public void onFinished(PassResult.Measured result) {
+                kc.close(); // from the pass's own thread: waiting there would wait for itself
+                returned.countDown();
+              }
+            });
+
+    // A bound only against a hang: the close returns at once when it works.
+    assertThat(returned.await(2, TimeUnit.MINUTES))
+        .as("close() returned inside the listener")
+        .isTrue();
+    assertThatThrownBy(pass::await).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(kc::openLedger).isInstanceOf(IllegalStateException.class);
+    for (Thread t : List.copyOf(made)) { // the pass's thread, then the one finishing the close
+      t.join(Duration.ofMinutes(2).toMillis());
+      assertThat(t.isAlive()).as("%s ended", t.getName()).isFalse();
+    }
+    assertThat(made).as("the close's rest ran on a thread of the gateway's factory").hasSize(2);
+    f.assertAllGone();
   }
 
   /**

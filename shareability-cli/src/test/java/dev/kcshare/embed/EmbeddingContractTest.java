@@ -110,6 +110,63 @@ final class EmbeddingContractTest {
   // ------------------------------------------------------------------ RecordsException
 
   @Test
+  void eachNewHazardIsLoggedOnceUnderConcurrentFlushes() throws Exception {
+    Shareability kc = facade(dir.resolve("records"));
+    LedgerWriter ledger = kc.openLedger();
+    int threads = 4;
+    int perThread = 400;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      done.add(
+          pool.submit(
+              () -> {
+                for (int i = 0; i < perThread; i++) {
+                  ledger.record("s" + id + "-" + i, HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
+                  if (i % 20 == 0) {
+                    ledger.flush(); // every thread flushes while the others record and flush
+                  }
+                }
+                return null;
+              }));
+    }
+    for (java.util.concurrent.Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    ledger.flush();
+
+    List<String> observed =
+        logged(Level.WARN).stream().filter(m -> m.startsWith("hazard ")).toList();
+    assertThat(observed).doesNotHaveDuplicates().hasSize(threads * perThread);
+  }
+
+  @Test
+  void aScheduledFlushThatFailsReachesTheListenerWhileRunning() throws Exception {
+    Path records = blockedRecords();
+    java.util.concurrent.BlockingQueue<RecordsException> told =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    Shareability kc =
+        track(
+            Shareability.builder(records)
+                .workingDirectory(dir)
+                .clock(AT)
+                .onFlushFailure(told::add)
+                .build());
+    LedgerWriter ledger = kc.openLedger(LedgerWriter.MIN_FLUSH_PERIOD);
+    ledger.record("s", HazardCodes.UNROUTABLE_SERVER_REQUEST, "");
+
+    // Bounded only against a hang: the first scheduled flush fails within milliseconds.
+    RecordsException problem = told.poll(2, java.util.concurrent.TimeUnit.MINUTES);
+    assertThat(problem).as("told while the writer is open").isNotNull();
+    assertThat(ledger.isClosed()).isFalse();
+    assertThat(problem.getMessage()).contains(records.toString()).contains("not a directory");
+    assertNoInternalTypeIn(problem);
+  }
+
+  @Test
   void theStartUpCheckPassesAUsableDirectoryAndOneThatCanBeCreated() throws Exception {
     facade(dir.resolve("records")).checkRecordsDirectory();
     Path made = Files.createDirectories(dir.resolve("made"));

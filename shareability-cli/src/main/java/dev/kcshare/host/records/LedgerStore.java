@@ -278,6 +278,23 @@ public final class LedgerStore {
   }
 
   /**
+   * As {@link #flush()}, logging as it does, and telling why it failed: for a scheduled flush whose
+   * owner also hands the failure to a listener (the next flush retries).
+   *
+   * @return null if the file now holds everything recorded up to this call, else the problem
+   * @throws InterruptedException if interrupted while waiting for the lock
+   */
+  public @Nullable FileProblem flushTelling() throws InterruptedException {
+    flushMutex.lockInterruptibly();
+    try {
+      lastFailure = null;
+      return flushLocked() ? null : failureOrUnknown();
+    } finally {
+      flushMutex.unlock();
+    }
+  }
+
+  /**
    * As {@link #flush()}, telling why instead of logging: for a last flush whose owner reports the
    * failure itself (nothing retries it).
    *
