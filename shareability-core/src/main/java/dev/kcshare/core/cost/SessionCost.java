@@ -39,6 +39,15 @@ public record SessionCost(
   /**
    * Validates.
    *
+   * @param rssBytes resident memory of the tree: every page each process has in RAM, pages shared
+   *     with other processes (libraries, the runtime's code) counted in every process
+   * @param pssBytes proportional memory of the tree: each shared page divided by the number of
+   *     processes that map it, so sums over processes do not count it twice
+   * @param processes the number of running processes in the tree
+   * @param readyMillis milliseconds from spawn to the initialize (or {@code server/discover})
+   *     answer
+   * @param cpuMillis CPU time (user and system) the tree used from spawn until the sample,
+   *     including the children it had already waited for
    * @throws NullPointerException if a component is null
    * @throws IllegalArgumentException if a present figure is negative
    */
@@ -60,6 +69,15 @@ public record SessionCost(
   /**
    * A cost with every figure present ({@code -1} for one that is absent).
    *
+   * @param rssBytes resident memory of the tree: every page each process has in RAM, pages shared
+   *     with other processes (libraries, the runtime's code) counted in every process
+   * @param pssBytes proportional memory of the tree: each shared page divided by the number of
+   *     processes that map it, so sums over processes do not count it twice
+   * @param processes the number of running processes in the tree
+   * @param readyMillis milliseconds from spawn to the initialize (or {@code server/discover})
+   *     answer
+   * @param cpuMillis CPU time (user and system) the tree used from spawn until the sample,
+   *     including the children it had already waited for
    * @throws IllegalArgumentException if a figure is below {@code -1}
    */
   public static SessionCost of(

@@ -48,7 +48,20 @@ public record Answer(
     toolAnnotations = Collections.unmodifiableList(new ArrayList<>(toolAnnotations));
   }
 
-  /** An answer without caching hints. */
+  /**
+   * An answer without caching hints.
+   *
+   * @param era how the answer was obtained
+   * @param capabilities the advertised capabilities; null when the initialize (or discover) result
+   *     was not an object
+   * @param protocolVersion legacy: the answered version ({@code ""} when absent or not a string);
+   *     modern: the requested and accepted version
+   * @param supportedVersions modern only: the discover result's {@code supportedVersions} elements
+   *     (any JSON values); empty for legacy
+   * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent or not an object)
+   * @param toolNames raw JSON values of the truthy {@code name} members, listing order
+   * @param toolAnnotations the {@code annotations} objects, listing order
+   */
   public Answer(
       Era era,
       @Nullable Map<String, ?> capabilities,

@@ -34,7 +34,16 @@ public record DefinitionFacts(
     }
   }
 
-  /** A definition that removes nothing from the inherited environment. */
+  /**
+   * A definition that removes nothing from the inherited environment.
+   *
+   * @param hasCommand the definition has a {@code command} member (a stdio server)
+   * @param commandNonEmpty the command is present and not {@code ""} (a spawnable definition)
+   * @param disabled the operator withheld consent; never spawned
+   * @param envNames the declared env variable names (never values)
+   * @param cacheIdentity the verdict-cache execution identity (docs/design.md#cache-identity), or
+   *     null when it cannot be computed (no command)
+   */
   public DefinitionFacts(
       boolean hasCommand,
       boolean commandNonEmpty,
@@ -44,13 +53,23 @@ public record DefinitionFacts(
     this(hasCommand, commandNonEmpty, disabled, envNames, cacheIdentity, List.of());
   }
 
-  /** A spawnable stdio definition with the given identity and env names. */
+  /**
+   * A spawnable stdio definition with the given identity and env names.
+   *
+   * @param cacheIdentity the verdict-cache execution identity (docs/design.md#cache-identity), or
+   *     null when it cannot be computed (no command)
+   * @param envNames the declared env variable names (never values)
+   */
   public static DefinitionFacts stdio(String cacheIdentity, List<String> envNames) {
     return new DefinitionFacts(
         true, true, false, envNames, Objects.requireNonNull(cacheIdentity, "cacheIdentity"));
   }
 
-  /** A definition without a command (for example an HTTP server). */
+  /**
+   * A definition without a command (for example an HTTP server).
+   *
+   * @param envNames the declared env variable names (never values)
+   */
   public static DefinitionFacts remote(List<String> envNames) {
     return new DefinitionFacts(false, false, false, envNames, null);
   }

@@ -61,7 +61,13 @@ public final class Eligibility {
    * @param sharingOn the effective sharing switch that decided
    */
   public record Result(List<String> stubbed, List<Skip> skipped, boolean sharingOn) {
-    /** Copies the lists (unmodifiable). */
+    /**
+     * Copies the lists (unmodifiable).
+     *
+     * @param stubbed eligible names, request order
+     * @param skipped the others with reasons, request order
+     * @param sharingOn the effective sharing switch that decided
+     */
     public Result {
       stubbed = List.copyOf(stubbed);
       skipped = List.copyOf(skipped);
@@ -84,6 +90,10 @@ public final class Eligibility {
     /**
      * Copies the identity keys.
      *
+     * @param sharingOn the effective global sharing switch
+     * @param forwardDeclaredEnv the effective {@code forward_declared_env}
+     * @param identityKeys the resolved pool identity env names
+     * @param profile the host profile
      * @throws NullPointerException if {@code profile} is null
      */
     public Settings {

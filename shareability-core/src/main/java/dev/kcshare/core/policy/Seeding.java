@@ -93,7 +93,13 @@ public final class Seeding {
    * @param wantsShare names whose verdict recommends sharing (reported, never acted on)
    */
   public record SeedPlan(List<String> addStub, List<String> markApplied, List<String> wantsShare) {
-    /** Copies the lists (unmodifiable). */
+    /**
+     * Copies the lists (unmodifiable).
+     *
+     * @param addStub names to add to the effective stub set
+     * @param markApplied names to mark applied
+     * @param wantsShare names whose verdict recommends sharing (reported, never acted on)
+     */
     public SeedPlan {
       addStub = List.copyOf(addStub);
       markApplied = List.copyOf(markApplied);

@@ -54,6 +54,12 @@ public record HostProfile(
    * Validates the profile invariants: callerAware ⊆ managed, withheld ⊆ managed, withheld ∩
    * callerAware = ∅.
    *
+   * @param managed servers shipped by the host product
+   * @param callerAware managed servers that consume the injected caller block and may be classified
+   *     shareable
+   * @param withheld managed servers that advertise the caller block but are deliberately kept
+   *     session-bound
+   * @param unstubbable names that can never be stubbed (bulk-stub eligibility only)
    * @throws IllegalArgumentException naming the offending names when an invariant fails
    * @throws NullPointerException if a set or any element is null
    */
