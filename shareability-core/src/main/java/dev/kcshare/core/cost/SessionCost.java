@@ -78,6 +78,7 @@ public record SessionCost(
    *     answer
    * @param cpuMillis CPU time (user and system) the tree used from spawn until the sample,
    *     including the children it had already waited for
+   * @return the cost, each {@code -1} an absent figure
    * @throws IllegalArgumentException if a figure is below {@code -1}
    */
   public static SessionCost of(
@@ -97,7 +98,11 @@ public record SessionCost(
     return value == -1 ? OptionalLong.empty() : OptionalLong.of(value);
   }
 
-  /** Whether no figure is known. */
+  /**
+   * Whether no figure is known.
+   *
+   * @return true iff every figure is absent
+   */
   public boolean isEmpty() {
     return rssBytes.isEmpty()
         && pssBytes.isEmpty()
@@ -109,12 +114,18 @@ public record SessionCost(
   /**
    * The memory figure sums are made of: {@link #pssBytes} when known (the honest figure to add up:
    * shared pages are divided, not repeated), else {@link #rssBytes}.
+   *
+   * @return the figure in bytes, or empty when neither is known
    */
   public OptionalLong memoryBytes() {
     return pssBytes.isPresent() ? pssBytes : rssBytes;
   }
 
-  /** Whether {@link #memoryBytes()} is proportional ({@code pss}) rather than resident. */
+  /**
+   * Whether {@link #memoryBytes()} is proportional ({@code pss}) rather than resident.
+   *
+   * @return true iff {@link #pssBytes} is known
+   */
   public boolean memoryIsProportional() {
     return pssBytes.isPresent();
   }
@@ -123,6 +134,7 @@ public record SessionCost(
    * The larger value of each figure of the two; a figure known on one side only is kept.
    *
    * @param other another sample of the same server (the other identity)
+   * @return a new cost of the larger figures
    */
   public SessionCost max(SessionCost other) {
     return new SessionCost(

@@ -39,7 +39,11 @@ public final class Eligibility {
     /** The verdict does not recommend what the sharing switch would make of a stub. */
     EVIDENCE_INSUFFICIENT;
 
-    /** The JSON spelling, for example {@code pooling_blocked_by_env}. */
+    /**
+     * The JSON spelling, for example {@code pooling_blocked_by_env}.
+     *
+     * @return the stable code
+     */
     public String code() {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
@@ -111,6 +115,8 @@ public final class Eligibility {
    * @param servers every loaded definition, by name
    * @param hazards the ledger's name-wide codes for a name
    * @param cache the loaded verdict cache
+   * @return the names to stub and the names skipped with their reasons, in request order, and the
+   *     sharing switch that decided
    */
   public static Result resolve(
       List<String> requested,

@@ -99,7 +99,11 @@ public record CacheLoad(
     this(rows, applied, dropped, null);
   }
 
-  /** Whether a writer must leave the file as it is ({@link #refusal()} is set). */
+  /**
+   * Whether a writer must leave the file as it is ({@link #refusal()} is set).
+   *
+   * @return true iff the refusal is not null
+   */
   public boolean isNotUnderstood() {
     return refusal != null;
   }

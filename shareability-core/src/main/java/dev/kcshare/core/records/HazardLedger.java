@@ -615,7 +615,7 @@ public final class HazardLedger {
   /**
    * Whether something changed since the last successful write ({@link #flushed}).
    *
-   * @return true when the generation moved past the one last written
+   * @return true iff the generation differs from the one the last successful write persisted
    */
   public boolean isDirty() {
     return generation.get() != persistedGeneration;

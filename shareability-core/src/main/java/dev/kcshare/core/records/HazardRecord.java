@@ -36,6 +36,7 @@ public record HazardRecord(SortedSet<String> codes, long count, double lastSeen)
    * @param codes hazard codes seen, from the closed vocabulary, in code-point order
    * @param count number of record calls that landed on this pair, repeats included
    * @param lastSeen wall-clock epoch seconds of the latest record call
+   * @return the record
    */
   public static HazardRecord of(Collection<String> codes, long count, double lastSeen) {
     int mask = HazardCodes.mask(codes);

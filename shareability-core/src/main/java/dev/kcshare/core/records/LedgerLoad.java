@@ -81,12 +81,20 @@ public record LedgerLoad(
     this(servers, cleared, dropped, null);
   }
 
-  /** Whether a writer must leave the file as it is ({@link #refusal()} is set). */
+  /**
+   * Whether a writer must leave the file as it is ({@link #refusal()} is set).
+   *
+   * @return true iff the refusal is not null
+   */
   public boolean isNotUnderstood() {
     return refusal != null;
   }
 
-  /** Nothing observed. */
+  /**
+   * Nothing observed.
+   *
+   * @return a load with no records, markers, drops or unknown members, which a writer may replace
+   */
   public static LedgerLoad empty() {
     return new LedgerLoad(Maps.nestedCopy(Map.of()), Maps.sortedCopy(Map.of()), List.of());
   }

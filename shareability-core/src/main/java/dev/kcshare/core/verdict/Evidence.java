@@ -167,12 +167,20 @@ public record Evidence(
     return Collections.unmodifiableMap(new LinkedHashMap<>(map));
   }
 
-  /** A builder with every field at its specified default. */
+  /**
+   * A builder with every field at its specified default.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder initialised from this evidence. */
+  /**
+   * A builder initialised from this evidence.
+   *
+   * @return a new builder holding every field of this evidence
+   */
   public Builder toBuilder() {
     return new Builder()
         .name(name)

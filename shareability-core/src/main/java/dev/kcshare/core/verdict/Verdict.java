@@ -46,7 +46,11 @@ public record Verdict(
     reasons = List.copyOf(reasons);
   }
 
-  /** The reason codes in order. */
+  /**
+   * The reason codes in order.
+   *
+   * @return the codes of {@code reasons}, in the same order
+   */
   public List<ReasonCode> codes() {
     return reasons.stream().map(Reason::code).toList();
   }
