@@ -59,7 +59,7 @@ public final class JsonWriter {
    * Compact text with object members sorted by code point.
    *
    * @param value a plain JSON value (map, list, string, number, boolean or null)
-   * @return the JSON text, without whitespace
+   * @return the JSON text, with no whitespace between tokens
    */
   public static String canonical(@Nullable Object value) {
     return new JsonWriter(0, true).write(value);
@@ -69,7 +69,7 @@ public final class JsonWriter {
    * Compact text with object members in map order.
    *
    * @param value a plain JSON value (map, list, string, number, boolean or null)
-   * @return the JSON text, without whitespace
+   * @return the JSON text, with no whitespace between tokens
    */
   public static String compact(@Nullable Object value) {
     return new JsonWriter(0, false).write(value);

@@ -423,7 +423,7 @@ public final class HazardLedger {
   /**
    * Name → union of codes, for every name with at least one code, in code-point order.
    *
-   * @return a new map; each list sorted
+   * @return an unmodifiable map; each list sorted
    */
   public SortedMap<String, List<String>> all() {
     TreeMap<String, List<String>> out = new TreeMap<>(CodePoints.ORDER);
