@@ -41,6 +41,23 @@ public record ConfigFile(
   /**
    * Validates and copies the lists.
    *
+   * @param display the file as shown to the operator: as given for {@code --config}, else relative
+   *     to the workspace or as {@code ~/...}
+   * @param path the absolute path
+   * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
+   *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
+   * @param formats the ids of the formats read from it, as the {@code format} member of {@code
+   *     kcshare config --json} names them (an explicit file can be both an {@code mcpServers} file
+   *     and a Kiro Crew configuration); empty when it was not read
+   * @param status the outcome
+   * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
+   *     {@code line:column: problem}; never an env value, but config text (names, pointers)
+   *     unescaped: escape before printing
+   * @param warnings non-fatal notes in the same form
+   * @param servers how many server definitions it contributed
+   * @param unusableEntries the server entries kcshare could not use, each left out on its own while
+   *     the file's other entries are read: of a file that was read (a named file with any is an
+   *     {@link Status#ERROR}, and its {@code problems} repeat them); empty for a file skipped whole
    * @throws NullPointerException if an argument or an element of a list is null
    */
   public ConfigFile {
@@ -57,6 +74,20 @@ public record ConfigFile(
   /**
    * A file without unusable entries.
    *
+   * @param display the file as shown to the operator: as given for {@code --config}, else relative
+   *     to the workspace or as {@code ~/...}
+   * @param path the absolute path
+   * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
+   *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
+   * @param formats the ids of the formats read from it, as the {@code format} member of {@code
+   *     kcshare config --json} names them (an explicit file can be both an {@code mcpServers} file
+   *     and a Kiro Crew configuration); empty when it was not read
+   * @param status the outcome
+   * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
+   *     {@code line:column: problem}; never an env value, but config text (names, pointers)
+   *     unescaped: escape before printing
+   * @param warnings non-fatal notes in the same form
+   * @param servers how many server definitions it contributed
    * @throws NullPointerException if an argument or an element of a list is null
    */
   public ConfigFile(

@@ -17,6 +17,10 @@ public record ConfigRequest(List<String> configFiles, boolean discover, @Nullabl
   /**
    * Copies the list.
    *
+   * @param configFiles files to read, in order, as given (relative to the facade's working
+   *     directory); a named file that cannot be used is an error
+   * @param discover {@code --discover}: discover even though files were named
+   * @param profile {@code --profile}, or null for automatic selection
    * @throws NullPointerException if {@code configFiles} or an element is null
    */
   public ConfigRequest {

@@ -47,6 +47,21 @@ public record ConfiguredDefinition(
   /**
    * Validates and copies.
    *
+   * @param definition the definition after variable substitution
+   * @param file the file as displayed ({@code ~/.cursor/mcp.json}, {@code <embedded>})
+   * @param path the file's absolute path (the working directory for an embedded definition)
+   * @param pointer JSON pointer of the entry in that file
+   * @param format the file's format, as the {@code format} member of {@code kcshare config --json}
+   *     names it ({@code cursor}, {@code vscode}, ..., {@code embedded}: docs/config.md)
+   * @param client the client that reads that file, as output names it ({@code Cursor}, {@code VS
+   *     Code}, ..., {@code the embedding gateway})
+   * @param identity the verdict-cache execution identity (docs/design.md#cache-identity) of a stdio
+   *     definition; null otherwise, and for a template that cannot be measured as written
+   * @param unresolved variable references left unresolved in it
+   * @param envOrigins where each variable of {@code definition.env()} comes from, by name, when the
+   *     file's launcher composes the env from more than the entry's own {@code env} (1MCP's {@code
+   *     serverDefaults.env}, a bare name in a list-form {@code env}); names not in it come from the
+   *     entry's {@code env}
    * @throws NullPointerException if an argument but {@code identity} is null
    */
   public ConfiguredDefinition {
@@ -63,6 +78,17 @@ public record ConfiguredDefinition(
   /**
    * A definition whose env is the entry's own.
    *
+   * @param definition the definition after variable substitution
+   * @param file the file as displayed ({@code ~/.cursor/mcp.json}, {@code <embedded>})
+   * @param path the file's absolute path (the working directory for an embedded definition)
+   * @param pointer JSON pointer of the entry in that file
+   * @param format the file's format, as the {@code format} member of {@code kcshare config --json}
+   *     names it ({@code cursor}, {@code vscode}, ..., {@code embedded}: docs/config.md)
+   * @param client the client that reads that file, as output names it ({@code Cursor}, {@code VS
+   *     Code}, ..., {@code the embedding gateway})
+   * @param identity the verdict-cache execution identity (docs/design.md#cache-identity) of a stdio
+   *     definition; null otherwise, and for a template that cannot be measured as written
+   * @param unresolved variable references left unresolved in it
    * @throws NullPointerException if an argument but {@code identity} is null
    */
   public ConfiguredDefinition(

@@ -49,6 +49,16 @@ public record HostServers(
   /**
    * Validates and copies the lists.
    *
+   * @param files every file looked at, in the documented order, with what came of it
+   * @param servers the configured servers, in config order (client parts left out)
+   * @param clientParts the names every definition of which is part of its client ({@link
+   *     ConfiguredServer#isPartOfClient()}): nothing to measure, share or stub
+   * @param profileName the host profile in force, {@code default} or {@code kirocrew}
+   * @param hostProfile that profile
+   * @param profileReason why it was chosen, in words ({@code KIROCREW_HOME is set}, ...)
+   * @param gatewaySource the Kiro Crew configuration file as displayed, or null when none was read
+   * @param gatewaySection its {@code mcp_gateway} section as read (an unmodifiable JSON tree: maps,
+   *     lists, strings, numbers, booleans and nulls); empty when there is none
    * @throws NullPointerException if an argument but {@code gatewaySource} is null
    */
   public HostServers {

@@ -57,6 +57,20 @@ public record PassOptions(
   /**
    * Validates.
    *
+   * @param kind which servers the pass measures
+   * @param budget the most servers a {@link Kind#BUDGETED} pass measures; {@link Integer#MAX_VALUE}
+   *     for the other kinds
+   * @param waitForLock whether the pass waits for another pass that holds the records' lock (in
+   *     this process or another); if not, it ends at once with {@link PassResult.Outcome#BUSY}, or,
+   *     when budgeted, {@link PassResult.Outcome#YIELDED}. Always false for a budgeted pass
+   * @param retryFailed whether the pass also measures the servers it would skip because their
+   *     pre-flight kept failing; always true for a {@link Kind#NAMED} pass (a false value becomes
+   *     true)
+   * @param era which era the pass measures and which stored rows count for it
+   *     (docs/design.md#which-era-is-measured); {@link EraChoice#AUTO} unless set
+   * @param selfTest whether the pass runs the isolation self-test a declaring server designates
+   *     (docs/verdicts.md#the-isolation-self-test); true unless set. When false the row says the
+   *     test was skipped
    * @throws NullPointerException if {@code kind} or {@code era} is null
    * @throws IllegalArgumentException if {@code budget} is below 1, a budgeted pass is to wait, or a
    *     pass that is not budgeted has a budget other than {@link Integer#MAX_VALUE}

@@ -72,7 +72,25 @@ public record PassResult(
       int failuresInARow,
       @Nullable Launch launch,
       List<Spawn> processes) {
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param name the server name
+     * @param result the pre-flight result ({@code ran}, reasons, detail, era, reported version); a
+     *     detail that could carry the server's words has its secrets masked as {@code ***}
+     *     (docs/config.md#what-kcshare-masks), so it can be logged
+     * @param stored whether the result was stored in the verdict cache (only a pre-flight that ran)
+     * @param stderrTail the end of the server's stderr, secrets masked, escaped and bounded, for
+     *     diagnostics ({@code ""} when none)
+     * @param exitStatus how the server's process ended ({@code exit 1}, {@code signal 9
+     *     (SIGKILL)}), or null when nothing was spawned or it is unknown
+     * @param failuresInARow when the pre-flight could not run, how many times in a row it has now
+     *     failed under the server's identity, as remembered in {@code kcshare-attempts.json} (from
+     *     2 on, an uncapped or budgeted pass skips the server for a while); 0 when it ran, was
+     *     never spawned (refused), or the failure could not be remembered
+     * @param launch how the server was started, or null when it was never spawned
+     * @param processes every process the pre-flight spawned, in order ({@code []} when none)
+     */
     public Measured {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(result, "result");
@@ -113,7 +131,13 @@ public record PassResult(
    * @param directory the working directory
    */
   public record Launch(List<String> commandLine, List<String> declaredEnvNames, String directory) {
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param commandLine the executable as resolved on {@code PATH}, then the arguments
+     * @param declaredEnvNames the names of the declared env variables, in declaration order
+     * @param directory the working directory
+     */
     public Launch {
       commandLine = List.copyOf(commandLine);
       declaredEnvNames = List.copyOf(declaredEnvNames);
@@ -145,7 +169,21 @@ public record PassResult(
       String stderrTail,
       @Nullable String exitStatus,
       @Nullable Phases phases) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param identity {@code "A"} or {@code "B"}
+     * @param era the protocol era it ran in
+     * @param retry whether it was the retry of a one-sided failure
+     * @param status how it ended
+     * @param failure the failure detail when {@code status} is {@link Status#FAILED} (secrets
+     *     masked), else null
+     * @param stderrTail the end of this process's stderr, secrets masked, escaped and bounded
+     *     ({@code ""} when none)
+     * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
+     *     when it was never spawned or could not be reaped
+     * @param phases how long each phase took, or null when it was never spawned
+     */
     public Spawn {
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(era, "era");
@@ -199,7 +237,14 @@ public record PassResult(
       @Nullable Duration answer,
       @Nullable Duration toolsList,
       @Nullable Duration exit) {
-    /** Validates. */
+    /**
+     * Validates.
+     *
+     * @param spawn starting the process
+     * @param answer from the start to the initialize (or {@code server/discover}) answer
+     * @param toolsList from that answer to the last {@code tools/list} page
+     * @param exit from the end of the exchange until the process tree was torn down
+     */
     public Phases {
       Objects.requireNonNull(spawn, "spawn");
     }
@@ -222,7 +267,16 @@ public record PassResult(
       Instant measuredAt,
       String reportedVersion,
       @Nullable SessionCost cost) {
-    /** Validates and copies. */
+    /**
+     * Validates and copies.
+     *
+     * @param identity the execution identity it was measured under (docs/formats.md)
+     * @param ran whether the pre-flight ran to the end
+     * @param reasons its reason codes
+     * @param measuredAt when it was measured
+     * @param reportedVersion the version the server reported ({@code ""} when none)
+     * @param cost what one session's copy of the server cost, or null when not measured
+     */
     public Stored {
       Objects.requireNonNull(identity, "identity");
       reasons = List.copyOf(reasons);
@@ -249,7 +303,18 @@ public record PassResult(
     }
   }
 
-  /** Copies the collections (unmodifiable; the maps keep their order). */
+  /**
+   * Copies the collections (unmodifiable; the maps keep their order).
+   *
+   * @param outcome whether the pass ran, yielded to another pass, or found one running and did not
+   *     wait
+   * @param fresh the servers measured now, in completion order
+   * @param stored the stored measurements included in the result (hits, or read by name when
+   *     yielding), by server name
+   * @param progress the final counters
+   * @param skipped servers that were due but skipped because their pre-flight kept failing, in
+   *     config order, each with the time a pass will try it again
+   */
   public PassResult {
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(progress, "progress");

@@ -15,7 +15,11 @@ public final class RecordsException extends IOException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path path;
+
+  /** Whether a record file was left unchanged on purpose ({@link #isLeftUnchanged}). */
   private final boolean leftUnchanged;
+
+  /** Whether the path was refused because of how the host is set up ({@link #isRefused}). */
   private final boolean refused;
 
   /**

@@ -34,6 +34,17 @@ public record ServerVerdict(
    * Validates. kcshare builds these from the configured servers and the record files; a gateway
    * builds one only to hand its own rows to code that takes them (a test, a renderer).
    *
+   * @param server the configured server
+   * @param verdict the verdict: strength, reasons, recommendations
+   * @param evidence the evidence the verdict was assessed from (config facts, observed hazards, the
+   *     stored pre-flight)
+   * @param measuredAt when the stored pre-flight the evidence used was measured (the verdict
+   *     cache's {@code evaluatedAt}, to the nanosecond nearest the stored epoch seconds); empty
+   *     when none counted
+   * @param sessionCost what one session's copy of this server costs, as that pre-flight measured
+   *     it; empty when never measured or not measurable here. Feed it, with the verdicts, to {@link
+   *     dev.kcshare.core.cost.CostReport#of}
+   * @param identitiesAgree every definition resolves to the same execution identity
    * @throws NullPointerException if an argument is null
    */
   public ServerVerdict {

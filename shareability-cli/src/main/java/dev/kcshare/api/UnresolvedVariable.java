@@ -20,6 +20,11 @@ public record UnresolvedVariable(
   /**
    * Validates.
    *
+   * @param server the configured server name
+   * @param file the file as displayed
+   * @param pointer JSON pointer of the string that holds the reference
+   * @param reference the reference as written, for example {@code ${input:api-key}}
+   * @param reason why it stayed unresolved
    * @throws NullPointerException if an argument is null
    */
   public UnresolvedVariable {

@@ -107,6 +107,18 @@ public final class CostReport {
       boolean local,
       Optional<ShareBlocker> blocker,
       String blockerDetail) {
+    /**
+     * Validates.
+     *
+     * @param verdict its verdict
+     * @param cost its per-session cost, when it was measured
+     * @param local it runs as a local process (not {@code not_stdio}), so it costs something
+     * @param blocker why it is not recommended for sharing (empty when it is)
+     * @param blockerDetail the observation behind the blocker (hazard codes, env names), or {@code
+     *     ""}
+     * @throws NullPointerException if {@code verdict}, {@code cost}, {@code blocker} or {@code
+     *     blockerDetail} is null
+     */
     public ServerCost {
       Objects.requireNonNull(verdict, "verdict");
       Objects.requireNonNull(cost, "cost");
@@ -114,17 +126,29 @@ public final class CostReport {
       Objects.requireNonNull(blockerDetail, "blockerDetail");
     }
 
-    /** The server name. */
+    /**
+     * The server name.
+     *
+     * @return the name of {@link #verdict()}
+     */
     public String name() {
       return verdict.name();
     }
 
-    /** The memory figure it counts with (PSS if measured, else RSS); empty when unknown. */
+    /**
+     * The memory figure it counts with (PSS if measured, else RSS); empty when unknown.
+     *
+     * @return the figure in bytes, or empty
+     */
     public OptionalLong memoryBytes() {
       return cost.map(SessionCost::memoryBytes).orElse(OptionalLong.empty());
     }
 
-    /** Whether its cost is known: a local server with a memory figure. */
+    /**
+     * Whether its cost is known: a local server with a memory figure.
+     *
+     * @return true iff {@link #local()} and {@link #memoryBytes()} is present
+     */
     public boolean measured() {
       return local && memoryBytes().isPresent();
     }
@@ -172,6 +196,7 @@ public final class CostReport {
    * @param verdicts one verdict per server, in display order (ties in size keep it)
    * @param costs per-session costs by server name; a name without one is "never measured"
    * @param sessions concurrent sessions, 1 to {@value #MAX_SESSIONS}
+   * @return the report
    * @throws IllegalArgumentException if {@code sessions} is out of range
    */
   public static CostReport of(
@@ -290,17 +315,29 @@ public final class CostReport {
     return Collections.unmodifiableMap(out);
   }
 
-  /** The number of concurrent sessions priced. */
+  /**
+   * The number of concurrent sessions priced.
+   *
+   * @return 1 to {@value #MAX_SESSIONS}
+   */
   public int sessions() {
     return sessions;
   }
 
-  /** Every server, largest per-session memory first, those of unknown cost last. */
+  /**
+   * Every server, largest per-session memory first, those of unknown cost last.
+   *
+   * @return the servers in that order
+   */
   public List<ServerCost> servers() {
     return servers;
   }
 
-  /** The sums. */
+  /**
+   * The sums.
+   *
+   * @return the totals at {@link #sessions()} sessions
+   */
   public Totals totals() {
     return totals;
   }
@@ -310,6 +347,7 @@ public final class CostReport {
    * ServerCost#blocker()}: where to look for memory that sharing cannot give back yet.
    *
    * @param limit at most this many
+   * @return the servers, largest per-session memory first
    */
   public List<ServerCost> largestUnshareable(int limit) {
     List<ServerCost> out = new ArrayList<>();
@@ -327,6 +365,8 @@ public final class CostReport {
   /**
    * One session's worth per strength tier, every tier present: what a metrics export may carry
    * (strengths and sums only, never a server name).
+   *
+   * @return a map with every {@link Strength} as a key
    */
   public Map<Strength, Tier> perStrength() {
     Map<Strength, int[]> counts = new EnumMap<>(Strength.class);

@@ -39,6 +39,15 @@ public record SessionCost(
   /**
    * Validates.
    *
+   * @param rssBytes resident memory of the tree: every page each process has in RAM, pages shared
+   *     with other processes (libraries, the runtime's code) counted in every process
+   * @param pssBytes proportional memory of the tree: each shared page divided by the number of
+   *     processes that map it, so sums over processes do not count it twice
+   * @param processes the number of running processes in the tree
+   * @param readyMillis milliseconds from spawn to the initialize (or {@code server/discover})
+   *     answer
+   * @param cpuMillis CPU time (user and system) the tree used from spawn until the sample,
+   *     including the children it had already waited for
    * @throws NullPointerException if a component is null
    * @throws IllegalArgumentException if a present figure is negative
    */
@@ -60,6 +69,16 @@ public record SessionCost(
   /**
    * A cost with every figure present ({@code -1} for one that is absent).
    *
+   * @param rssBytes resident memory of the tree: every page each process has in RAM, pages shared
+   *     with other processes (libraries, the runtime's code) counted in every process
+   * @param pssBytes proportional memory of the tree: each shared page divided by the number of
+   *     processes that map it, so sums over processes do not count it twice
+   * @param processes the number of running processes in the tree
+   * @param readyMillis milliseconds from spawn to the initialize (or {@code server/discover})
+   *     answer
+   * @param cpuMillis CPU time (user and system) the tree used from spawn until the sample,
+   *     including the children it had already waited for
+   * @return the cost, each {@code -1} an absent figure
    * @throws IllegalArgumentException if a figure is below {@code -1}
    */
   public static SessionCost of(
@@ -79,7 +98,11 @@ public record SessionCost(
     return value == -1 ? OptionalLong.empty() : OptionalLong.of(value);
   }
 
-  /** Whether no figure is known. */
+  /**
+   * Whether no figure is known.
+   *
+   * @return true iff every figure is absent
+   */
   public boolean isEmpty() {
     return rssBytes.isEmpty()
         && pssBytes.isEmpty()
@@ -91,12 +114,18 @@ public record SessionCost(
   /**
    * The memory figure sums are made of: {@link #pssBytes} when known (the honest figure to add up:
    * shared pages are divided, not repeated), else {@link #rssBytes}.
+   *
+   * @return the figure in bytes, or empty when neither is known
    */
   public OptionalLong memoryBytes() {
     return pssBytes.isPresent() ? pssBytes : rssBytes;
   }
 
-  /** Whether {@link #memoryBytes()} is proportional ({@code pss}) rather than resident. */
+  /**
+   * Whether {@link #memoryBytes()} is proportional ({@code pss}) rather than resident.
+   *
+   * @return true iff {@link #pssBytes} is known
+   */
   public boolean memoryIsProportional() {
     return pssBytes.isPresent();
   }
@@ -105,6 +134,7 @@ public record SessionCost(
    * The larger value of each figure of the two; a figure known on one side only is kept.
    *
    * @param other another sample of the same server (the other identity)
+   * @return a new cost of the larger figures
    */
   public SessionCost max(SessionCost other) {
     return new SessionCost(

@@ -28,7 +28,11 @@ public enum ShareBlocker {
 
   private final String json = name().toLowerCase(Locale.ROOT);
 
-  /** The stable JSON spelling, for example {@code "observed_hazard"}. */
+  /**
+   * The stable JSON spelling, for example {@code "observed_hazard"}.
+   *
+   * @return the code as written in JSON
+   */
   public String json() {
     return json;
   }

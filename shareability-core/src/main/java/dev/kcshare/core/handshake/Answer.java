@@ -34,6 +34,22 @@ public record Answer(
     List<?> toolAnnotations,
     CacheHints cacheHints) {
 
+  /**
+   * Validates and copies: the server-provided maps and lists become unmodifiable copies.
+   *
+   * @param era how the answer was obtained
+   * @param capabilities the advertised capabilities; null when the initialize (or discover) result
+   *     was not an object
+   * @param protocolVersion legacy: the answered version ({@code ""} when absent or not a string);
+   *     modern: the requested and accepted version
+   * @param supportedVersions modern only: the discover result's {@code supportedVersions} elements
+   *     (any JSON values); empty for legacy
+   * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent or not an object)
+   * @param toolNames raw JSON values of the truthy {@code name} members, listing order
+   * @param toolAnnotations the {@code annotations} objects, listing order
+   * @param cacheHints modern only: the caching hints of discover and of each page ({@link
+   *     CacheHints#NONE} for legacy)
+   */
   public Answer {
     Objects.requireNonNull(era, "era");
     Objects.requireNonNull(cacheHints, "cacheHints");
@@ -48,7 +64,20 @@ public record Answer(
     toolAnnotations = Collections.unmodifiableList(new ArrayList<>(toolAnnotations));
   }
 
-  /** An answer without caching hints. */
+  /**
+   * An answer without caching hints.
+   *
+   * @param era how the answer was obtained
+   * @param capabilities the advertised capabilities; null when the initialize (or discover) result
+   *     was not an object
+   * @param protocolVersion legacy: the answered version ({@code ""} when absent or not a string);
+   *     modern: the requested and accepted version
+   * @param supportedVersions modern only: the discover result's {@code supportedVersions} elements
+   *     (any JSON values); empty for legacy
+   * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent or not an object)
+   * @param toolNames raw JSON values of the truthy {@code name} members, listing order
+   * @param toolAnnotations the {@code annotations} objects, listing order
+   */
   public Answer(
       Era era,
       @Nullable Map<String, ?> capabilities,
@@ -68,12 +97,20 @@ public record Answer(
         CacheHints.NONE);
   }
 
-  /** The listing produced at least one tool with a truthy name. */
+  /**
+   * The listing produced at least one tool with a truthy name.
+   *
+   * @return true iff some listed tool name is truthy
+   */
   public boolean hasTools() {
     return !toolNames.isEmpty();
   }
 
-  /** {@code serverInfo.version} if it is a string, else {@code ""}. */
+  /**
+   * {@code serverInfo.version} if it is a string, else {@code ""}.
+   *
+   * @return the reported version
+   */
   public String reportedVersion() {
     return serverInfo.get("version") instanceof String s ? s : "";
   }

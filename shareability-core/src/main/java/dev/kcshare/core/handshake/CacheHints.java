@@ -27,12 +27,24 @@ public record CacheHints(
   /** The scope that lets any caller share a cached answer. */
   public static final String PUBLIC = "public";
 
+  /**
+   * Copies the page lists (unmodifiable).
+   *
+   * @param discoverScope the discover result's {@code cacheScope}
+   * @param discoverTtlMs the discover result's {@code ttlMs}
+   * @param pageScopes each page's {@code cacheScope}, in page order
+   * @param pageTtlMs each page's {@code ttlMs}, in page order
+   */
   public CacheHints {
     pageScopes = Collections.unmodifiableList(new ArrayList<>(pageScopes));
     pageTtlMs = Collections.unmodifiableList(new ArrayList<>(pageTtlMs));
   }
 
-  /** Whether nothing was received. */
+  /**
+   * Whether nothing was received.
+   *
+   * @return true iff no discover or page hint was present
+   */
   public boolean isEmpty() {
     return discoverScope == null
         && discoverTtlMs == null
@@ -40,7 +52,11 @@ public record CacheHints(
         && pageTtlMs.stream().allMatch(v -> v == null);
   }
 
-  /** The discover result and at least one page, every one of them, answered {@code "public"}. */
+  /**
+   * The discover result and at least one page, every one of them, answered {@code "public"}.
+   *
+   * @return true iff discover and every page (at least one) gave the scope {@code "public"}
+   */
   public boolean allPublic() {
     if (!PUBLIC.equals(discoverScope) || pageScopes.isEmpty()) {
       return false;

@@ -12,6 +12,15 @@ import java.util.Objects;
  *     {@code ""}
  */
 public record Comparison(boolean ran, boolean callerSensitive, String detail) {
+  /**
+   * Validates.
+   *
+   * @param ran false only for malformed tool names: the server could not be measured
+   * @param callerSensitive some facet differed (meaningful only when {@code ran})
+   * @param detail the first differing facet ({@code initialize_shape_differs}, {@code
+   *     discover_shape_differs}, {@code tools_shape_differs}), {@code malformed_tool_names}, or
+   *     {@code ""}
+   */
   public Comparison {
     Objects.requireNonNull(detail, "detail");
   }

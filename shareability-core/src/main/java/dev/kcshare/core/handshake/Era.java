@@ -11,7 +11,11 @@ public enum Era {
 
   private final String json = name().toLowerCase(Locale.ROOT);
 
-  /** {@code "legacy"} or {@code "modern"}. */
+  /**
+   * {@code "legacy"} or {@code "modern"}.
+   *
+   * @return the stored spelling
+   */
   public String json() {
     return json;
   }
@@ -22,6 +26,9 @@ public enum Era {
   /**
    * A {@code YYYY-MM-DD} string that sorts at or before {@value #NEWEST_LEGACY_VERSION}: a version
    * of the {@code initialize} era.
+   *
+   * @param version a protocol version string
+   * @return true iff it is a legacy-era version
    */
   public static boolean isLegacyVersion(String version) {
     return version.length() == 10
@@ -29,7 +36,12 @@ public enum Era {
         && version.compareTo(NEWEST_LEGACY_VERSION) <= 0;
   }
 
-  /** Parses a stored era; absent or any unrecognised value reads as {@link #LEGACY}. */
+  /**
+   * Parses a stored era; absent or any unrecognised value reads as {@link #LEGACY}.
+   *
+   * @param value the stored {@code era} member
+   * @return the era; never null
+   */
   public static Era fromJsonLenient(Object value) {
     return "modern".equals(value) ? MODERN : LEGACY;
   }

@@ -29,12 +29,20 @@ public enum EraBasis {
     this.json = json;
   }
 
-  /** The era measured this way. */
+  /**
+   * The era measured this way.
+   *
+   * @return the era a row of this basis measured
+   */
   public Era era() {
     return era;
   }
 
-  /** The stored spelling, for example {@code "discover_rejected"}. */
+  /**
+   * The stored spelling, for example {@code "discover_rejected"}.
+   *
+   * @return the {@code eraBasis} member's value
+   */
   public String json() {
     return json;
   }
@@ -43,12 +51,21 @@ public enum EraBasis {
    * How a row that does not say came to its era: a legacy row answered {@code initialize}, a modern
    * row was found after {@code initialize} was rejected (the only way to a modern row before the
    * era choice existed).
+   *
+   * @param era the row's era
+   * @return {@link #INITIALIZE} for a legacy row, {@link #INITIALIZE_REJECTED} for a modern one
    */
   public static EraBasis defaultFor(Era era) {
     return era == Era.MODERN ? INITIALIZE_REJECTED : INITIALIZE;
   }
 
-  /** Reads a stored basis: a known spelling of the row's era, else {@link #defaultFor} the era. */
+  /**
+   * Reads a stored basis: a known spelling of the row's era, else {@link #defaultFor} the era.
+   *
+   * @param value the stored {@code eraBasis} member, or null when absent
+   * @param era the row's era
+   * @return the basis; never null
+   */
   public static EraBasis fromJsonLenient(@Nullable Object value, Era era) {
     for (EraBasis b : values()) {
       if (b.json.equals(value) && b.era == era) {

@@ -23,7 +23,11 @@ public enum EraChoice {
 
   private final String json = name().toLowerCase(Locale.ROOT);
 
-  /** {@code "auto"}, {@code "modern"} or {@code "legacy"}. */
+  /**
+   * {@code "auto"}, {@code "modern"} or {@code "legacy"}.
+   *
+   * @return the lower-case spelling
+   */
   public String json() {
     return json;
   }
@@ -31,6 +35,8 @@ public enum EraChoice {
   /**
    * Parses {@code auto}, {@code modern} or {@code legacy} (case-insensitive).
    *
+   * @param text the option's value
+   * @return the choice
    * @throws IllegalArgumentException for anything else
    */
   public static EraChoice parse(String text) {
@@ -47,6 +53,9 @@ public enum EraChoice {
    * same server (docs/design.md#rows-of-two-era-choices): {@link #AUTO} measures legacy when {@code
    * initialize} is answered and modern when it is rejected; {@link #MODERN} measures modern when
    * discover is answered and legacy when it is rejected; {@link #LEGACY} measures legacy only.
+   *
+   * @param basis how the row reached its era
+   * @return true iff a pass of this choice would have made that measurement
    */
   public boolean accepts(EraBasis basis) {
     return switch (this) {

@@ -54,6 +54,10 @@ public final class HandshakeComparison {
    * Compares two answers. Malformed tool names on either side make the pre-flight not run ({@code
    * ran:false}); otherwise {@code callerSensitive} says whether any facet differs and {@code
    * detail} names the first one that does. Never mutates its inputs.
+   *
+   * @param a identity A's answer
+   * @param b identity B's answer
+   * @return the comparison
    */
   public static Comparison compare(Answer a, Answer b) {
     if (hasMalformedName(a.toolNames()) || hasMalformedName(b.toolNames())) {

@@ -53,6 +53,22 @@ public record PreflightResult(
   /** Detail when deciding itself failed unexpectedly. */
   public static final String PREFLIGHT_ERROR = "preflight_error";
 
+  /**
+   * Validates and normalises: without an era there is no basis, a basis of another era becomes the
+   * era's default, and a divergence kind is kept only on a caller-sensitive result.
+   *
+   * @param ran the pre-flight actually ran
+   * @param callerSensitive the answers diverged; must be false when not {@code ran}
+   * @param detail the first differing facet or the failure detail, {@code ""} when none
+   * @param era the phase the answers were collected in, or null when not known
+   * @param reportedVersion identity A's {@code serverInfo.version}, {@code ""} if none
+   * @param answerA identity A's normalised answer, or null
+   * @param basis how the era was reached; null or another era's basis reads as the era's default
+   * @param divergence {@link #IN_PROCESS} or {@link #ACROSS_PROCESSES}; anything else becomes null
+   * @param selfTest the outcome of the designated isolation self-test, or null
+   * @throws NullPointerException if {@code detail} or {@code reportedVersion} is null
+   * @throws IllegalArgumentException if {@code callerSensitive} is set on a result that did not run
+   */
   public PreflightResult {
     Objects.requireNonNull(detail, "detail");
     Objects.requireNonNull(reportedVersion, "reportedVersion");
@@ -71,7 +87,19 @@ public record PreflightResult(
     }
   }
 
-  /** A result whose era was reached the usual way ({@link EraBasis#defaultFor}). */
+  /**
+   * A result whose era was reached the usual way ({@link EraBasis#defaultFor}).
+   *
+   * @param ran the pre-flight actually ran: both identities answered and the answers were
+   *     comparable
+   * @param callerSensitive the answers diverged; always false when not {@code ran}
+   * @param detail the first differing facet, {@code ""}, {@code malformed_tool_names}, {@code
+   *     preflight_error} or a prober failure string (docs/design.md#failure-classes)
+   * @param era the phase the answers were collected in; null when not even that is known
+   * @param reportedVersion identity A's {@code serverInfo.version} if a string, else {@code ""}
+   * @param answerA identity A's normalised answer when A answered successfully (feeds the evidence
+   *     and the stored {@code handshake}); null otherwise
+   */
   public PreflightResult(
       boolean ran,
       boolean callerSensitive,
@@ -82,7 +110,12 @@ public record PreflightResult(
     this(ran, callerSensitive, detail, era, reportedVersion, answerA, null, null, null);
   }
 
-  /** This result with another basis (of its era; ignored when the era is unknown). */
+  /**
+   * This result with another basis (of its era; ignored when the era is unknown).
+   *
+   * @param newBasis how the era was reached; a basis of another era reads as the era's default
+   * @return a new result, everything else kept
+   */
   public PreflightResult withBasis(EraBasis newBasis) {
     return new PreflightResult(
         ran,
@@ -96,7 +129,12 @@ public record PreflightResult(
         selfTest);
   }
 
-  /** This result with the outcome of the isolation self-test (null: none designated). */
+  /**
+   * This result with the outcome of the isolation self-test (null: none designated).
+   *
+   * @param outcome the self-test's outcome, or null when the server designated none
+   * @return a new result, everything else kept
+   */
   public PreflightResult withSelfTest(@Nullable SelfTest outcome) {
     return new PreflightResult(
         ran, callerSensitive, detail, era, reportedVersion, answerA, basis, divergence, outcome);
@@ -107,6 +145,12 @@ public record PreflightResult(
    * A's process asked as caller B (docs/design.md#one-process-two-callers). Its answer differing
    * from A's own is {@link #IN_PROCESS}, agreeing with it {@link #ACROSS_PROCESSES}; without it (or
    * without a divergence) the kind is unknown.
+   *
+   * @param a identity A's answer
+   * @param b identity B's answer
+   * @param bFromA the answer identity A's process gave when asked as caller B, or null when it was
+   *     not asked
+   * @return the decided result, with a {@code divergence} kind when one could be told
    */
   public static PreflightResult decide(Answer a, Answer b, @Nullable Answer bFromA) {
     PreflightResult r = decide(a, b);
@@ -136,6 +180,11 @@ public record PreflightResult(
    * Decides a pre-flight from both identities' answers. Never throws: anything that fails while
    * deciding (including stack exhaustion on a pathological answer) becomes {@code ran:false,
    * detail:"preflight_error"}, so one server can never end an evaluation pass.
+   *
+   * @param a identity A's answer
+   * @param b identity B's answer
+   * @return the decided result, without a divergence kind
+   * @throws NullPointerException if {@code a} or {@code b} is null
    */
   public static PreflightResult decide(Answer a, Answer b) {
     Objects.requireNonNull(a, "a");
@@ -157,7 +206,10 @@ public record PreflightResult(
    * A pre-flight that could not run: a prober failure (the detail of
    * docs/design.md#failure-classes).
    *
+   * @param detail the prober failure string (docs/design.md#failure-classes)
+   * @param era the phase the failure happened in; null when not even that is known
    * @param answerA identity A's answer if A answered successfully (B failed), else null
+   * @return a result with {@code ran} false, reporting A's version when A answered
    */
   public static PreflightResult couldNotRun(
       String detail, @Nullable Era era, @Nullable Answer answerA) {
@@ -169,6 +221,8 @@ public record PreflightResult(
    * {@code []} when ran and not sensitive, {@code ["handshake_not_reproducible"]} when ran and
    * sensitive, {@code ["preflight_unavailable"]} when not ran. Stored rows only carry the first
    * two.
+   *
+   * @return the reason codes of this result
    */
   public List<String> reasons() {
     if (!ran) {
@@ -179,6 +233,8 @@ public record PreflightResult(
 
   /**
    * {@code {"ran","callerSensitive","reasons","detail"}}: the output of {@code preflight compare}.
+   *
+   * @return a new mutable map in that member order
    */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -192,6 +248,8 @@ public record PreflightResult(
   /**
    * {@link #toJson()} plus {@code era} (string or null), {@code reportedVersion} and, when known,
    * {@code divergence} and {@code selfTest}: the output of {@code preflight --json}.
+   *
+   * @return a new mutable map, {@link #toJson()}'s members first
    */
   public Map<String, @Nullable Object> toReportJson() {
     Map<String, @Nullable Object> json = new LinkedHashMap<>(toJson());

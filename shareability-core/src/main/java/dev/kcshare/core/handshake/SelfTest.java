@@ -24,12 +24,21 @@ public enum SelfTest {
     this.json = json;
   }
 
-  /** The stored spelling, for example {@code "not_run"}. */
+  /**
+   * The stored spelling, for example {@code "not_run"}.
+   *
+   * @return the {@code selfTest} member's value
+   */
   public String json() {
     return json;
   }
 
-  /** Reads a stored outcome; anything else is null (none). */
+  /**
+   * Reads a stored outcome; anything else is null (none).
+   *
+   * @param value the stored {@code selfTest} member, or null when absent
+   * @return the outcome, or null
+   */
   public static @Nullable SelfTest fromJsonLenient(@Nullable Object value) {
     for (SelfTest t : values()) {
       if (t.json.equals(value)) {

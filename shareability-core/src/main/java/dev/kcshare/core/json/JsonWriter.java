@@ -55,17 +55,32 @@ public final class JsonWriter {
     this.sortKeys = sortKeys;
   }
 
-  /** Compact text with object members sorted by code point. */
+  /**
+   * Compact text with object members sorted by code point.
+   *
+   * @param value a plain JSON value (map, list, string, number, boolean or null)
+   * @return the JSON text, with no whitespace between tokens
+   */
   public static String canonical(@Nullable Object value) {
     return new JsonWriter(0, true).write(value);
   }
 
-  /** Compact text with object members in map order. */
+  /**
+   * Compact text with object members in map order.
+   *
+   * @param value a plain JSON value (map, list, string, number, boolean or null)
+   * @return the JSON text, with no whitespace between tokens
+   */
   public static String compact(@Nullable Object value) {
     return new JsonWriter(0, false).write(value);
   }
 
-  /** Two-space indented text in map order, ending with a newline (the record-file style). */
+  /**
+   * Two-space indented text in map order, ending with a newline (the record-file style).
+   *
+   * @param value a plain JSON value (map, list, string, number, boolean or null)
+   * @return the JSON text
+   */
   public static String pretty(@Nullable Object value) {
     return new JsonWriter(2, false).write(value) + "\n";
   }

@@ -13,11 +13,22 @@ import java.util.Objects;
  * @param text compact JSON text of one value, as written by {@link JsonWriter#compact}
  */
 public record RawJson(String text) {
+  /**
+   * Validates.
+   *
+   * @param text compact JSON text of one value, as written by {@link JsonWriter#compact}
+   * @throws NullPointerException if {@code text} is null
+   */
   public RawJson {
     Objects.requireNonNull(text, "text");
   }
 
-  /** The compact text of a plain JSON value. */
+  /**
+   * The compact text of a plain JSON value.
+   *
+   * @param value a plain JSON value (map, list, string, number, boolean or null)
+   * @return the value kept as its {@link JsonWriter#compact} text
+   */
   public static RawJson of(@org.jspecify.annotations.Nullable Object value) {
     return new RawJson(JsonWriter.compact(value));
   }

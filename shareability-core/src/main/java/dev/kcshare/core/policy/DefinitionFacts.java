@@ -26,6 +26,21 @@ public record DefinitionFacts(
     List<String> envNames,
     @Nullable String cacheIdentity,
     List<String> removedEnvNames) {
+  /**
+   * Copies the env name lists.
+   *
+   * @param hasCommand the definition has a {@code command} member (a stdio server)
+   * @param commandNonEmpty the command is present and not {@code ""} (a spawnable definition)
+   * @param disabled the operator withheld consent; never spawned
+   * @param envNames the declared env variable names (never values)
+   * @param cacheIdentity the verdict-cache execution identity (docs/design.md#cache-identity), or
+   *     null when it cannot be computed (no command)
+   * @param removedEnvNames names removed from the inherited environment before the declared env is
+   *     laid over it (VS Code's {@code "NAME": null}), in declaration order; usually empty. The
+   *     cache identity does not cover them, so definitions that remove different names do not
+   *     agree.
+   * @throws IllegalArgumentException if {@code commandNonEmpty} is set without {@code hasCommand}
+   */
   public DefinitionFacts {
     envNames = List.copyOf(envNames);
     removedEnvNames = List.copyOf(removedEnvNames);
@@ -34,7 +49,16 @@ public record DefinitionFacts(
     }
   }
 
-  /** A definition that removes nothing from the inherited environment. */
+  /**
+   * A definition that removes nothing from the inherited environment.
+   *
+   * @param hasCommand the definition has a {@code command} member (a stdio server)
+   * @param commandNonEmpty the command is present and not {@code ""} (a spawnable definition)
+   * @param disabled the operator withheld consent; never spawned
+   * @param envNames the declared env variable names (never values)
+   * @param cacheIdentity the verdict-cache execution identity (docs/design.md#cache-identity), or
+   *     null when it cannot be computed (no command)
+   */
   public DefinitionFacts(
       boolean hasCommand,
       boolean commandNonEmpty,
@@ -44,13 +68,25 @@ public record DefinitionFacts(
     this(hasCommand, commandNonEmpty, disabled, envNames, cacheIdentity, List.of());
   }
 
-  /** A spawnable stdio definition with the given identity and env names. */
+  /**
+   * A spawnable stdio definition with the given identity and env names.
+   *
+   * @param cacheIdentity the verdict-cache execution identity (docs/design.md#cache-identity), or
+   *     null when it cannot be computed (no command)
+   * @param envNames the declared env variable names (never values)
+   * @return the facts of an enabled definition with a non-empty command
+   */
   public static DefinitionFacts stdio(String cacheIdentity, List<String> envNames) {
     return new DefinitionFacts(
         true, true, false, envNames, Objects.requireNonNull(cacheIdentity, "cacheIdentity"));
   }
 
-  /** A definition without a command (for example an HTTP server). */
+  /**
+   * A definition without a command (for example an HTTP server).
+   *
+   * @param envNames the declared env variable names (never values)
+   * @return the facts of an enabled definition with no command and no cache identity
+   */
   public static DefinitionFacts remote(List<String> envNames) {
     return new DefinitionFacts(false, false, false, envNames, null);
   }
@@ -89,7 +125,11 @@ public record DefinitionFacts(
     return new DefinitionFacts(stdio, nonEmpty, disabled, List.of(), null).refusal();
   }
 
-  /** May a pass spawn this definition? Disabled and command-less definitions never are. */
+  /**
+   * May a pass spawn this definition? Disabled and command-less definitions never are.
+   *
+   * @return true iff {@link #refusal()} is null: enabled, with a non-empty command
+   */
   public boolean spawnable() {
     return refusal() == null;
   }

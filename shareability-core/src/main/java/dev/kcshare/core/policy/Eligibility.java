@@ -39,7 +39,11 @@ public final class Eligibility {
     /** The verdict does not recommend what the sharing switch would make of a stub. */
     EVIDENCE_INSUFFICIENT;
 
-    /** The JSON spelling, for example {@code pooling_blocked_by_env}. */
+    /**
+     * The JSON spelling, for example {@code pooling_blocked_by_env}.
+     *
+     * @return the stable code
+     */
     public String code() {
       return name().toLowerCase(java.util.Locale.ROOT);
     }
@@ -61,7 +65,13 @@ public final class Eligibility {
    * @param sharingOn the effective sharing switch that decided
    */
   public record Result(List<String> stubbed, List<Skip> skipped, boolean sharingOn) {
-    /** Copies the lists (unmodifiable). */
+    /**
+     * Copies the lists (unmodifiable).
+     *
+     * @param stubbed eligible names, request order
+     * @param skipped the others with reasons, request order
+     * @param sharingOn the effective sharing switch that decided
+     */
     public Result {
       stubbed = List.copyOf(stubbed);
       skipped = List.copyOf(skipped);
@@ -84,6 +94,10 @@ public final class Eligibility {
     /**
      * Copies the identity keys.
      *
+     * @param sharingOn the effective global sharing switch
+     * @param forwardDeclaredEnv the effective {@code forward_declared_env}
+     * @param identityKeys the resolved pool identity env names
+     * @param profile the host profile
      * @throws NullPointerException if {@code profile} is null
      */
     public Settings {
@@ -101,6 +115,8 @@ public final class Eligibility {
    * @param servers every loaded definition, by name
    * @param hazards the ledger's name-wide codes for a name
    * @param cache the loaded verdict cache
+   * @return the names to stub and the names skipped with their reasons, in request order, and the
+   *     sharing switch that decided
    */
   public static Result resolve(
       List<String> requested,

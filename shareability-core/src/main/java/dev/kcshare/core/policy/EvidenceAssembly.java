@@ -33,6 +33,7 @@ public final class EvidenceAssembly {
    * @param profile the host profile
    * @param hazards the ledger's name-wide codes for the server ({@code codesForName}, sorted)
    * @param cache the loaded verdict cache
+   * @return the evidence, the cache row it used (if any) and whether the identities agree
    */
   public static Assembled assemble(
       ServerFacts server, HostProfile profile, List<String> hazards, VerdictCache cache) {
@@ -51,7 +52,14 @@ public final class EvidenceAssembly {
     return new Assembled(b.build(), row, identity != null);
   }
 
-  /** The config- and ledger-derived part of the evidence (everything but the pre-flight). */
+  /**
+   * The config- and ledger-derived part of the evidence (everything but the pre-flight).
+   *
+   * @param server the server's definitions
+   * @param profile the host profile
+   * @param hazards the ledger's name-wide codes for the server ({@code codesForName}, sorted)
+   * @return a builder whose pre-flight and handshake fields are still at their defaults
+   */
   public static Evidence.Builder base(
       ServerFacts server, HostProfile profile, List<String> hazards) {
     return Evidence.builder()

@@ -93,14 +93,24 @@ public final class Seeding {
    * @param wantsShare names whose verdict recommends sharing (reported, never acted on)
    */
   public record SeedPlan(List<String> addStub, List<String> markApplied, List<String> wantsShare) {
-    /** Copies the lists (unmodifiable). */
+    /**
+     * Copies the lists (unmodifiable).
+     *
+     * @param addStub names to add to the effective stub set
+     * @param markApplied names to mark applied
+     * @param wantsShare names whose verdict recommends sharing (reported, never acted on)
+     */
     public SeedPlan {
       addStub = List.copyOf(addStub);
       markApplied = List.copyOf(markApplied);
       wantsShare = List.copyOf(wantsShare);
     }
 
-    /** Nothing to write and nothing to mark ({@code wantsShare} is ignored). */
+    /**
+     * Nothing to write and nothing to mark ({@code wantsShare} is ignored).
+     *
+     * @return true iff {@code addStub} and {@code markApplied} are both empty
+     */
     public boolean isEmpty() {
       return addStub.isEmpty() && markApplied.isEmpty();
     }
@@ -110,6 +120,9 @@ public final class Seeding {
    * The roster, by key presence: {@code stub_servers} when present (a non-array reads as empty;
    * {@code []} means "stub nothing"), else {@code poolable_servers} when {@code enabled} is {@code
    * true}, else empty. Non-empty string elements only; duplicates collapse to the first.
+   *
+   * @param section the {@code mcp_gateway} section of the host's config
+   * @return the roster's names, in list order
    */
   public static List<String> roster(Map<String, ?> section) {
     Object list;
@@ -131,7 +144,12 @@ public final class Seeding {
     return new ArrayList<>(names);
   }
 
-  /** The valid overrides: members of {@code stub_overrides} with a non-empty name and a boolean. */
+  /**
+   * The valid overrides: members of {@code stub_overrides} with a non-empty name and a boolean.
+   *
+   * @param section the {@code mcp_gateway} section of the host's config
+   * @return name → override, in the section's order; empty when there is no such member
+   */
   public static Map<String, Boolean> validOverrides(Map<String, ?> section) {
     Map<String, Boolean> out = new LinkedHashMap<>();
     if (section.get("stub_overrides") instanceof Map<?, ?> overrides) {
@@ -149,6 +167,9 @@ public final class Seeding {
   /**
    * The effective stub set: the roster in order minus names overridden {@code false}, then the
    * names overridden {@code true} that are not in the roster, in code-point order.
+   *
+   * @param section the {@code mcp_gateway} section of the host's config
+   * @return the names to stub
    */
   public static List<String> effectiveStubSet(Map<String, ?> section) {
     List<String> roster = roster(section);
@@ -174,6 +195,11 @@ public final class Seeding {
    * applied → skipped; stub not recommended → marked applied only; otherwise marked applied, added
    * to the stub set unless already in it, and reported in {@code wantsShare} when sharing is
    * recommended.
+   *
+   * @param applied the names that already carry an applied marker
+   * @param verdicts each server's recommendation, by name
+   * @param currentStub the effective stub set now ({@link #effectiveStubSet})
+   * @return what to add to the stub set, what to mark applied and what wants sharing
    */
   public static SeedPlan plan(
       Set<String> applied, Map<String, Recommendation> verdicts, Collection<String> currentStub) {
@@ -209,6 +235,7 @@ public final class Seeding {
    * {@code stub_overrides} is replaced by the valid overrides plus the additions, keys in
    * code-point order (invalid entries are dropped).
    *
+   * @param plan the plan to apply ({@link #plan})
    * @param section the mutable section map
    * @param markApplied receives every name of {@code plan.markApplied()}
    * @return true if the section changed
@@ -242,6 +269,9 @@ public final class Seeding {
    * Writes {@code stub_overrides[name] = value} for each name, keeping the other valid overrides
    * and rewriting the map with keys in code-point order (the bulk stub and unstub actions).
    *
+   * @param section the mutable {@code mcp_gateway} section map
+   * @param names the server names to override
+   * @param value {@code true} to stub them, {@code false} to unstub them
    * @return true if the section changed
    */
   public static boolean setOverrides(

@@ -14,6 +14,14 @@ import org.jspecify.annotations.Nullable;
  * @param definitions at least one definition, in config order
  */
 public record ServerFacts(String name, List<DefinitionFacts> definitions) {
+  /**
+   * Validates and copies the definitions.
+   *
+   * @param name the configured server name
+   * @param definitions at least one definition, in config order
+   * @throws NullPointerException if {@code name} is null
+   * @throws IllegalArgumentException if {@code definitions} is empty
+   */
   public ServerFacts {
     Objects.requireNonNull(name, "name");
     definitions = List.copyOf(definitions);
@@ -22,7 +30,11 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
     }
   }
 
-  /** The definition kcshare would spawn. */
+  /**
+   * The definition kcshare would spawn.
+   *
+   * @return the first definition
+   */
   public DefinitionFacts first() {
     return definitions.get(0);
   }
@@ -31,6 +43,8 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
    * The identity shared by every definition, or null when they disagree or any cannot be computed:
    * pre-flight evidence counts only when every definition resolves to the same identity
    * (docs/design.md#evidence-assembly) and removes the same names from the inherited environment.
+   *
+   * @return the agreed cache identity, or null
    */
   public @Nullable String agreedIdentity() {
     DefinitionFacts first = first();
@@ -47,7 +61,11 @@ public record ServerFacts(String name, List<DefinitionFacts> definitions) {
     return identity;
   }
 
-  /** The union of declared env names over all definitions, de-duplicated, in code-point order. */
+  /**
+   * The union of declared env names over all definitions, de-duplicated, in code-point order.
+   *
+   * @return the names (never values)
+   */
   public List<String> declaredEnvNames() {
     TreeSet<String> names = new TreeSet<>(CodePoints.ORDER);
     for (DefinitionFacts d : definitions) {

@@ -47,6 +47,9 @@ public final class CacheCodec {
    * docs/design.md#stored-handshake, keeping what a writer writes back as read ({@link
    * CacheLoad#asRead()}, {@link CacheLoad#otherMembers()}), as {@link #decoderForWriting()} does. A
    * {@code null} or non-object root is an empty cache. Never throws.
+   *
+   * @param root the parsed document, or null
+   * @return the rows, applied markers and what is kept as read, and what was dropped
    */
   public static CacheLoad decode(@Nullable Object root) {
     return Tolerant.decode(
@@ -66,7 +69,11 @@ public final class CacheCodec {
         notes -> new CacheLoad(new TreeMap<>(), new TreeSet<>(), notes));
   }
 
-  /** A decoder to feed a document's top level to, member by member ({@link Decoder}). */
+  /**
+   * A decoder to feed a document's top level to, member by member ({@link Decoder}).
+   *
+   * @return a new decoder that keeps nothing as read
+   */
   public static Decoder decoder() {
     return new Decoder(false);
   }
@@ -77,6 +84,8 @@ public final class CacheCodec {
    * ({@link CacheLoad#asRead()}, {@link CacheLoad#otherMembers()}), so a write carries them through
    * (docs/formats.md#what-kcshare-keeps-when-it-rewrites-a-file). Rows it takes and would write
    * back identically cost nothing extra.
+   *
+   * @return a new decoder that keeps what a writer writes back as read
    */
   public static Decoder decoderForWriting() {
     return new Decoder(true);
@@ -431,6 +440,10 @@ public final class CacheCodec {
    * them) and {@code applied} (sorted, de-duplicated, non-empty names). A non-finite {@code
    * evaluatedAt} is written as 0.0; a row under the empty name is left out (it could never be read
    * back).
+   *
+   * @param rows the rows, by server name
+   * @param applied the applied markers
+   * @return the document as a new map of plain values
    */
   public static Map<String, Object> encode(Map<String, CacheRow> rows, Collection<String> applied) {
     return encode(rows, applied, Map.of(), Map.of());
@@ -441,6 +454,12 @@ public final class CacheCodec {
    * (docs/formats.md#what-kcshare-keeps-when-it-rewrites-a-file): a name in {@code asRead} is
    * written as the file held it (in place of a row of {@code rows} under that name, and also under
    * the empty name), and {@code otherMembers} follow {@code applied} at the top level.
+   *
+   * @param rows the rows, by server name
+   * @param applied the applied markers
+   * @param asRead rows to write back as the file held them, by server name
+   * @param otherMembers unknown top-level members to write back, in file order
+   * @return the document as a new map of plain values
    */
   public static Map<String, Object> encode(
       Map<String, CacheRow> rows,

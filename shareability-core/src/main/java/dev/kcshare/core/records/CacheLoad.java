@@ -40,7 +40,24 @@ public record CacheLoad(
     SortedMap<String, RawJson> asRead,
     Map<String, RawJson> otherMembers) {
 
-  /** Copies the collections. */
+  /**
+   * Copies the collections.
+   *
+   * @param rows server name → row; every row's identity carries schema 2
+   * @param applied names whose recommendation was already written into config (non-empty strings)
+   * @param dropped what was left out or replaced, and why
+   * @param refusal null when a writer may replace the file; otherwise why it must not
+   *     (docs/design.md#files-left-unchanged), completing "the file …", for example {@code is not a
+   *     verdict cache this version understands (entries is array, not an object)}. Such a file
+   *     still reads as not measured (apart from its applied markers, when they are readable).
+   * @param asRead for a read by a writer
+   *     (docs/formats.md#what-kcshare-keeps-when-it-rewrites-a-file): the rows to write back as the
+   *     file held them, by name — every row this build did not take (a newer entry schema, a row it
+   *     drops) and every row it took whose value it would not write back identically (unknown
+   *     members, replaced lenient members); empty for a plain read
+   * @param otherMembers for a read by a writer: the top-level members other than {@code entries}
+   *     and {@code applied}, in file order, to be written back as read; empty for a plain read
+   */
   public CacheLoad {
     rows = Maps.sortedCopy(rows);
     TreeSet<String> appliedCopy = new TreeSet<>(CodePoints.ORDER);
@@ -51,7 +68,17 @@ public record CacheLoad(
     otherMembers = Collections.unmodifiableMap(new LinkedHashMap<>(otherMembers));
   }
 
-  /** A load with nothing kept as read (a plain read). */
+  /**
+   * A load with nothing kept as read (a plain read).
+   *
+   * @param rows server name → row; every row's identity carries schema 2
+   * @param applied names whose recommendation was already written into config (non-empty strings)
+   * @param dropped what was left out or replaced, and why
+   * @param refusal null when a writer may replace the file; otherwise why it must not
+   *     (docs/design.md#files-left-unchanged), completing "the file …", for example {@code is not a
+   *     verdict cache this version understands (entries is array, not an object)}. Such a file
+   *     still reads as not measured (apart from its applied markers, when they are readable).
+   */
   public CacheLoad(
       SortedMap<String, CacheRow> rows,
       SortedSet<String> applied,
@@ -60,13 +87,23 @@ public record CacheLoad(
     this(rows, applied, dropped, refusal, new TreeMap<>(CodePoints.ORDER), Map.of());
   }
 
-  /** A load a writer may replace. */
+  /**
+   * A load a writer may replace.
+   *
+   * @param rows server name → row; every row's identity carries schema 2
+   * @param applied names whose recommendation was already written into config (non-empty strings)
+   * @param dropped what was left out or replaced, and why
+   */
   public CacheLoad(
       SortedMap<String, CacheRow> rows, SortedSet<String> applied, List<Dropped> dropped) {
     this(rows, applied, dropped, null);
   }
 
-  /** Whether a writer must leave the file as it is ({@link #refusal()} is set). */
+  /**
+   * Whether a writer must leave the file as it is ({@link #refusal()} is set).
+   *
+   * @return true iff the refusal is not null
+   */
   public boolean isNotUnderstood() {
     return refusal != null;
   }

@@ -40,6 +40,17 @@ public record CacheLookup(
     OTHER_ERA
   }
 
+  /**
+   * Validates.
+   *
+   * @param outcome hit, or why not
+   * @param row the row on a hit; null on every miss
+   * @param storedVersion the dropped row's reported version, or {@code ""}
+   * @param currentVersion the caller's current version, or {@code ""}
+   * @throws NullPointerException if {@code outcome}, {@code storedVersion} or {@code
+   *     currentVersion} is null
+   * @throws IllegalArgumentException if a row is given on a miss, or missing on a hit
+   */
   public CacheLookup {
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(storedVersion, "storedVersion");
@@ -61,7 +72,11 @@ public record CacheLookup(
     return new CacheLookup(Outcome.VERSION_CHANGED, null, storedVersion, currentVersion);
   }
 
-  /** Whether the lookup hit. */
+  /**
+   * Whether the lookup hit.
+   *
+   * @return true iff the outcome is {@link Outcome#HIT}
+   */
   public boolean isHit() {
     return outcome == Outcome.HIT;
   }
@@ -70,6 +85,11 @@ public record CacheLookup(
    * The info-level log line for a version drop (docs/design.md#escaping), every value escaped and
    * bounded, for example {@code dropping verdict row "files-mcp": reported version changed "0.6.3"
    * -> "0.7.0"}.
+   *
+   * @param name the server name
+   * @param storedVersion the dropped row's reported version
+   * @param currentVersion the version the server reports now
+   * @return the log line
    */
   public static String versionDropMessage(
       String name, String storedVersion, String currentVersion) {
@@ -81,7 +101,12 @@ public record CacheLookup(
         + Escaper.quoted(currentVersion, Escaper.SHORT_LIMIT);
   }
 
-  /** {@link #versionDropMessage(String, String, String)} for this lookup's versions. */
+  /**
+   * {@link #versionDropMessage(String, String, String)} for this lookup's versions.
+   *
+   * @param name the server name
+   * @return the log line
+   */
   public String versionDropMessage(String name) {
     return versionDropMessage(name, storedVersion, currentVersion);
   }

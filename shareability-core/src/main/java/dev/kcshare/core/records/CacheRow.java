@@ -58,6 +58,22 @@ public record CacheRow(
   /**
    * Validates and copies.
    *
+   * @param ran whether the pre-flight actually ran
+   * @param callerSensitive whether the two identities' answers diverged
+   * @param reasons opaque reason strings, copied; {@code []} when clean
+   * @param evaluatedAt epoch seconds of the measurement
+   * @param identity the execution identity measured under
+   * @param reportedVersion the {@code serverInfo.version} reported, {@code ""} if unknown
+   * @param era how the pre-flight talked to the server
+   * @param handshake identity A's normalised answer, or null when absent or not well formed
+   * @param cost the measured footprint, or null; an empty cost is stored as null
+   * @param basis how the era was reached; a basis of another era is replaced by {@link
+   *     EraBasis#defaultFor} the era
+   * @param modern the modern measurement kept beside a legacy row answered by {@code initialize},
+   *     or null
+   * @param divergence {@code in_process} or {@code across_processes} for a caller-sensitive row;
+   *     any other value, or a row that is not caller-sensitive, stores null
+   * @param selfTest the outcome of the designated isolation self-test, or null when none
    * @throws NullPointerException if {@code identity}, {@code reportedVersion}, {@code era} or
    *     {@code basis} is null
    * @throws IllegalArgumentException if {@code modern} is given beside a row that is not legacy by
@@ -92,7 +108,25 @@ public record CacheRow(
     }
   }
 
-  /** A row without a divergence kind. */
+  /**
+   * A row without a divergence kind or a self-test outcome.
+   *
+   * @param ran whether the pre-flight actually ran
+   * @param callerSensitive whether the two identities' answers diverged
+   * @param reasons opaque reason strings, copied; {@code []} when clean
+   * @param evaluatedAt epoch seconds of the measurement
+   * @param identity the execution identity measured under
+   * @param reportedVersion the {@code serverInfo.version} reported, {@code ""} if unknown
+   * @param era how the pre-flight talked to the server
+   * @param handshake identity A's normalised answer, or null when absent or not well formed
+   * @param cost the measured footprint, or null; an empty cost is stored as null
+   * @param basis how the era was reached; a basis of another era is replaced by {@link
+   *     EraBasis#defaultFor} the era
+   * @param modern the modern measurement kept beside a legacy row answered by {@code initialize},
+   *     or null
+   * @throws IllegalArgumentException if {@code modern} is not a modern row of the same identity
+   *     kept beside a legacy row answered by {@code initialize}
+   */
   public CacheRow(
       boolean ran,
       boolean callerSensitive,
@@ -121,7 +155,19 @@ public record CacheRow(
         null);
   }
 
-  /** A row whose era was reached the usual way ({@link EraBasis#defaultFor}), with no other era. */
+  /**
+   * A row whose era was reached the usual way ({@link EraBasis#defaultFor}), with no other era.
+   *
+   * @param ran whether the pre-flight actually ran
+   * @param callerSensitive whether the two identities' answers diverged
+   * @param reasons opaque reason strings, copied; {@code []} when clean
+   * @param evaluatedAt epoch seconds of the measurement
+   * @param identity the execution identity measured under
+   * @param reportedVersion the {@code serverInfo.version} reported, {@code ""} if unknown
+   * @param era how the pre-flight talked to the server
+   * @param handshake identity A's normalised answer, or null when absent or not well formed
+   * @param cost the measured footprint, or null; an empty cost is stored as null
+   */
   public CacheRow(
       boolean ran,
       boolean callerSensitive,
@@ -146,7 +192,18 @@ public record CacheRow(
         null);
   }
 
-  /** A row without a measured cost, its era reached the usual way. */
+  /**
+   * A row without a measured cost, its era reached the usual way.
+   *
+   * @param ran whether the pre-flight actually ran
+   * @param callerSensitive whether the two identities' answers diverged
+   * @param reasons opaque reason strings, copied; {@code []} when clean
+   * @param evaluatedAt epoch seconds of the measurement
+   * @param identity the execution identity measured under
+   * @param reportedVersion the {@code serverInfo.version} reported, {@code ""} if unknown
+   * @param era how the pre-flight talked to the server
+   * @param handshake identity A's normalised answer, or null when absent or not well formed
+   */
   public CacheRow(
       boolean ran,
       boolean callerSensitive,
@@ -168,7 +225,12 @@ public record CacheRow(
         /* cost= */ null);
   }
 
-  /** This row with another cost (null: none), everything else kept. */
+  /**
+   * This row with another cost (null: none), everything else kept.
+   *
+   * @param newCost the footprint to keep, or null for none; an empty cost is kept as null
+   * @return a new row; this one is unchanged
+   */
   public CacheRow withCost(@Nullable SessionCost newCost) {
     return new CacheRow(
         ran,
@@ -186,7 +248,13 @@ public record CacheRow(
         selfTest);
   }
 
-  /** This row with another handshake, everything else (the cost included) kept. */
+  /**
+   * This row with another handshake, everything else (the cost included) kept.
+   *
+   * @param newHandshake identity A's normalised answer to keep, or null for none
+   * @return a new row with this row's cost, basis and modern measurement, but no divergence kind or
+   *     self-test outcome
+   */
   public CacheRow withHandshake(@Nullable StoredHandshake newHandshake) {
     return new CacheRow(
         ran,
@@ -204,6 +272,10 @@ public record CacheRow(
 
   /**
    * This row reached its era by way of {@code newBasis} (of the row's era), everything else kept.
+   *
+   * @param newBasis how the era was reached; a basis of another era reads as the era's default
+   * @return a new row; the modern measurement is kept only when both the old and the new basis are
+   *     {@link EraBasis#INITIALIZE}
    */
   public CacheRow withBasis(EraBasis newBasis) {
     return new CacheRow(
@@ -222,7 +294,15 @@ public record CacheRow(
         selfTest);
   }
 
-  /** This row with another modern measurement kept beside it (null: none), everything else kept. */
+  /**
+   * This row with another modern measurement kept beside it (null: none), everything else kept.
+   *
+   * @param newModern a modern row of the same identity without a cost or a {@code modern} of its
+   *     own, or null
+   * @return a new row; this one is unchanged
+   * @throws IllegalArgumentException if {@code newModern} is not such a row, or this row is not
+   *     legacy by {@code initialize}
+   */
   public CacheRow withModern(@Nullable CacheRow newModern) {
     return new CacheRow(
         ran,
@@ -245,6 +325,9 @@ public record CacheRow(
    * (docs/design.md#rows-of-two-era-choices): for {@link EraChoice#MODERN} the modern measurement
    * kept beside a legacy row when there is one; otherwise this row when {@code choice} {@linkplain
    * EraChoice#accepts accepts} its basis; else null (the choice would measure the server anew).
+   *
+   * @param choice the era choice of the pass
+   * @return the row the pass would have stored, or null when it would measure the server anew
    */
   public @Nullable CacheRow forChoice(EraChoice choice) {
     if (choice == EraChoice.MODERN && modern != null) {
@@ -261,6 +344,11 @@ public record CacheRow(
    * row answered by {@code initialize}; a legacy row answered by {@code initialize} keeps the
    * modern measurement stored beside it, or takes the previous row as one when that was such a
    * measurement. Everything else replaces the previous row.
+   *
+   * @param previous the row stored before, or null when there was none
+   * @param measured the row the pass measured
+   * @return the row to store
+   * @throws NullPointerException if {@code measured} is null
    */
   public static CacheRow merge(@Nullable CacheRow previous, CacheRow measured) {
     Objects.requireNonNull(measured, "measured");

@@ -12,6 +12,13 @@ import java.util.Objects;
  * @param why the rule that applied, for humans
  */
 public record Dropped(String where, String why) {
+  /**
+   * Validates.
+   *
+   * @param where a path into the document, names escaped (for example {@code
+   *     servers/files-mcp/identities/...}); {@code ""} for the whole document
+   * @param why the rule that applied, for humans
+   */
   public Dropped {
     Objects.requireNonNull(where, "where");
     Objects.requireNonNull(why, "why");

@@ -61,7 +61,12 @@ public final class HazardCodes {
 
   private HazardCodes() {}
 
-  /** Whether the value is a string in the closed vocabulary. */
+  /**
+   * Whether the value is a string in the closed vocabulary.
+   *
+   * @param code any value, for example a parsed JSON element
+   * @return true iff it is a known hazard code
+   */
   public static boolean isKnown(@Nullable Object code) {
     return code instanceof String s && bit(s) != 0;
   }

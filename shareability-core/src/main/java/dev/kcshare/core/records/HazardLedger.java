@@ -96,12 +96,21 @@ public final class HazardLedger {
     return RecordLimits.refusal(name, identity);
   }
 
-  /** An empty, clean ledger. */
+  /**
+   * An empty, clean ledger.
+   *
+   * @return a new ledger with no records and no clear markers
+   */
   public static HazardLedger create() {
     return new HazardLedger();
   }
 
-  /** A clean ledger holding what was loaded ({@link #load}). */
+  /**
+   * A clean ledger holding what was loaded ({@link #load}).
+   *
+   * @param load the decoded file, its records becoming the baseline
+   * @return a new ledger, not dirty
+   */
   public static HazardLedger of(LedgerLoad load) {
     HazardLedger ledger = new HazardLedger();
     ledger.load(load);
@@ -116,6 +125,10 @@ public final class HazardLedger {
    * {@link HazardCodes#isKnown} and {@link #refusal}). The recording site's gating (shared backend
    * only) is the caller's.
    *
+   * @param name the server name
+   * @param code the hazard code observed ({@link HazardCodes})
+   * @param identity the launch identity, {@code ""} when unattributable
+   * @param now the time of the observation, in epoch seconds
    * @return true iff the code was new for (name, identity), so the caller can warn once
    * @throws NullPointerException if an argument is null
    */
@@ -149,6 +162,11 @@ public final class HazardLedger {
 
   /**
    * {@link #record(String, String, String, double)} under the unattributable identity {@code ""}.
+   *
+   * @param name the server name
+   * @param code the hazard code observed ({@link HazardCodes})
+   * @param now the time of the observation, in epoch seconds
+   * @return true iff the code was new for (name, {@code ""})
    */
   public boolean record(String name, String code, double now) {
     return record(name, code, "", now);
@@ -162,6 +180,8 @@ public final class HazardLedger {
    * marker is in the file, another writer may merge an observation made after it into a record made
    * before it, which no marker can then separate ({@code LedgerStore.clear} writes it at once).
    *
+   * @param name the server name to clear
+   * @param now the time of the clear, in epoch seconds
    * @return true iff something was removed from memory
    * @throws NullPointerException if {@code name} is null
    */
@@ -203,6 +223,7 @@ public final class HazardLedger {
    * that still holds (newer) records: the other process removed the whole name from the file, so
    * those records must be written again.
    *
+   * @param markers the file's clear markers: name → epoch seconds
    * @return true iff something was dropped
    */
   public boolean applyCleared(Map<String, Double> markers) {
@@ -357,7 +378,11 @@ public final class HazardLedger {
     };
   }
 
-  /** The ledger's own clear markers: name → epoch seconds, in code-point order. */
+  /**
+   * The ledger's own clear markers: name → epoch seconds, in code-point order.
+   *
+   * @return a copy of the markers
+   */
   public SortedMap<String, Double> clearedMarkers() {
     return Maps.sortedCopy(state.get().cleared);
   }
@@ -365,6 +390,10 @@ public final class HazardLedger {
   /**
    * The sorted codes of exactly (name, identity); empty if none. For callers holding the exact
    * launch identity: a launch whose identity has no record of its own reads as unobserved.
+   *
+   * @param name the server name
+   * @param identity the exact launch identity
+   * @return the codes recorded for that identity, sorted
    */
   public List<String> codesFor(String name, String identity) {
     Objects.requireNonNull(name, "name");
@@ -373,7 +402,12 @@ public final class HazardLedger {
     return HazardCodes.listOf(cell == null ? 0 : cell.liveCodes());
   }
 
-  /** The sorted union of the codes over every identity of {@code name} (including {@code ""}). */
+  /**
+   * The sorted union of the codes over every identity of {@code name} (including {@code ""}).
+   *
+   * @param name the server name
+   * @return the codes, empty if none
+   */
   public List<String> codesForName(String name) {
     Objects.requireNonNull(name, "name");
     @Nullable Map<String, Cell> identities = state.get().servers.get(name);
@@ -386,7 +420,11 @@ public final class HazardLedger {
     return HazardCodes.listOf(mask);
   }
 
-  /** Name → union of codes, for every name with at least one code, in code-point order. */
+  /**
+   * Name → union of codes, for every name with at least one code, in code-point order.
+   *
+   * @return an unmodifiable map; each list sorted
+   */
   public SortedMap<String, List<String>> all() {
     TreeMap<String, List<String>> out = new TreeMap<>(CodePoints.ORDER);
     for (Map.Entry<String, Map<String, Cell>> server : state.get().servers.entrySet()) {
@@ -405,6 +443,8 @@ public final class HazardLedger {
    * A stable copy of everything this ledger holds (baseline and pending alike) and its markers,
    * with the generation captured BEFORE they were read. For views and for writing a file that no
    * one else writes; a writer that shares its file flushes with {@link #beginFlush} instead.
+   *
+   * @return the snapshot
    */
   public LedgerSnapshot snapshot() {
     long captured = generation.get();
@@ -505,6 +545,8 @@ public final class HazardLedger {
   /**
    * The plan's write succeeded (flush step 11): what it wrote becomes the baseline, and the
    * generation it captured is persisted, so the ledger stays dirty iff something changed since.
+   *
+   * @param plan the plan whose document was written
    */
   public void flushed(FlushPlan plan) {
     Objects.requireNonNull(plan, "plan");
@@ -514,7 +556,11 @@ public final class HazardLedger {
     persistedGeneration = plan.snapshot.generation();
   }
 
-  /** The plan's write failed (flush step 10): its observations are pending again; still dirty. */
+  /**
+   * The plan's write failed (flush step 10): its observations are pending again; still dirty.
+   *
+   * @param plan the plan whose document could not be written
+   */
   public void flushFailed(FlushPlan plan) {
     Objects.requireNonNull(plan, "plan");
     for (Cell cell : plan.sealed) {
@@ -527,6 +573,8 @@ public final class HazardLedger {
    * records, as the baseline, and its clear markers. Does not dirty. Meant for a fresh ledger or a
    * read-only view: it forgets pending observations (a writer that already recorded reloads with
    * {@link #absorb}).
+   *
+   * @param load the decoded file
    */
   public void load(LedgerLoad load) {
     Objects.requireNonNull(load, "load");
@@ -564,12 +612,20 @@ public final class HazardLedger {
     }
   }
 
-  /** Whether something changed since the last successful write ({@link #flushed}). */
+  /**
+   * Whether something changed since the last successful write ({@link #flushed}).
+   *
+   * @return true iff the generation differs from the one the last successful write persisted
+   */
   public boolean isDirty() {
     return generation.get() != persistedGeneration;
   }
 
-  /** The current generation: incremented after every change. */
+  /**
+   * The current generation: incremented after every change.
+   *
+   * @return the generation counter
+   */
   public long generation() {
     return generation.get();
   }
@@ -593,17 +649,29 @@ public final class HazardLedger {
       this.removedByClear = removedByClear;
     }
 
-    /** For a plan of {@link #clearForFlush}: whether memory held something of the cleared name. */
+    /**
+     * For a plan of {@link #clearForFlush}: whether memory held something of the cleared name.
+     *
+     * @return true iff the clear removed something from memory; false for other plans
+     */
     public boolean removedByClear() {
       return removedByClear;
     }
 
-    /** The records and markers to write, with the generation captured before sealing. */
+    /**
+     * The records and markers to write, with the generation captured before sealing.
+     *
+     * @return the snapshot to write
+     */
     public LedgerSnapshot snapshot() {
       return snapshot;
     }
 
-    /** The document to write ({@link LedgerCodec#encode(LedgerSnapshot)}). */
+    /**
+     * The document to write ({@link LedgerCodec#encode(LedgerSnapshot)}).
+     *
+     * @return the encoded snapshot
+     */
     public Map<String, Object> toDocument() {
       return LedgerCodec.encode(snapshot);
     }

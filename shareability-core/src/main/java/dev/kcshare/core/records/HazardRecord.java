@@ -13,6 +13,9 @@ import java.util.SortedSet;
 public record HazardRecord(SortedSet<String> codes, long count, double lastSeen) {
 
   /**
+   * @param codes hazard codes seen, from the closed vocabulary, in code-point order
+   * @param count number of record calls that landed on this pair, repeats included
+   * @param lastSeen wall-clock epoch seconds of the latest record call
    * @throws IllegalArgumentException if a code is outside the closed vocabulary (an unknown code is
    *     refused on write) or {@code count} is negative
    */
@@ -27,7 +30,14 @@ public record HazardRecord(SortedSet<String> codes, long count, double lastSeen)
     codes = HazardCodes.setOf(mask);
   }
 
-  /** A record of the given codes (any order, duplicates collapse). */
+  /**
+   * A record of the given codes (any order, duplicates collapse).
+   *
+   * @param codes hazard codes seen, from the closed vocabulary, in code-point order
+   * @param count number of record calls that landed on this pair, repeats included
+   * @param lastSeen wall-clock epoch seconds of the latest record call
+   * @return the record
+   */
   public static HazardRecord of(Collection<String> codes, long count, double lastSeen) {
     int mask = HazardCodes.mask(codes);
     if (mask < 0) {

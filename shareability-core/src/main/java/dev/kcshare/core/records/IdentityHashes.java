@@ -26,6 +26,10 @@ public final class IdentityHashes {
   /**
    * SHA-256 over UTF-8(command), NUL, then UTF-8(arg), NUL for each argument in order. Injective
    * over argument boundaries; nothing is normalised.
+   *
+   * @param command the resolved command
+   * @param args the arguments, in order
+   * @return the hash as lowercase hex
    */
   public static String commandArgsHash(String command, List<String> args) {
     Sha256 digest = new Sha256();
@@ -45,6 +49,7 @@ public final class IdentityHashes {
    * @param env the declared env as a plain JSON value
    * @param identityKeys names exempt from the scrub: empty for the verdict-cache identity, the
    *     resolved {@code pool_identity_env} for the ledger launch identity
+   * @return the hash as lowercase hex
    */
   public static String envHash(@Nullable Object env, Set<String> identityKeys) {
     Sha256 digest = new Sha256();
@@ -71,6 +76,10 @@ public final class IdentityHashes {
    * Whether an env key is left out of the env hash: it starts with {@code AWS_SECRET}, {@code
    * AWS_SESSION} or {@code OAUTH} (case-sensitive) and is not exactly one of the identity keys. A
    * credential rotation must neither split a pool nor invalidate a measurement.
+   *
+   * @param key an env key
+   * @param identityKeys names exempt from the scrub
+   * @return true iff the key is left out of the hash
    */
   public static boolean isScrubbed(String key, Set<String> identityKeys) {
     for (String prefix : SECRET_PREFIXES) {

@@ -34,6 +34,9 @@ public final class LedgerCodec {
   /**
    * Decodes a parsed ledger document per docs/design.md#read-tolerance. A {@code null} or
    * non-object root is an empty ledger. Never throws.
+   *
+   * @param root the parsed document, or null
+   * @return the records, markers and unknown members read, and what was dropped
    */
   public static LedgerLoad decode(@Nullable Object root) {
     return Tolerant.decode(
@@ -48,7 +51,11 @@ public final class LedgerCodec {
         notes -> new LedgerLoad(new TreeMap<>(), new TreeMap<>(), notes));
   }
 
-  /** A decoder to feed a document's top level to, member by member ({@link Decoder}). */
+  /**
+   * A decoder to feed a document's top level to, member by member ({@link Decoder}).
+   *
+   * @return a new decoder
+   */
   public static Decoder decoder() {
     return new Decoder();
   }
@@ -438,7 +445,12 @@ public final class LedgerCodec {
     return stamp;
   }
 
-  /** Encodes a snapshot with its clear markers ({@link #encode(Map, Map)}). */
+  /**
+   * Encodes a snapshot with its clear markers ({@link #encode(Map, Map)}).
+   *
+   * @param snapshot the records and markers to write
+   * @return the document as plain values
+   */
   public static Map<String, Object> encode(LedgerSnapshot snapshot) {
     return encode(snapshot.servers(), snapshot.cleared());
   }
@@ -446,12 +458,22 @@ public final class LedgerCodec {
   /**
    * Encodes a snapshot with its clear markers, writing back the members of the file just read that
    * this version does not know ({@link #encode(Map, Map, LedgerExtras)}).
+   *
+   * @param snapshot the records and markers to write
+   * @param extras the unknown members of the file just read
+   * @return the document as plain values
    */
   public static Map<String, Object> encode(LedgerSnapshot snapshot, LedgerExtras extras) {
     return encode(snapshot.servers(), snapshot.cleared(), extras);
   }
 
-  /** {@link #encode(Map, Map, LedgerExtras)} with nothing unknown to write back. */
+  /**
+   * {@link #encode(Map, Map, LedgerExtras)} with nothing unknown to write back.
+   *
+   * @param servers name → launch identity → record
+   * @param cleared clear markers: name → epoch seconds
+   * @return the document as plain values
+   */
   public static Map<String, Object> encode(
       Map<String, ? extends Map<String, HazardRecord>> servers, Map<String, Double> cleared) {
     return encode(servers, cleared, LedgerExtras.NONE);
@@ -467,6 +489,11 @@ public final class LedgerCodec {
    * Double} (non-finite → 0.0). Markers with an empty name or a non-finite time are left out. The
    * members in {@code extras} follow the known ones of the server entry, identity record or top
    * level they were read from, when that is written at all.
+   *
+   * @param servers name → launch identity → record
+   * @param cleared clear markers: name → epoch seconds
+   * @param extras the unknown members to write back ({@link LedgerExtras#NONE} for none)
+   * @return the document as a new map of plain values
    */
   public static Map<String, Object> encode(
       Map<String, ? extends Map<String, HazardRecord>> servers,

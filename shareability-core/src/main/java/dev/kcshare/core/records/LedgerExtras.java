@@ -29,7 +29,13 @@ public record LedgerExtras(
   public static final LedgerExtras NONE =
       new LedgerExtras(Map.of(), new TreeMap<>(CodePoints.ORDER), new TreeMap<>(CodePoints.ORDER));
 
-  /** Copies the maps. */
+  /**
+   * Copies the maps.
+   *
+   * @param top unknown top-level members, in file order
+   * @param servers server name → its entry's unknown members, in file order
+   * @param identities server name → launch identity → that record's unknown members, in file order
+   */
   public LedgerExtras {
     top = Collections.unmodifiableMap(new LinkedHashMap<>(top));
     servers = Maps.sortedCopy(servers, m -> Collections.unmodifiableMap(new LinkedHashMap<>(m)));
@@ -39,7 +45,12 @@ public record LedgerExtras(
             ids -> Maps.sortedCopy(ids, m -> Collections.unmodifiableMap(new LinkedHashMap<>(m))));
   }
 
-  /** These extras without anything of {@code name} (a clear removes the whole server). */
+  /**
+   * These extras without anything of {@code name} (a clear removes the whole server).
+   *
+   * @param name the server name whose entry and identity records' unknown members are dropped
+   * @return new extras with the same top-level members
+   */
   public LedgerExtras without(String name) {
     TreeMap<String, Map<String, RawJson>> s = new TreeMap<>(CodePoints.ORDER);
     s.putAll(servers);

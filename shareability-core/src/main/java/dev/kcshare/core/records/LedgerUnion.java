@@ -25,6 +25,14 @@ import java.util.Objects;
 public record LedgerUnion(List<String> codes, BigInteger count, double lastSeen) {
   private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
+  /**
+   * Copies the codes.
+   *
+   * @param codes the union of the codes, in code-point order
+   * @param count the exact sum of the counts
+   * @param lastSeen the maximum {@code lastSeen}, with a non-finite time counted as {@code 0.0} (as
+   *     it is written); {@code 0.0} when there is no record
+   */
   public LedgerUnion {
     codes = List.copyOf(codes);
     Objects.requireNonNull(count, "count");

@@ -39,6 +39,20 @@ public record StoredHandshake(
   private static final String DISCOVER = "discover";
   private static final String TOOLS_LIST = "toolsList";
 
+  /**
+   * Validates and copies: the server-provided objects become unmodifiable deep copies with members
+   * in code-point order.
+   *
+   * @param capabilities the server's capabilities; null when the initialize result was not an
+   *     object
+   * @param protocolVersion the protocol version the server answered, {@code ""} if none
+   * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent)
+   * @param toolAnnotations the {@code annotations} objects of the tool listing, in listing order
+   * @param hasTools the listing produced at least one tool with a truthy name
+   * @param supportedVersions modern only: the discover result's {@code supportedVersions}
+   * @param cacheHints modern only: the {@code cacheScope} and {@code ttlMs} received
+   * @throws NullPointerException if {@code protocolVersion} or {@code cacheHints} is null
+   */
   public StoredHandshake {
     Objects.requireNonNull(protocolVersion, "protocolVersion");
     Objects.requireNonNull(cacheHints, "cacheHints");
@@ -52,7 +66,16 @@ public record StoredHandshake(
     toolAnnotations = Collections.unmodifiableList(annotations);
   }
 
-  /** A handshake without the modern members. */
+  /**
+   * A handshake without the modern members.
+   *
+   * @param capabilities the server's capabilities; null when the initialize result was not an
+   *     object
+   * @param protocolVersion the protocol version the server answered, {@code ""} if none
+   * @param serverInfo the server's {@code serverInfo} ({@code {}} when absent)
+   * @param toolAnnotations the {@code annotations} objects of the tool listing, in listing order
+   * @param hasTools the listing produced at least one tool with a truthy name
+   */
   public StoredHandshake(
       @Nullable Map<String, ?> capabilities,
       String protocolVersion,
@@ -73,6 +96,9 @@ public record StoredHandshake(
    * The stored form of an answer: its capabilities, protocol version, serverInfo, the annotation
    * objects of its listing (anything else in {@link Answer#toolAnnotations} is left out) and
    * whether it listed tools.
+   *
+   * @param answer identity A's normalised answer
+   * @return the handshake to store in a verdict-cache row
    */
   public static StoredHandshake of(Answer answer) {
     List<Map<String, ?>> annotations = new ArrayList<>();

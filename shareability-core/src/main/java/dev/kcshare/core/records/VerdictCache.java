@@ -72,12 +72,22 @@ public final class VerdictCache {
 
   private VerdictCache() {}
 
-  /** An empty, clean cache (the file was missing or unreadable). */
+  /**
+   * An empty, clean cache (the file was missing or unreadable).
+   *
+   * @return a new cache with no rows and no applied markers
+   */
   public static VerdictCache empty() {
     return new VerdictCache();
   }
 
-  /** A clean cache holding what was loaded. */
+  /**
+   * A clean cache holding what was loaded.
+   *
+   * @param load the decoded file ({@link CacheCodec#decode})
+   * @return a new cache with the load's rows and applied markers, not dirty
+   * @throws NullPointerException if {@code load} is null
+   */
   public static VerdictCache of(CacheLoad load) {
     Objects.requireNonNull(load, "load");
     VerdictCache cache = new VerdictCache();
@@ -93,6 +103,13 @@ public final class VerdictCache {
    * {@code VERSION_CHANGED}: the row is deleted and the cache is dirty; log {@link
    * CacheLookup#versionDropMessage(String)}. Otherwise a hit. An empty version on either side never
    * invalidates.
+   *
+   * @param name the server name
+   * @param identity the execution identity the server would be measured under now
+   * @param currentVersion the {@code serverInfo.version} the server reports now, {@code ""} if
+   *     unknown
+   * @return the hit, or the miss and its outcome
+   * @throws NullPointerException if an argument is null
    */
   public synchronized CacheLookup get(String name, String identity, String currentVersion) {
     return get(name, identity, currentVersion, null);
@@ -104,6 +121,15 @@ public final class VerdictCache {
    * none → {@code OTHER_ERA} and the row is kept (docs/design.md#rows-of-two-era-choices). The
    * version check then applies to that measurement and drops the whole row. A null choice reads the
    * row's own measurement, whatever its era (reports: the row says which era it measured).
+   *
+   * @param name the server name
+   * @param identity the execution identity the server would be measured under now
+   * @param currentVersion the {@code serverInfo.version} the server reports now, {@code ""} if
+   *     unknown
+   * @param choice the era choice of the pass, or null for the row's own measurement
+   * @return the hit, or the miss and its outcome
+   * @throws NullPointerException if {@code name}, {@code identity} or {@code currentVersion} is
+   *     null
    */
   public synchronized CacheLookup get(
       String name, String identity, String currentVersion, @Nullable EraChoice choice) {
@@ -137,6 +163,10 @@ public final class VerdictCache {
    * The row for a name with no identity or version check, for callers that cannot compute the
    * identity (a budgeted pass that yielded). Safe because schema and version mismatches delete rows
    * instead of hiding them.
+   *
+   * @param name the server name
+   * @return the stored row, or null when there is none
+   * @throws NullPointerException if {@code name} is null
    */
   public synchronized @Nullable CacheRow getByName(String name) {
     Objects.requireNonNull(name, "name");
@@ -148,6 +178,8 @@ public final class VerdictCache {
    * for the empty name (it could never be read back) and for a row beyond the record limits ({@link
    * #rowRefusal} says why): a row the reader could not take is never written.
    *
+   * @param name the server name the row is keyed by
+   * @param row the row to store
    * @return true if the row was stored
    * @throws NullPointerException if an argument is null
    */
@@ -165,7 +197,10 @@ public final class VerdictCache {
    * Stores a fresh measurement, merged with the row stored under the name ({@link CacheRow#merge}):
    * passes of two era choices keep each other's measurement. Refused as {@link #put} refuses.
    *
+   * @param name the server name the row is keyed by
+   * @param measured the row the pass measured
    * @return true if the row was stored
+   * @throws NullPointerException if an argument is null
    */
   public synchronized boolean putMeasured(String name, CacheRow measured) {
     Objects.requireNonNull(name, "name");
@@ -189,6 +224,9 @@ public final class VerdictCache {
    * Marks a server's recommendation as written into config. Keyed by name and never pruned, so a
    * server removed and re-added is not seeded twice. {@code ""} is ignored; an existing name does
    * not dirty.
+   *
+   * @param name the server name whose recommendation was written
+   * @throws NullPointerException if {@code name} is null
    */
   public synchronized void markApplied(String name) {
     Objects.requireNonNull(name, "name");
@@ -197,31 +235,52 @@ public final class VerdictCache {
     }
   }
 
-  /** Whether the name carries an applied marker. */
+  /**
+   * Whether the name carries an applied marker.
+   *
+   * @param name the server name
+   * @return true if its recommendation was written into config
+   */
   public synchronized boolean wasApplied(String name) {
     return applied.contains(name);
   }
 
-  /** The applied markers, in code-point order. */
+  /**
+   * The applied markers, in code-point order.
+   *
+   * @return an unmodifiable copy
+   */
   public synchronized SortedSet<String> applied() {
     TreeSet<String> copy = new TreeSet<>(CodePoints.ORDER);
     copy.addAll(applied);
     return Collections.unmodifiableSortedSet(copy);
   }
 
-  /** The names that have a row, in code-point order. */
+  /**
+   * The names that have a row, in code-point order.
+   *
+   * @return an unmodifiable copy
+   */
   public synchronized SortedSet<String> serverNames() {
     TreeSet<String> copy = new TreeSet<>(CodePoints.ORDER);
     copy.addAll(rows.keySet());
     return Collections.unmodifiableSortedSet(copy);
   }
 
-  /** The number of rows. */
+  /**
+   * The number of rows.
+   *
+   * @return how many server names have a row
+   */
   public synchronized int size() {
     return rows.size();
   }
 
-  /** Whether the in-memory state differs from what was loaded or last written. */
+  /**
+   * Whether the in-memory state differs from what was loaded or last written.
+   *
+   * @return true when a row or applied marker changed since then
+   */
   public synchronized boolean isDirty() {
     return !changes.isEmpty() || !appliedNew.isEmpty();
   }
@@ -232,7 +291,11 @@ public final class VerdictCache {
     appliedNew.clear();
   }
 
-  /** This cache's whole state as a document ({@link CacheCodec#encode}), not merged. */
+  /**
+   * This cache's whole state as a document ({@link CacheCodec#encode}), not merged.
+   *
+   * @return the document to write over a file no other writer shares
+   */
   public synchronized Map<String, Object> toDocument() {
     return CacheCodec.encode(rows, applied);
   }
@@ -293,6 +356,9 @@ public final class VerdictCache {
   /**
    * The merged document was written: this cache now holds what the file holds (plus any change made
    * since the merge, which keeps it dirty).
+   *
+   * @param merge the merge whose {@link Merge#toDocument()} was written
+   * @throws NullPointerException if {@code merge} is null
    */
   public synchronized void written(Merge merge) {
     Objects.requireNonNull(merge, "merge");
@@ -338,12 +404,20 @@ public final class VerdictCache {
       this.appliedNew = appliedNew;
     }
 
-    /** The merged rows, by name. */
+    /**
+     * The merged rows, by name.
+     *
+     * @return an unmodifiable map in code-point order
+     */
     public SortedMap<String, CacheRow> rows() {
       return rows;
     }
 
-    /** The merged applied markers. */
+    /**
+     * The merged applied markers.
+     *
+     * @return an unmodifiable set in code-point order: the file's and this cache's
+     */
     public SortedSet<String> applied() {
       return applied;
     }
@@ -352,6 +426,8 @@ public final class VerdictCache {
      * The document to write ({@link CacheCodec#encode(Map, java.util.Collection, Map, Map)}): the
      * merged rows, and every row and top-level member of the file this cache did not replace
      * written back as the file held it.
+     *
+     * @return the document to write
      */
     public Map<String, Object> toDocument() {
       return CacheCodec.encode(rows, applied, asRead, otherMembers);

@@ -229,6 +229,9 @@ public final class Assessor {
    * its value is an object; null when neither is (docs/verdicts.md#declaring-caller-identity). Its
    * members {@code callerMetaKey} and {@code selfTest} name, as strings, the request {@code _meta}
    * key that carries the caller and the tool of the isolation self-test.
+   *
+   * @param capabilities the server's advertised capabilities
+   * @return the settings object, or null
    */
   public static @Nullable Map<?, ?> declarationSettings(Map<String, ?> capabilities) {
     if (member(capabilities, "extensions") instanceof Map<?, ?> extensions

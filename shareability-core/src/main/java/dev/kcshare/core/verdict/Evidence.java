@@ -76,6 +76,29 @@ public record Evidence(
    * Validates and copies every collection (unmodifiable; {@code capabilities} keeps insertion
    * order).
    *
+   * @param name configured server name
+   * @param isStdio the definition launches a process over stdio
+   * @param sessionBoundByConstruction from the host profile
+   * @param probeOk a handshake with this server was observed and succeeded
+   * @param capabilities the server's {@code capabilities}; null when no handshake was observed
+   * @param protocolVersion the protocol version the server answered, {@code ""} if none
+   * @param toolAnnotations the {@code annotations} objects of the tool listing, in listing order
+   * @param hasTools the listing produced at least one tool with a truthy name
+   * @param declaredEnvNames env variable names declared for the server (de-duplicated and sorted by
+   *     the caller)
+   * @param observedHazards hazard codes recorded for this name (sorted by the caller)
+   * @param preflightRan null never measured, true measured, false could not run
+   * @param preflightCallerSensitive the two answers diverged; meaningful only when {@code
+   *     preflightRan} is true
+   * @param era the era the handshake was measured in ({@link Era#LEGACY} when none or unknown)
+   * @param listingPublic modern only: {@code server/discover} and every {@code tools/list} page
+   *     answered {@code cacheScope: "public"}, alike for both identities
+   * @param modernOnly the server rejected {@code initialize} and named only modern versions in its
+   *     discover result
+   * @param divergence the kind of a divergence, when known: {@code in_process} or {@code
+   *     across_processes} (the detail of {@code handshake_not_reproducible}); {@code ""} otherwise
+   * @param selfTest the outcome of the isolation self-test the server designated; null when it
+   *     designated none
    * @throws NullPointerException if {@code name}, {@code protocolVersion} or a list is null
    */
   public Evidence {
@@ -89,7 +112,24 @@ public record Evidence(
     observedHazards = List.copyOf(observedHazards);
   }
 
-  /** Evidence of a legacy-era handshake, as before the era was an input. */
+  /**
+   * Evidence of a legacy-era handshake, as before the era was an input.
+   *
+   * @param name configured server name
+   * @param isStdio the definition launches a process over stdio
+   * @param sessionBoundByConstruction from the host profile
+   * @param probeOk a handshake with this server was observed and succeeded
+   * @param capabilities the server's {@code capabilities}; null when no handshake was observed
+   * @param protocolVersion the protocol version the server answered, {@code ""} if none
+   * @param toolAnnotations the {@code annotations} objects of the tool listing, in listing order
+   * @param hasTools the listing produced at least one tool with a truthy name
+   * @param declaredEnvNames env variable names declared for the server (de-duplicated and sorted by
+   *     the caller)
+   * @param observedHazards hazard codes recorded for this name (sorted by the caller)
+   * @param preflightRan null never measured, true measured, false could not run
+   * @param preflightCallerSensitive the two answers diverged; meaningful only when {@code
+   *     preflightRan} is true
+   */
   public Evidence(
       String name,
       boolean isStdio,
@@ -127,12 +167,20 @@ public record Evidence(
     return Collections.unmodifiableMap(new LinkedHashMap<>(map));
   }
 
-  /** A builder with every field at its specified default. */
+  /**
+   * A builder with every field at its specified default.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder initialised from this evidence. */
+  /**
+   * A builder initialised from this evidence.
+   *
+   * @return a new builder holding every field of this evidence
+   */
   public Builder toBuilder() {
     return new Builder()
         .name(name)

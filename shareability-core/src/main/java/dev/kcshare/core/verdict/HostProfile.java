@@ -54,6 +54,12 @@ public record HostProfile(
    * Validates the profile invariants: callerAware ⊆ managed, withheld ⊆ managed, withheld ∩
    * callerAware = ∅.
    *
+   * @param managed servers shipped by the host product
+   * @param callerAware managed servers that consume the injected caller block and may be classified
+   *     shareable
+   * @param withheld managed servers that advertise the caller block but are deliberately kept
+   *     session-bound
+   * @param unstubbable names that can never be stubbed (bulk-stub eligibility only)
    * @throws IllegalArgumentException naming the offending names when an invariant fails
    * @throws NullPointerException if a set or any element is null
    */
@@ -85,7 +91,11 @@ public record HostProfile(
     }
   }
 
-  /** The default profile: no managed names, so no name is ever claimed session-bound. */
+  /**
+   * The default profile: no managed names, so no name is ever claimed session-bound.
+   *
+   * @return the empty profile
+   */
   public static HostProfile empty() {
     return EMPTY;
   }
@@ -93,6 +103,8 @@ public record HostProfile(
   /**
    * The Kiro Crew profile: the seven managed servers, all caller-aware except {@code
    * kirocrew-computer}, which is withheld (and therefore the one session-bound name).
+   *
+   * @return the Kiro Crew profile
    */
   public static HostProfile kirocrew() {
     return KIROCREW;
@@ -102,6 +114,7 @@ public record HostProfile(
    * A built-in profile by its CLI name.
    *
    * @param name {@code "default"} (the empty profile) or {@code "kirocrew"}
+   * @return the profile
    * @throws IllegalArgumentException for any other name
    */
   public static HostProfile byName(String name) {
@@ -118,12 +131,20 @@ public record HostProfile(
    * Whether the server resolves its session from its own process: a managed name that is not
    * caller-aware. A name outside {@code managed} is never claimed (false); a managed name missing
    * from {@code callerAware} is session-bound, the conservative default for a newly shipped server.
+   *
+   * @param name the server name
+   * @return true iff the name is managed and not caller-aware
    */
   public boolean sessionBound(String name) {
     return managed.contains(name) && !callerAware.contains(name);
   }
 
-  /** Whether the name can never be stubbed (bulk-stub eligibility). */
+  /**
+   * Whether the name can never be stubbed (bulk-stub eligibility).
+   *
+   * @param name the server name
+   * @return true iff the profile marks it unstubbable
+   */
   public boolean isUnstubbable(String name) {
     return unstubbable.contains(name);
   }

@@ -14,6 +14,8 @@ public record Reason(ReasonCode code, String detail) {
   /**
    * Validates.
    *
+   * @param code the stable code
+   * @param detail the verbatim observation, never null
    * @throws NullPointerException if {@code code} or {@code detail} is null
    */
   public Reason {

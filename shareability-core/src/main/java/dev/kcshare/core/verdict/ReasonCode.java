@@ -61,7 +61,11 @@ public enum ReasonCode {
 
   private final String json = name().toLowerCase(Locale.ROOT);
 
-  /** The stable JSON spelling, for example {@code "observed_hazard"}. */
+  /**
+   * The stable JSON spelling, for example {@code "observed_hazard"}.
+   *
+   * @return the code as written in verdict JSON
+   */
   public String code() {
     return json;
   }
@@ -69,6 +73,8 @@ public enum ReasonCode {
   /**
    * Parses a JSON reason code.
    *
+   * @param code the JSON spelling
+   * @return the reason code
    * @throws IllegalArgumentException if {@code code} is not an emitted code (retired codes too)
    */
   public static ReasonCode fromCode(String code) {

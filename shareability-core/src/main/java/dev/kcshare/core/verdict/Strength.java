@@ -25,12 +25,20 @@ public enum Strength {
 
   private final String json = name().toLowerCase(Locale.ROOT);
 
-  /** The JSON value of this tier, for example {@code "no_objection"}. */
+  /**
+   * The JSON value of this tier, for example {@code "no_objection"}.
+   *
+   * @return the stable spelling
+   */
   public String json() {
     return json;
   }
 
-  /** True for exactly {@code refuted} and {@code disqualified}. */
+  /**
+   * True for exactly {@code refuted} and {@code disqualified}.
+   *
+   * @return whether this tier is evidence against sharing
+   */
   public boolean isEvidenceAgainst() {
     return this == REFUTED || this == DISQUALIFIED;
   }
@@ -38,6 +46,8 @@ public enum Strength {
   /**
    * Parses a JSON tier value.
    *
+   * @param value a JSON tier value, for example {@code "no_objection"}
+   * @return the tier
    * @throws IllegalArgumentException if {@code value} names no tier
    */
   public static Strength fromJson(String value) {

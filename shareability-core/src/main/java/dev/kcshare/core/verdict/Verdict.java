@@ -33,6 +33,11 @@ public record Verdict(
   /**
    * Validates and copies.
    *
+   * @param name the configured server name
+   * @param strength the evidence tier
+   * @param recommendStub keep the backend 1:1 behind a per-session stub
+   * @param recommendShare let several sessions share one backend process
+   * @param reasons ordered reasons, never empty for a verdict produced by {@link Assessor}
    * @throws NullPointerException if {@code name}, {@code strength} or a reason is null
    */
   public Verdict {
@@ -41,7 +46,11 @@ public record Verdict(
     reasons = List.copyOf(reasons);
   }
 
-  /** The reason codes in order. */
+  /**
+   * The reason codes in order.
+   *
+   * @return the codes of {@code reasons}, in the same order
+   */
   public List<ReasonCode> codes() {
     return reasons.stream().map(Reason::code).toList();
   }
