@@ -359,7 +359,7 @@ final class LauncherIT {
             new String[] {"records", "--records-dir", records})) {
       assertThat(loadedClasses(dir, args))
           .as(String.join(" ", args))
-          .anyMatch(l -> l.contains(" dev.kcshare.embed.Shareability "))
+          .anyMatch(l -> l.contains(" dev.kcshare.host.report.RecordViews "))
           .noneMatch(l -> l.contains("ch.qos.logback"));
     }
   }
