@@ -1,6 +1,7 @@
 package dev.kcshare.api;
 
 import dev.kcshare.core.json.internal.CodePoints;
+import dev.kcshare.core.text.IdentityText;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,6 +3,7 @@ package dev.kcshare.api;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
+import dev.kcshare.core.text.IdentityText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;

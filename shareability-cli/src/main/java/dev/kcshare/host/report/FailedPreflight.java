@@ -1,5 +1,6 @@
 package dev.kcshare.host.report;
 
+import dev.kcshare.core.text.IdentityText;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,7 +48,7 @@ public record FailedPreflight(
     return "FailedPreflight[at="
         + at
         + ", identity="
-        + identity.replace("\0", "\\0")
+        + IdentityText.shown(identity)
         + ", detail="
         + detail
         + ", exitStatus="
