@@ -77,6 +77,7 @@ public final class LedgerWriter implements AutoCloseable {
   private final Map<Refusal, Refused> refused = new EnumMap<>(Refusal.class);
   private final Set<String> newlyObserved = ConcurrentHashMap.newKeySet();
   private volatile @Nullable ScheduledFuture<?> schedule;
+  private @Nullable String lastTold; // the scheduled flushes' last failure; only their thread
 
   LedgerWriter(
       Shareability owner,
@@ -208,15 +209,19 @@ public final class LedgerWriter implements AutoCloseable {
   }
 
   /**
-   * A scheduled flush: nothing once closed (the close makes the last one). A failure is logged
-   * (once while it lasts) and handed to the facade's {@code onFlushFailure} listener; the next
-   * flush retries, and nothing recorded is lost meanwhile.
+   * A scheduled flush: nothing once closed (the close makes the last one). A failure is logged and
+   * handed to the facade's {@code onFlushFailure} listener once while it lasts (again when it
+   * changes, or after a flush that succeeded); the next flush retries, and nothing recorded is lost
+   * meanwhile.
    */
   void flushScheduled() throws InterruptedException {
     if (!closed.get()) {
       report();
       FileProblem failure = store.flushTelling();
-      if (failure != null && !closed.get()) {
+      String message = failure == null ? null : String.valueOf(failure.getMessage());
+      String before = lastTold;
+      lastTold = message;
+      if (failure != null && !message.equals(before) && !closed.get()) {
         tell(FileProblems.asRecordsException(failure, owner.ledgerPath()));
       }
     }

@@ -1040,12 +1040,13 @@ public final class Shareability implements AutoCloseable {
     }
 
     /**
-     * Told when a flush of the ledger writer fails: each failed scheduled flush ({@link
-     * #openLedger(Duration)}), on the flush thread, while the gateway runs (the next flush retries
-     * and nothing recorded is lost meanwhile), and the last flush at close, on the closing thread
-     * (what was recorded since the last successful flush did not reach the file). It must not
-     * block, and a listener that throws is ignored; it may call {@link Shareability#close()}. The
-     * failure is logged too. Default: nothing beyond the log.
+     * Told when a flush of the ledger writer fails: when scheduled flushes ({@link
+     * #openLedger(Duration)}) start failing, on the flush thread, while the gateway runs (once
+     * while the same failure lasts; the next flush retries and nothing recorded is lost meanwhile),
+     * and the last flush at close, on the closing thread (what was recorded since the last
+     * successful flush did not reach the file). It must not block, and a listener that throws is
+     * ignored; it may call {@link Shareability#close()}. The failure is logged too. Default:
+     * nothing beyond the log.
      *
      * @param listener receives the problem: the path and the reason
      * @return this builder

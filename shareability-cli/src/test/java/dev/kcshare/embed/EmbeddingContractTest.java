@@ -164,6 +164,11 @@ final class EmbeddingContractTest {
     assertThat(ledger.isClosed()).isFalse();
     assertThat(problem.getMessage()).contains(records.toString()).contains("not a directory");
     assertNoInternalTypeIn(problem);
+    // The same failure on the flushes after it is not told again (it is logged once, too). A
+    // second report can only come from a wrong writer, so the wait cannot fail a right one.
+    assertThat(told.poll(300, java.util.concurrent.TimeUnit.MILLISECONDS))
+        .as("the same failure told once while it lasts")
+        .isNull();
   }
 
   @Test

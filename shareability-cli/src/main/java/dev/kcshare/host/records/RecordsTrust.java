@@ -177,8 +177,12 @@ public final class RecordsTrust {
    * @return the line, or null
    */
   public static @Nullable String readWarningOnce(Path dir) {
+    Path key = dir.toAbsolutePath().normalize();
+    if (WARNED.contains(key)) {
+      return null; // said already: not examined again
+    }
     String warning = readWarning(dir);
-    return warning != null && WARNED.add(dir.toAbsolutePath().normalize()) ? warning : null;
+    return warning != null && WARNED.add(key) ? warning : null;
   }
 
   /**
