@@ -1,16 +1,12 @@
 package dev.kcshare.cli;
 
-import dev.kcshare.api.ConfigFile;
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.config.ConfigEditor;
-import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
-import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.config.ProfileSelection;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,35 +14,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** What {@code seed}, {@code stub} and {@code unstub} share: which file they write, and how. */
+/**
+ * What {@code seed}, {@code stub} and {@code unstub} share in the command layer: checking the names
+ * they were given and saying what a write did. The writes themselves are the library's ({@link
+ * ConfigEditor}, {@code host.seeding}).
+ */
 final class GatewayWrites {
   private GatewayWrites() {}
-
-  /**
-   * The configuration file that holds {@code mcp_gateway}: the file the gateway settings were read
-   * from, else the Kiro Crew configuration ({@code $KIROCREW_HOME/config.json}, default {@code
-   * ~/.kiro/crew/config.json}), which is where the gateway reads them.
-   */
-  static Path configFile(CliContext ctx, HostConfig host) {
-    String source = host.gateway().source();
-    if (source != null) {
-      for (ConfigFile f : host.files()) {
-        if (f.display().equals(source) && f.formats().contains(ConfigFormat.KIROCREW.id())) {
-          return f.path();
-        }
-      }
-    }
-    return ctx.cwd().resolve(KiroCrewConfig.configFile(ctx.env())).toAbsolutePath().normalize();
-  }
-
-  /**
-   * The effective {@code forward_declared_env}. When it is not set (or not a boolean) kcshare takes
-   * it as OFF: with forwarding off every declared env key is withheld from a shared backend, which
-   * is the reading that can never call a server shareable that the gateway would starve of its env.
-   */
-  static boolean forwardDeclaredEnv(GatewaySettings settings) {
-    return Boolean.TRUE.equals(settings.forwardDeclaredEnv());
-  }
 
   /**
    * The requested names, de-duplicated at first occurrence.
@@ -85,7 +59,7 @@ final class GatewayWrites {
    * where the previous version is, or that it created the file (and its directory) because there
    * was none. A {@code .bak} is named only when one was written.
    */
-  static String wrote(Path file, Before before) {
+  static String wrote(Path file, ConfigEditor.Before before) {
     if (before.fileExisted()) {
       return "Wrote stub_overrides in "
           + path(file)
@@ -99,19 +73,6 @@ final class GatewayWrites {
             ? path(file)
             : "the directory " + path(dir) + " and " + path(file) + " in it")
         + " with stub_overrides: there was no Kiro Crew configuration.";
-  }
-
-  /**
-   * The state of the configuration file before a write, taken under the config lock.
-   *
-   * @param fileExisted the file existed (so the write also saved the previous version as .bak)
-   * @param directoryExisted its directory existed
-   */
-  record Before(boolean fileExisted, boolean directoryExisted) {
-    static Before of(ConfigEditor editor) {
-      Path dir = editor.file().toAbsolutePath().getParent();
-      return new Before(editor.exists(), dir == null || Files.isDirectory(dir));
-    }
   }
 
   /**

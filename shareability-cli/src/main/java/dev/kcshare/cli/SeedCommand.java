@@ -23,7 +23,6 @@ import dev.kcshare.host.report.VerdictRecords;
 import dev.kcshare.host.seeding.SeedResult;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -128,7 +127,7 @@ final class SeedCommand implements Callable<Integer> {
       List<String> keptExplicit,
       boolean configWritten,
       boolean markersWritten,
-      GatewayWrites.Before before) {}
+      ConfigEditor.Before before) {}
 
   /**
    * Every configured server sorted for seeding: the recommendations of the servers seeding may act
@@ -160,7 +159,7 @@ final class SeedCommand implements Callable<Integer> {
     if (other != null) {
       return new OtherGatewaySeed(ctx, other).run(host, dir, explicit, mode.apply, json);
     }
-    Path file = explicit != null ? explicit : GatewayWrites.configFile(ctx, host);
+    Path file = explicit != null ? explicit : host.gatewayConfigFile(ctx.host());
     Outcome outcome = mode.apply ? apply(file, dir) : plan(host, file, dir);
     if (json) {
       Output.json(ctx, toJson(outcome));
@@ -200,7 +199,6 @@ final class SeedCommand implements Callable<Integer> {
                 settings.section(),
                 (ledger, cache) ->
                     (candidates[0] = candidates(views, ledger, cache, host, settings)).served());
-    Path parent = file.toAbsolutePath().getParent();
     return new Outcome(
         file,
         settings.sharingOn(),
@@ -211,14 +209,14 @@ final class SeedCommand implements Callable<Integer> {
         List.of(),
         false,
         false,
-        new GatewayWrites.Before(Files.exists(file), parent == null || Files.isDirectory(parent)));
+        ConfigEditor.Before.of(file));
   }
 
   private Outcome apply(Path file, RecordsDirectory dir) throws IOException, InterruptedException {
     // Lock order everywhere: the config lock, then the cache lock.
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       HostConfig host = config.load(ctx).requireValid(); // the definitions, read under the lock
-      GatewayWrites.Before fileBefore = GatewayWrites.Before.of(editor);
+      ConfigEditor.Before fileBefore = editor.before();
       GatewaySettings settings = editor.settings();
       Map<String, @Nullable Object> section = editor.section();
       Candidates[] candidates = new Candidates[1];

@@ -83,15 +83,15 @@ final class StubCommand implements Callable<Integer> {
     HostConfig host = config.load(ctx);
     GatewayWrites.requireKnown(host, null, requested);
     GatewaySources sources = GatewaySources.of(ctx.env());
-    Path file = GatewayWrites.configFile(ctx, host);
+    Path file = host.gatewayConfigFile(ctx.host());
     Eligibility.Result result;
     List<Skipped> skipped = new ArrayList<>();
     boolean written;
     Path edited;
-    GatewayWrites.Before before;
+    ConfigEditor.Before before;
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       edited = editor.file();
-      before = GatewayWrites.Before.of(editor);
+      before = editor.before();
       GatewaySettings settings = editor.settings();
       // With eligibility, every input is read under the lock: the section (above), the
       // definitions, the records.
@@ -115,7 +115,7 @@ final class StubCommand implements Callable<Integer> {
         Eligibility.Settings eligibility =
             new Eligibility.Settings(
                 settings.sharingOn(),
-                GatewayWrites.forwardDeclaredEnv(settings),
+                settings.forwardsDeclaredEnv(),
                 settings.identityKeys(),
                 locked.hostProfile());
         // reads the records once

@@ -56,13 +56,13 @@ final class UnstubCommand implements Callable<Integer> {
     List<String> requested = GatewayWrites.names(names);
     HostConfig host = config.load(ctx);
     GatewaySources sources = GatewaySources.of(ctx.env());
-    Path file = GatewayWrites.configFile(ctx, host);
+    Path file = host.gatewayConfigFile(ctx.host());
     boolean written = false;
     Path edited;
-    GatewayWrites.Before before;
+    ConfigEditor.Before before;
     try (ConfigEditor editor = ConfigEditor.open(file)) {
       edited = editor.file();
-      before = GatewayWrites.Before.of(editor);
+      before = editor.before();
       // Under the lock: a name the section stubs is known even when it left the configuration.
       GatewayWrites.requireKnown(host, editor.settings(), requested);
       Map<String, @Nullable Object> section = editor.section();

@@ -1,13 +1,18 @@
 package dev.kcshare.host;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.kcshare.host.config.ConfigEditor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,6 +64,21 @@ class LayeringTest {
         .because("the API's values sit below the library and import only the core");
   }
 
+  private static ArchRule editsNoFileItself(String packages) {
+    return noClasses()
+        .that()
+        .resideInAPackage(packages)
+        .should()
+        .callMethodWhere(
+            JavaCall.Predicates.target(HasOwner.Predicates.With.owner(type(ConfigEditor.class)))
+                .and(
+                    JavaCall.Predicates.target(
+                        HasName.Predicates.nameMatching("replace|withMemberAdded|readDocument"))))
+        .because(
+            "a gateway's or client's file is edited by the library's services (host.seeding),"
+                + " which the commands and the facade both call");
+  }
+
   private static ArchRule noPackageCycles() {
     return slices().matching("dev.kcshare.(**)").should().beFreeOfCycles();
   }
@@ -82,6 +102,11 @@ class LayeringTest {
   @Test
   void noPackageIsPartOfACycle() {
     noPackageCycles().check(MAIN);
+  }
+
+  @Test
+  void theCommandsEditNoConfigurationDocumentThemselves() {
+    editsNoFileItself("dev.kcshare.cli..").check(MAIN);
   }
 
   @Test
@@ -118,5 +143,7 @@ class LayeringTest {
     assertThat(usesOnlyTheCoreAndTheJdk("dev.kcshare.embed..").evaluate(MAIN).hasViolation())
         .isTrue();
     assertThat(noPackageCycles().evaluate(A_CYCLE).hasViolation()).isTrue();
+    assertThat(editsNoFileItself("dev.kcshare.host.seeding..").evaluate(MAIN).hasViolation())
+        .isTrue();
   }
 }

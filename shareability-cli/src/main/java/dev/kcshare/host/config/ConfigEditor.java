@@ -127,6 +127,35 @@ public final class ConfigEditor implements AutoCloseable {
     return file.resolveSibling(file.getFileName() + ".bak");
   }
 
+  /**
+   * The state of the file when it was opened, under its lock.
+   *
+   * @return whether the file and its directory existed
+   */
+  public Before before() {
+    Path dir = file.toAbsolutePath().getParent();
+    return new Before(exists(), dir == null || Files.isDirectory(dir));
+  }
+
+  /**
+   * The state of a configuration file before a write, for saying what the write did.
+   *
+   * @param fileExisted the file existed (so a write also saves the previous version as .bak)
+   * @param directoryExisted its directory existed
+   */
+  public record Before(boolean fileExisted, boolean directoryExisted) {
+    /**
+     * The state of {@code file} now.
+     *
+     * @param file the configuration file
+     * @return whether it and its directory exist
+     */
+    public static Before of(Path file) {
+      Path dir = file.toAbsolutePath().getParent();
+      return new Before(Files.exists(file), dir == null || Files.isDirectory(dir));
+    }
+  }
+
   /** Whether the file existed when read. */
   public boolean exists() {
     return bytes != null;

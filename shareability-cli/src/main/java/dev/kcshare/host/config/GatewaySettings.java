@@ -175,6 +175,16 @@ public final class GatewaySettings {
   }
 
   /**
+   * The effective {@code forward_declared_env}: ON only when it is {@code true}. Unset (or not a
+   * boolean) reads as OFF: with forwarding off every declared env key is withheld from a shared
+   * backend, the reading that can never call a server shareable that the gateway would starve of
+   * its env.
+   */
+  public boolean forwardsDeclaredEnv() {
+    return Boolean.TRUE.equals(forwardDeclaredEnv());
+  }
+
+  /**
    * A mutable deep copy of the whole section, for a caller that plans a seeding write (engine
    * docs/design.md#seeding-apply). Empty when the section is absent.
    */

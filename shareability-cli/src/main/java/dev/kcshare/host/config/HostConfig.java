@@ -10,6 +10,8 @@ import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.HostContext;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -74,6 +76,28 @@ public record HostConfig(HostServers loaded) {
   /** The {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none). */
   public GatewaySettings gateway() {
     return GatewaySettings.of(loaded.gatewaySource(), loaded.gatewaySection());
+  }
+
+  /**
+   * The configuration file that holds {@code mcp_gateway}, which {@code seed}, {@code stub} and
+   * {@code unstub} write: the file the gateway settings were read from, else the Kiro Crew
+   * configuration ({@code $KIROCREW_HOME/config.json}, default {@code ~/.kiro/crew/config.json}),
+   * which is where the gateway reads them.
+   */
+  public Path gatewayConfigFile(HostContext context) {
+    String source = loaded.gatewaySource();
+    if (source != null) {
+      for (ConfigFile f : files()) {
+        if (f.display().equals(source) && f.formats().contains(ConfigFormat.KIROCREW.id())) {
+          return f.path();
+        }
+      }
+    }
+    return context
+        .cwd()
+        .resolve(KiroCrewConfig.configFile(context.env()))
+        .toAbsolutePath()
+        .normalize();
   }
 
   /** The host profile in force and why. */
