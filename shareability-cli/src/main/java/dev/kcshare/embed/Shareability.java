@@ -24,7 +24,6 @@ import dev.kcshare.host.evaluation.HeadStart;
 import dev.kcshare.host.evaluation.PassEngine;
 import dev.kcshare.host.evaluation.SinglePreflight;
 import dev.kcshare.host.prober.ProbeOptions;
-import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.prober.ProcessPermits;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.records.CacheStore;
@@ -45,9 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -81,9 +78,6 @@ import org.jspecify.annotations.Nullable;
  * the gateway stops.
  */
 public final class Shareability implements AutoCloseable {
-  /** Facades built and not yet closed, in this JVM: the last to close removes the hook. */
-  private static final AtomicInteger OPEN = new AtomicInteger();
-
   private final RecordsDirectory records;
   private final Map<String, String> environment;
   private final Path workingDirectory;
@@ -94,15 +88,8 @@ public final class Shareability implements AutoCloseable {
   private final AtomicBoolean readChecked = new AtomicBoolean();
   private final PassEngine engine; // the prober and the pass runner, made by the first pass
   private final RecordReader reader;
-  private final ThreadFactory threads;
   private final Consumer<RecordsException> onFlushFailure;
-
-  private final Object lifecycle = new Object();
-  private volatile boolean closed; // written under lifecycle
-  private @Nullable LedgerWriter ledger; // guarded by lifecycle
-  private final List<BackgroundPass> passes = new ArrayList<>(); // guarded by lifecycle
-  private @Nullable ScheduledThreadPoolExecutor flusher; // guarded by lifecycle
-  private @Nullable HeadStart headStart; // guarded by lifecycle
+  private final Lifecycle lifecycle; // what this facade started and must stop
 
   private Shareability(Builder b) {
     this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
@@ -118,9 +105,8 @@ public final class Shareability implements AutoCloseable {
     this.engine =
         new PassEngine(environment, workingDirectory, b.probeTimeout, b.processCeiling, clock);
     this.reader = b.reader;
-    this.threads = b.threads;
     this.onFlushFailure = b.onFlushFailure;
-    OPEN.incrementAndGet();
+    this.lifecycle = new Lifecycle(b.threads, engine::close);
   }
 
   /**
@@ -220,24 +206,7 @@ public final class Shareability implements AutoCloseable {
    * @throws IllegalStateException if this facade is closed, or its writer is open already
    */
   public LedgerWriter openLedger() {
-    synchronized (lifecycle) {
-      ensureOpen();
-      if (ledger != null) {
-        throw new IllegalStateException(
-            "a ledger writer of "
-                + records.ledgerFile()
-                + " is open already on this Shareability: share that one, or close it first");
-      }
-      LedgerWriter[] self = new LedgerWriter[1];
-      self[0] =
-          new LedgerWriter(
-              this,
-              new LedgerStore(records.ledgerFile(), clock),
-              problem -> Callbacks.run(() -> onFlushFailure.accept(problem)),
-              () -> forget(self[0]));
-      ledger = self[0];
-      return self[0];
-    }
+    return openWriter(null);
   }
 
   /**
@@ -254,30 +223,19 @@ public final class Shareability implements AutoCloseable {
    */
   public LedgerWriter openLedger(Duration flushEvery) {
     LedgerWriter.requireFlushPeriod(flushEvery);
-    synchronized (lifecycle) {
-      LedgerWriter writer = openLedger();
-      writer.scheduleFlushes(flusher(), flushEvery);
-      return writer;
-    }
+    return openWriter(flushEvery);
   }
 
-  private ScheduledThreadPoolExecutor flusher() {
-    ScheduledThreadPoolExecutor f = flusher;
-    if (f == null) {
-      f = new ScheduledThreadPoolExecutor(1, threads);
-      f.setRemoveOnCancelPolicy(true);
-      f.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-      flusher = f;
-    }
-    return f;
-  }
-
-  private void forget(LedgerWriter writer) {
-    synchronized (lifecycle) {
-      if (ledger == writer) {
-        ledger = null;
-      }
-    }
+  private LedgerWriter openWriter(@Nullable Duration flushEvery) {
+    return lifecycle.openLedger(
+        forget ->
+            new LedgerWriter(
+                this,
+                new LedgerStore(records.ledgerFile(), clock),
+                problem -> Callbacks.run(() -> onFlushFailure.accept(problem)),
+                forget),
+        flushEvery,
+        () -> records.ledgerFile().toString());
   }
 
   /**
@@ -452,13 +410,8 @@ public final class Shareability implements AutoCloseable {
     requireElements(servers, "servers");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(listener, "listener");
-    HeadStart head;
-    synchronized (lifecycle) {
-      ensureOpen();
-      head = headStart;
-      headStart = null;
-    }
-    return runPass(List.copyOf(servers), options, Callbacks.of(listener), head);
+    return runPass(
+        List.copyOf(servers), options, Callbacks.of(listener), lifecycle.takeHeadStart());
   }
 
   /**
@@ -499,22 +452,10 @@ public final class Shareability implements AutoCloseable {
     Objects.requireNonNull(server, "server");
     Objects.requireNonNull(options, "options");
     try {
-      return startEarly(server, options);
+      return lifecycle.beginHeadStart(
+          () -> engine.runner().startEarly(server, records.cacheFile(), options));
     } catch (IOException e) {
       throw FileProblems.asRecordsException(e, records.path());
-    }
-  }
-
-  private boolean startEarly(ConfiguredServer server, PassOptions options)
-      throws IOException, InterruptedException {
-    synchronized (lifecycle) {
-      ensureOpen();
-      if (headStart != null) {
-        throw new IllegalStateException("a head start is begun already");
-      }
-      HeadStart head = engine.runner().startEarly(server, records.cacheFile(), options);
-      headStart = head;
-      return head != null;
     }
   }
 
@@ -529,30 +470,13 @@ public final class Shareability implements AutoCloseable {
    *     {@code DIR/<server>/a.json} and {@code b.json} (what {@code kcshare preflight compare}
    *     reads; they may hold tool descriptions and schemas); relative to the builder's working
    *     directory
+   * @param options as a pass of them would measure the server
+   *     (docs/design.md#which-era-is-measured): its era choice ({@link PassOptions#era}) and
+   *     whether it runs a designated isolation self-test ({@link PassOptions#selfTest}); its other
+   *     options do not apply to one pre-flight ({@link PassOptions#named()} for the defaults)
    * @return the result: {@code stored} false, {@code failuresInARow} 0
    * @throws RecordsException if the capture directory or a capture file cannot be written (nothing
    *     is spawned when the directory cannot be prepared)
-   * @throws InterruptedException when the calling thread is interrupted; every process spawned is
-   *     torn down first
-   * @throws NullPointerException if {@code server} is null
-   * @throws IllegalStateException if this facade is closed
-   */
-  public PassResult.Measured preflight(ConfiguredServer server, @Nullable Path captureDirectory)
-      throws RecordsException, InterruptedException {
-    return preflight(server, captureDirectory, PassOptions.named());
-  }
-
-  /**
-   * {@link #preflight(ConfiguredServer, Path)} as a pass of {@code options} would measure the
-   * server (docs/design.md#which-era-is-measured): its era choice ({@link PassOptions#era}) and
-   * whether it runs a designated isolation self-test ({@link PassOptions#selfTest}); its other
-   * options do not apply to one pre-flight.
-   *
-   * @param server the configured server
-   * @param captureDirectory null, or a directory to also save each identity's raw answers in
-   * @param options the era choice and the self-test option
-   * @return the result: {@code stored} false, {@code failuresInARow} 0
-   * @throws RecordsException if the capture directory or a capture file cannot be written
    * @throws InterruptedException when the calling thread is interrupted; every process spawned is
    *     torn down first
    * @throws NullPointerException if {@code server} or {@code options} is null
@@ -630,23 +554,18 @@ public final class Shareability implements AutoCloseable {
     // Until the pass has chosen what is due, every server given may be.
     AtomicReference<PassProgress> progress =
         new AtomicReference<>(new PassProgress(true, 0, 0, snapshot.size()));
-    synchronized (lifecycle) {
-      ensureOpen();
-      passes.removeIf(BackgroundPass::ended);
-      BackgroundPass pass =
-          BackgroundPass.start(
-              this,
-              progress,
-              () ->
-                  runPass(
-                      snapshot,
-                      PassOptions.uncapped(),
-                      Callbacks.publishing(listener, progress),
-                      null),
-              threads);
-      passes.add(pass);
-      return pass;
-    }
+    return lifecycle.startPass(
+        threads ->
+            BackgroundPass.start(
+                this,
+                progress,
+                () ->
+                    runPass(
+                        snapshot,
+                        PassOptions.uncapped(),
+                        Callbacks.publishing(listener, progress),
+                        null),
+                threads));
   }
 
   /**
@@ -785,88 +704,15 @@ public final class Shareability implements AutoCloseable {
    */
   @Override
   public void close() {
-    List<BackgroundPass> running;
-    LedgerWriter open;
-    ScheduledThreadPoolExecutor scheduled;
-    HeadStart head;
-    synchronized (lifecycle) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      running = List.copyOf(passes);
-      open = ledger;
-      scheduled = flusher;
-      head = headStart;
-      headStart = null;
-      passes.clear();
-    }
-    for (BackgroundPass pass : running) {
-      pass.cancelPass();
-    }
-    Runnable rest = () -> finishClose(running, open, scheduled, head);
-    if (Callbacks.inCallback()) {
-      // Called back from a pass or a flush: waiting here would wait for this very thread. The
-      // rest of the close runs on a thread of its own, and this call returns.
-      Thread finisher = threads.newThread(rest);
-      if (finisher != null) {
-        finisher.start();
-        return;
-      }
-    }
-    rest.run();
-  }
-
-  /** Waits for what {@link #close()} cancelled, flushes the ledger and stops every thread. */
-  private void finishClose(
-      List<BackgroundPass> running,
-      @Nullable LedgerWriter open,
-      @Nullable ScheduledThreadPoolExecutor scheduled,
-      @Nullable HeadStart head) {
-    if (head != null) {
-      head.close(); // a head start no pass continued: its pre-flight stopped, its lock released
-    }
-    boolean interrupted = false;
-    for (BackgroundPass pass : running) {
-      interrupted |= pass.awaitEnd();
-    }
-    if (scheduled != null) {
-      scheduled.shutdown(); // no interrupt: a flush that is running ends as it would
-      interrupted |= awaitTermination(scheduled);
-    }
-    if (open != null) {
-      open.close();
-    }
-    engine.close();
-    if (OPEN.decrementAndGet() == 0) {
-      ProbeShutdown.releaseIfIdle();
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static boolean awaitTermination(ScheduledThreadPoolExecutor executor) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        if (executor.awaitTermination(1, TimeUnit.MINUTES)) {
-          return interrupted;
-        }
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
+    lifecycle.close();
   }
 
   boolean isClosed() {
-    return closed;
+    return lifecycle.isClosed();
   }
 
   private void ensureOpen() {
-    if (closed) {
-      throw new IllegalStateException("this Shareability is closed");
-    }
+    lifecycle.ensureOpen();
   }
 
   /** Checks a list argument and its elements at the call, naming the parameter. */

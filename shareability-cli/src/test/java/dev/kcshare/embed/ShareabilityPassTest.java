@@ -165,7 +165,7 @@ final class ShareabilityPassTest {
     java.nio.file.Files.createDirectories(kc.recordsDirectory());
     PassResult.Measured measured;
     try (HeldCacheLock lock = HeldCacheLock.hold(kc.cacheFile())) {
-      measured = kc.preflight(ok, Path.of("captures"));
+      measured = kc.preflight(ok, Path.of("captures"), PassOptions.named());
     }
     assertThat(measured.result().ran()).isTrue();
     assertThat(measured.stored()).isFalse();

@@ -12,7 +12,13 @@ import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.ConfigEditor;
+import java.io.IOException;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -107,6 +113,19 @@ class LayeringTest {
   @Test
   void theCommandsEditNoConfigurationDocumentThemselves() {
     editsNoFileItself("dev.kcshare.cli..").check(MAIN);
+  }
+
+  @Test
+  void theFacadeStaysAFrontOfWhatAnEmbedderNeeds() throws IOException {
+    // docs/design.md#one-front-door: the use cases live in the library's services; the facade
+    // checks arguments, resolves the records directory once and calls them.
+    long publicMethods =
+        Arrays.stream(Shareability.class.getDeclaredMethods())
+            .filter(m -> Modifier.isPublic(m.getModifiers()))
+            .count();
+    assertThat(publicMethods).isLessThanOrEqualTo(23);
+    Path source = Path.of("src/main/java/dev/kcshare/embed/Shareability.java");
+    assertThat(Files.readAllLines(source)).hasSizeLessThanOrEqualTo(1000);
   }
 
   @Test
