@@ -24,7 +24,6 @@ import dev.kcshare.host.FileProblem;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.EpochSeconds;
-import dev.kcshare.host.report.FailedPreflight;
 import dev.kcshare.host.report.Metrics;
 import dev.kcshare.host.report.ReasonText;
 import dev.kcshare.host.report.RecordViews;
@@ -239,7 +238,7 @@ final class AssessCommand implements Callable<Integer> {
     RecordsDirectory dir = records.resolveForReading(ctx);
     List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
     RecordViews views = CommandFacade.views(dir);
-    Map<String, FailedPreflight> attempts = views.failedPreflights(rows);
+    Map<String, AttemptRecord> attempts = views.failedPreflights(rows);
     double now = ctx.host().epochSeconds();
     List<Verdict> verdicts = new ArrayList<>();
     List<Integer> failures = new ArrayList<>();
@@ -329,7 +328,7 @@ final class AssessCommand implements Callable<Integer> {
   }
 
   private void printTable(
-      List<ServerVerdict> rows, Map<String, FailedPreflight> attempts, double now) {
+      List<ServerVerdict> rows, Map<String, AttemptRecord> attempts, double now) {
     PrintWriter out = ctx.out();
     Style style = Style.of(ctx);
     int width = "SERVER".length();
@@ -432,7 +431,7 @@ final class AssessCommand implements Callable<Integer> {
     if (row.measuredAt().isPresent()) {
       out.printf(
           "  measured: %s%s%n",
-          HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())),
+          HumanTime.format(row.measuredAt().get()),
           row.evidence().era() == Era.MODERN ? " (2026-07-28 era)" : "");
       SessionCostText.printDetail(out, row);
     }

@@ -6,9 +6,6 @@ import dev.kcshare.core.policy.internal.FailureAdvice;
 import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
-import dev.kcshare.embed.Shareability;
-import dev.kcshare.host.report.EpochSeconds;
-import dev.kcshare.host.report.FailedPreflight;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,22 +20,9 @@ import org.jspecify.annotations.Nullable;
 final class AttemptText {
   private AttemptText() {}
 
-  /**
-   * The failed pre-flight of the row's server ({@link Shareability#failedPreflights}) as the
-   * renderers below take it, or null.
-   */
-  static @Nullable AttemptRecord of(Map<String, FailedPreflight> failed, ServerVerdict row) {
-    FailedPreflight f = failed.get(row.name());
-    if (f == null) {
-      return null;
-    }
-    return new AttemptRecord(
-        EpochSeconds.seconds(f.at()),
-        f.identity(),
-        f.detail(),
-        f.exitStatus().orElse(null),
-        f.stderrTail(),
-        f.failuresInARow());
+  /** The failed pre-flight of the row's server ({@code RecordViews.failedPreflights}), or null. */
+  static @Nullable AttemptRecord of(Map<String, AttemptRecord> failed, ServerVerdict row) {
+    return failed.get(row.name());
   }
 
   /** The table cell in place of a bare {@code not_probed}: {@code could not run 3h ago}. */

@@ -17,7 +17,6 @@ import dev.kcshare.host.config.GatewaySources;
 import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.config.KiroCrewConfig;
 import dev.kcshare.host.records.RecordsDirectory;
-import dev.kcshare.host.report.FailedPreflight;
 import dev.kcshare.host.report.RecordViews;
 import dev.kcshare.host.report.VerdictRecords;
 import dev.kcshare.host.seeding.SeedResult;
@@ -281,7 +280,7 @@ final class SeedCommand implements Callable<Integer> {
       GatewaySettings settings,
       Set<String> applied,
       GatewaySources sources,
-      Map<String, FailedPreflight> attempts) {
+      Map<String, AttemptRecord> attempts) {
     List<Verdict> served = new ArrayList<>();
     List<String> notMeasured = new ArrayList<>();
     List<String> conflicting = new ArrayList<>();

@@ -64,9 +64,7 @@ final class SessionCostText {
       return;
     }
     SessionCost c = row.sessionCost().get();
-    out.printf(
-        "  session cost (measured %s):%n",
-        HumanTime.format(EpochSeconds.seconds(row.measuredAt().get())));
+    out.printf("  session cost (measured %s):%n", HumanTime.format(row.measuredAt().get()));
     out.printf(
         "    memory: %s proportional (PSS), %s resident (RSS)%n",
         memory(c.pssBytes()), memory(c.rssBytes()));

@@ -12,13 +12,12 @@ import dev.kcshare.api.RecordResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.api.ServerVerdict;
 import dev.kcshare.core.records.HazardCodes;
-import dev.kcshare.host.report.FailedPreflight;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,8 +93,7 @@ final class EmbedderMisuseTest {
   @Test
   void valuesShowIdentitiesWithoutNulBytes(@TempDir Path dir) {
     String identity = "abc\0def\0node 20";
-    FailedPreflight failed =
-        new FailedPreflight(Instant.EPOCH, identity, "exit 1", Optional.empty(), "", 1);
+    AttemptRecord failed = new AttemptRecord(0.0, identity, "exit 1", null, "", 1);
     PassResult.Stored stored =
         new PassResult.Stored(identity, true, List.of(), Instant.EPOCH, "", null);
     Shareability kc = facade(dir);

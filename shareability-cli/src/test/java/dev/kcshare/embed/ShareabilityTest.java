@@ -26,6 +26,7 @@ import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.HazardRecord;
 import dev.kcshare.core.records.IdentityHashes;
 import dev.kcshare.core.records.LedgerLoad;
+import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
@@ -37,7 +38,6 @@ import dev.kcshare.host.records.RecordFile;
 import dev.kcshare.host.records.RecordReader;
 import dev.kcshare.host.records.RecordsDirectory;
 import dev.kcshare.host.report.EpochSeconds;
-import dev.kcshare.host.report.FailedPreflight;
 import dev.kcshare.host.report.RecordFileRead;
 import dev.kcshare.host.report.RecordViews;
 import dev.kcshare.host.report.RecordsSnapshot;
@@ -236,7 +236,7 @@ final class ShareabilityTest {
             dev.kcshare.core.records.internal.AttemptsCodec.encode(
                 Map.of(
                     "keyed",
-                    new dev.kcshare.core.records.internal.AttemptRecord(
+                    new AttemptRecord(
                         at,
                         Objects.requireNonNull(servers.get(0).commonIdentity()),
                         "bad key sk-live-abcdef123456",
@@ -244,18 +244,18 @@ final class ShareabilityTest {
                         "fixture: key sk-live-abcdef123456 refused",
                         2),
                     "edited",
-                    new dev.kcshare.core.records.internal.AttemptRecord(
+                    new AttemptRecord(
                         at, "an-identity-before-the-edit", "no response", null, "", 1)))));
 
-    Map<String, FailedPreflight> failed = views(kc).failedPreflights(kc.verdicts(servers));
+    Map<String, AttemptRecord> failed = views(kc).failedPreflights(kc.verdicts(servers));
 
     assertThat(failed).containsOnlyKeys("keyed");
-    FailedPreflight keyed = failed.get("keyed");
+    AttemptRecord keyed = failed.get("keyed");
     assertThat(keyed.detail()).isEqualTo("bad key ***");
     assertThat(keyed.stderrTail()).isEqualTo("fixture: key *** refused");
-    assertThat(keyed.exitStatus()).contains("3");
-    assertThat(keyed.failuresInARow()).isEqualTo(2);
-    assertThat(EpochSeconds.seconds(keyed.at())).isEqualTo(at);
+    assertThat(keyed.exitStatus()).isEqualTo("3");
+    assertThat(keyed.failures()).isEqualTo(2);
+    assertThat(keyed.at()).isEqualTo(at);
   }
 
   @Test

@@ -105,9 +105,9 @@ public final class RecordViews {
    * @param rows the verdict rows
    * @return by server name, in the rows' order
    */
-  public Map<String, FailedPreflight> failedPreflights(List<ServerVerdict> rows) {
+  public Map<String, AttemptRecord> failedPreflights(List<ServerVerdict> rows) {
     AttemptsLoad attempts = AttemptStore.read(records.attemptsFile());
-    Map<String, FailedPreflight> out = new LinkedHashMap<>();
+    Map<String, AttemptRecord> out = new LinkedHashMap<>();
     for (ServerVerdict row : rows) {
       AttemptRecord a = attempts.servers().get(row.name());
       String identity = row.server().first().identity();
@@ -117,11 +117,11 @@ public final class RecordViews {
       Secrets secrets = Definitions.secrets(row.server().first().definition());
       out.put(
           row.name(),
-          new FailedPreflight(
-              EpochSeconds.instant(a.at()),
+          new AttemptRecord(
+              a.at(),
               a.identity(),
               secrets.mask(a.detail()),
-              Optional.ofNullable(a.exitStatus()),
+              a.exitStatus(),
               secrets.mask(a.stderrTail()),
               a.failures()));
     }

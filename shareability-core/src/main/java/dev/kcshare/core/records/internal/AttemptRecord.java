@@ -1,5 +1,6 @@
 package dev.kcshare.core.records.internal;
 
+import dev.kcshare.core.text.IdentityText;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -38,5 +39,23 @@ public record AttemptRecord(
     if (!Double.isFinite(at)) {
       throw new IllegalArgumentException("at must be finite: " + at);
     }
+  }
+
+  /** The components, the identity's NUL separators written as {@code \0}. */
+  @Override
+  public String toString() {
+    return "AttemptRecord[at="
+        + at
+        + ", identity="
+        + IdentityText.shown(identity)
+        + ", detail="
+        + detail
+        + ", exitStatus="
+        + exitStatus
+        + ", stderrTail="
+        + stderrTail
+        + ", failures="
+        + failures
+        + "]";
   }
 }
