@@ -18,10 +18,28 @@ final class RecordsOptions {
               + " Crew config, else $KIROCREW_HOME/mcp-gateway, else ~/.kiro/crew/mcp-gateway.")
   @Nullable String recordsDir;
 
+  /** The directory as this command resolved it (a command resolves it once), or null. */
+  private @Nullable RecordsDirectory resolved;
+
+  /**
+   * The records directory: {@code --records-dir}, else the defaults in order. Resolved once per
+   * command: a later call returns the same directory without reading the Kiro Crew configuration
+   * again, so every step of the command uses the same one.
+   *
+   * @throws dev.kcshare.host.BadInputException when the Kiro Crew configuration that names it
+   *     cannot be read (not remembered: each call says so)
+   */
   RecordsDirectory resolve(CliContext ctx) {
-    RecordsDirectory dir = resolveLexically(ctx);
-    return new RecordsDirectory(
-        RecordsDirectory.withoutDotSegments(ctx.cwd().resolve(dir.path())), dir.rule());
+    RecordsDirectory dir = resolved;
+    if (dir == null) {
+      RecordsDirectory lexical = resolveLexically(ctx);
+      dir =
+          new RecordsDirectory(
+              RecordsDirectory.withoutDotSegments(ctx.cwd().resolve(lexical.path())),
+              lexical.rule());
+      resolved = dir;
+    }
+    return dir;
   }
 
   /**
