@@ -5,7 +5,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.domain.properties.HasOwner;
@@ -14,6 +16,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import dev.kcshare.embed.Shareability;
 import dev.kcshare.host.config.ConfigEditor;
+import dev.kcshare.host.config.HostConfigLoader;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -126,6 +129,21 @@ class LayeringTest {
     assertThat(publicMethods).isLessThanOrEqualTo(23);
     Path source = Path.of("src/main/java/dev/kcshare/embed/Shareability.java");
     assertThat(Files.readAllLines(source)).hasSizeLessThanOrEqualTo(1000);
+  }
+
+  @Test
+  void aClientFamilyIsHandedDownWithItsFormat() {
+    // Discovery knows each file's client; only a file named with --config has its client looked
+    // up, from the format its members were detected as, in the loader.
+    noClasses()
+        .that(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(HostConfigLoader.class)))
+        .should()
+        .callMethodWhere(
+            JavaCall.Predicates.target(
+                    HasOwner.Predicates.With.owner(
+                        HasName.Predicates.name("dev.kcshare.host.config.ClientFamilies")))
+                .and(JavaCall.Predicates.target(HasName.Predicates.name("of"))))
+        .check(MAIN);
   }
 
   @Test

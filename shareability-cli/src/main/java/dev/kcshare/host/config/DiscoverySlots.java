@@ -21,28 +21,31 @@ import org.jspecify.annotations.Nullable;
 final class DiscoverySlots implements ClientFamily.Locations {
   /** Reads one discovered file. */
   interface Reader {
-    void read(String display, Path path, String origin, ConfigFormat format);
+    void read(String display, Path path, String origin, ClientFamily client, ConfigFormat format);
   }
 
   private final ClientHost host;
   private final List<ConfigFile> files;
+  private final ClientFamily client;
   private final Reader reader;
 
-  DiscoverySlots(ClientHost host, List<ConfigFile> files, Reader reader) {
+  /** The slots of one client: each file found is handed to {@code reader} with the client. */
+  DiscoverySlots(ClientHost host, List<ConfigFile> files, ClientFamily client, Reader reader) {
     this.host = host;
     this.files = files;
+    this.client = client;
     this.reader = reader;
   }
 
   @Override
   public void userFile(String origin, Path path, ConfigFormat format) {
     Path p = path.toAbsolutePath().normalize();
-    reader.read(user(p), p, origin, format);
+    reader.read(user(p), p, origin, client, format);
   }
 
   @Override
   public void workspaceFile(String origin, String relative, ConfigFormat format) {
-    reader.read(relative, host.cwd().resolve(relative), origin, format);
+    reader.read(relative, host.cwd().resolve(relative), origin, client, format);
   }
 
   @Override
@@ -106,7 +109,7 @@ final class DiscoverySlots implements ClientFamily.Locations {
         (a, b) -> CodePoints.compare(a.getFileName().toString(), b.getFileName().toString()));
     for (Path p : found) {
       Path file = p.toAbsolutePath().normalize();
-      reader.read(base + "/" + file.getFileName(), file, origin, format);
+      reader.read(base + "/" + file.getFileName(), file, origin, client, format);
     }
   }
 

@@ -76,7 +76,7 @@ public final class HostConfigLoader {
       HostContext ctx, Path path, Map<?, ?> top, ConfigFormat format) {
     Run run = new Run(ctx, Platform.current());
     FileResult result = new FileResult(path.toString(), path);
-    run.extract(result, format, top);
+    run.extract(result, ClientFamilies.of(format), format, top);
     Map<String, ConfiguredDefinition> out = new LinkedHashMap<>();
     for (ConfiguredDefinition d : result.definitions) {
       out.put(d.pointer(), d);
@@ -137,13 +137,12 @@ public final class HostConfigLoader {
                 0));
         return;
       }
-      read(name, path, "config", null);
+      read(name, path, "config", null, null);
     }
 
     void discover() {
-      DiscoverySlots slots = new DiscoverySlots(host, files, this::read);
       for (ClientFamily client : ClientFamilies.DISCOVERY) {
-        client.locate(host, slots);
+        client.locate(host, new DiscoverySlots(host, files, client, this::read));
       }
     }
 
@@ -152,9 +151,15 @@ public final class HostConfigLoader {
     /**
      * Reads one file.
      *
+     * @param client the client of a discovered file; null for a named file
      * @param format the format of a discovered file; null to detect it (a named file)
      */
-    private void read(String display, Path path, String origin, @Nullable ConfigFormat format) {
+    private void read(
+        String display,
+        Path path,
+        String origin,
+        @Nullable ClientFamily client,
+        @Nullable ConfigFormat format) {
       if (!DiscoverySlots.exists(path)) {
         // Most discovered locations do not exist on a given host: answer those with one stat,
         // without the exceptions that opening a missing file would throw.
@@ -183,8 +188,8 @@ public final class HostConfigLoader {
       }
       ConfigFile.Status bad = format == null ? ConfigFile.Status.ERROR : ConfigFile.Status.SKIPPED;
       FileSyntax syntax =
-          format != null
-              ? ClientFamilies.of(format).syntax(format)
+          client != null && format != null
+              ? client.syntax(format)
               : ClientFamilies.syntaxOfNamed(path);
       ConfigFiles.Read read = ConfigFiles.read(path, syntax);
       if (read.missing()) {
@@ -227,7 +232,8 @@ public final class HostConfigLoader {
       FileResult result = new FileResult(display, path);
       GatewaySettings before = gateway;
       for (ConfigFormat f : formats) {
-        extract(result, f, top);
+        // A named file's client is the one whose format its members were detected as.
+        extract(result, client != null ? client : ClientFamilies.of(f), f, top);
       }
       if (result.fileProblems() && bad == ConfigFile.Status.SKIPPED) {
         // A file that is not the right shape is not read: none of its servers or settings count.
@@ -240,9 +246,8 @@ public final class HostConfigLoader {
       // An entry that cannot be used is left out on its own: the file's other entries count. A
       // named file with one is still an error, so no verdict is built on it.
       definitions.addAll(result.definitions);
-      if (format != null) {
-        ClientFamilies.of(format)
-            .afterRead(host, origin, top, result.definitions.size(), result.warnings);
+      if (client != null) {
+        client.afterRead(host, origin, top, result.definitions.size(), result.warnings);
       }
       boolean error = bad == ConfigFile.Status.ERROR && !result.problems.isEmpty();
       files.add(
@@ -258,16 +263,19 @@ public final class HostConfigLoader {
               result.unusable));
     }
 
-    private void extract(FileResult result, ConfigFormat format, Map<?, ?> top) {
-      ClientFamilies.of(format).extract(format, top, new FileSections(result));
+    private void extract(
+        FileResult result, ClientFamily client, ConfigFormat format, Map<?, ?> top) {
+      client.extract(format, top, new FileSections(result, client));
     }
 
     /** What a client's extraction hands the sections of one file to. */
     private final class FileSections implements ClientFamily.Sections {
       private final FileResult result;
+      private final ClientFamily client;
 
-      FileSections(FileResult result) {
+      FileSections(FileResult result, ClientFamily client) {
         this.result = result;
+        this.client = client;
       }
 
       @Override
@@ -277,12 +285,12 @@ public final class HostConfigLoader {
 
       @Override
       public void servers(ConfigFormat format, Map<?, ?> container, String base, String member) {
-        sections.servers(result, format, container, base, member);
+        sections.servers(result, client, format, container, base, member);
       }
 
       @Override
       public void list(ConfigFormat format, Map<?, ?> top, String member) {
-        sections.list(result, format, top, member);
+        sections.list(result, client, format, top, member);
       }
 
       @Override

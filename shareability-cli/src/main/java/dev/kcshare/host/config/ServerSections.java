@@ -30,8 +30,7 @@ final class ServerSections {
     this.fingerprints = fingerprints;
   }
 
-  private Substitution substitution(ConfigFormat format) {
-    ClientFamily client = ClientFamilies.of(format);
+  private Substitution substitution(ClientFamily client, ConfigFormat format) {
     return new Substitution(
         client.substitution(format),
         new Substitution.Values(
@@ -44,7 +43,12 @@ final class ServerSections {
 
   /** An object of named entries ({@code mcpServers}, {@code servers}, ...). */
   void servers(
-      FileResult result, ConfigFormat format, Map<?, ?> container, String base, String member) {
+      FileResult result,
+      ClientFamily client,
+      ConfigFormat format,
+      Map<?, ?> container,
+      String base,
+      String member) {
     Object section = container.get(member);
     if (section == null) {
       return;
@@ -54,17 +58,18 @@ final class ServerSections {
       result.problems.add(EntryParser.expected(sectionPointer, "an object", section).getMessage());
       return;
     }
-    Substitution substitution = substitution(format);
-    Set<String> off = ClientFamilies.of(format).disabledOutside(host, container, result.warnings);
+    Substitution substitution = substitution(client, format);
+    Set<String> off = client.disabledOutside(host, container, result.warnings);
     for (Map.Entry<?, ?> e : byServer.entrySet()) {
       String name = String.valueOf(e.getKey());
       String pointer = JsonInputException.child(sectionPointer, name);
-      entry(result, format, name, pointer, e.getValue(), substitution, off);
+      entry(result, client, format, name, pointer, e.getValue(), substitution, off);
     }
   }
 
   /** Continue's list of named entries. */
-  void list(FileResult result, ConfigFormat format, Map<?, ?> top, String member) {
+  void list(
+      FileResult result, ClientFamily client, ConfigFormat format, Map<?, ?> top, String member) {
     Object section = top.get(member);
     if (section == null) {
       return;
@@ -74,10 +79,11 @@ final class ServerSections {
       result.problems.add(EntryParser.expected(sectionPointer, "an array", section).getMessage());
       return;
     }
-    Substitution substitution = substitution(format);
+    Substitution substitution = substitution(client, format);
     for (int i = 0; i < items.size(); i++) {
       entry(
           result,
+          client,
           format,
           "",
           JsonInputException.child(sectionPointer, i),
@@ -89,17 +95,17 @@ final class ServerSections {
 
   private void entry(
       FileResult result,
+      ClientFamily client,
       ConfigFormat format,
       String name,
       String pointer,
       @Nullable Object value,
       Substitution substitution,
       Set<String> disabledByList) {
-    ClientFamily client = ClientFamilies.of(format);
     Shapes.@Nullable Mapped mapped = null;
     EntryParser.Parsed parsed;
     try {
-      mapped = Shapes.map(host, format, name, pointer, value, result.warnings);
+      mapped = Shapes.map(host, client, format, name, pointer, value, result.warnings);
       if (mapped == null) {
         return;
       }

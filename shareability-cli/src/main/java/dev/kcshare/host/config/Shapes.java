@@ -62,6 +62,7 @@ final class Shapes {
    */
   static @Nullable Mapped map(
       ClientHost host,
+      ClientFamily client,
       ConfigFormat format,
       String name,
       String pointer,
@@ -70,7 +71,7 @@ final class Shapes {
     if (!(value instanceof Map<?, ?> raw)) {
       throw EntryParser.expected(pointer, "an object", value);
     }
-    return ClientFamilies.of(format).map(host, format, name, pointer, raw, warnings);
+    return client.map(host, format, name, pointer, raw, warnings);
   }
 
   static @Nullable Mapped plain(@Nullable Entry e) {
