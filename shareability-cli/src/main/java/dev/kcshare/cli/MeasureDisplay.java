@@ -4,6 +4,7 @@ import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.HumanDuration;
+import dev.kcshare.host.KcshareThreads;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,11 +48,7 @@ final class MeasureDisplay implements PassProgress.Listener, AutoCloseable {
       return tick -> {
         ScheduledExecutorService s =
             Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "kcshare-display");
-                  t.setDaemon(true);
-                  return t;
-                });
+                KcshareThreads.defaults().pool("kcshare-display"));
         s.scheduleAtFixedRate(tick, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
         return s::shutdownNow;
       };

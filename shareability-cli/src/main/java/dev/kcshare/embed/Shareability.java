@@ -19,6 +19,7 @@ import dev.kcshare.core.verdict.Verdict;
 import dev.kcshare.host.BadInputException;
 import dev.kcshare.host.FileProblems;
 import dev.kcshare.host.HostContext;
+import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.config.HostConfigLoader;
 import dev.kcshare.host.evaluation.HeadStart;
 import dev.kcshare.host.evaluation.PassEngine;
@@ -46,7 +47,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
@@ -103,10 +103,11 @@ public final class Shareability implements AutoCloseable {
     this.profile = b.profile;
     this.identityKeys = Set.copyOf(b.identityKeys);
     this.engine =
-        new PassEngine(environment, workingDirectory, b.probeTimeout, b.processCeiling, clock);
+        new PassEngine(
+            environment, workingDirectory, b.probeTimeout, b.processCeiling, clock, b.threads);
     this.reader = b.reader;
     this.onFlushFailure = b.onFlushFailure;
-    this.lifecycle = new Lifecycle(b.threads, engine::close);
+    this.lifecycle = new Lifecycle(b.threads.facadeThreads(), engine::close);
   }
 
   /**
@@ -725,16 +726,6 @@ public final class Shareability implements AutoCloseable {
     }
   }
 
-  /** The facade's own threads by default: daemons named {@code kcshare-embed-N}. */
-  private static ThreadFactory daemonThreads() {
-    AtomicInteger n = new AtomicInteger();
-    return task -> {
-      Thread t = new Thread(task, "kcshare-embed-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-  }
-
   /**
    * Configures a {@link Shareability}; every setting has a default except the directory.
    *
@@ -757,7 +748,7 @@ public final class Shareability implements AutoCloseable {
     private int processCeiling = ProcessPermits.DEFAULT_CEILING;
     private @Nullable Duration probeTimeout; // null: ProbeOptions.DEFAULT_TIMEOUT
     private RecordReader reader = RecordReader.FILES;
-    private ThreadFactory threads = daemonThreads();
+    private KcshareThreads threads = KcshareThreads.defaults();
     private Consumer<RecordsException> onFlushFailure = problem -> {};
 
     private Builder(Path recordsDirectory) {
@@ -872,16 +863,22 @@ public final class Shareability implements AutoCloseable {
     }
 
     /**
-     * Makes the threads the facade starts: the ledger's flush thread and each uncapped pass's
-     * thread (default: daemon threads named {@code kcshare-embed-N}). The pre-flight's own worker
-     * threads are kcshare's.
+     * Makes every thread kcshare starts for this facade (docs/embedding.md#threads): its own (the
+     * ledger's flush thread, each uncapped pass's thread, a close finisher), used as the factory
+     * makes them, and those of each pass (its workers, the head start, the version re-check, the
+     * pre-flight's pool and each spawned server's stdin, stdout and stderr pumps), which kcshare
+     * names by appending its name for the job ({@code /kcshare-probe-3-stdout}) and always makes
+     * daemons. Not from it: the JDK's {@code process reaper} threads that wait for each server, and
+     * kcshare's JVM shutdown hook ({@code kcshare-probe-shutdown}). Default: daemon threads named
+     * {@code kcshare-embed-N} and {@code kcshare-...} for each job.
      *
-     * @param threads the factory (for example the gateway's own, to name and group them)
+     * @param threads the factory (for example the gateway's own, to name and group them); a null
+     *     thread from it is a refusal, which fails the pre-flight or pass that needed the thread
      * @return this builder
      * @throws NullPointerException if {@code threads} is null
      */
     public Builder threadFactory(ThreadFactory threads) {
-      this.threads = Objects.requireNonNull(threads, "threads");
+      this.threads = KcshareThreads.of(Objects.requireNonNull(threads, "threads"));
       return this;
     }
 

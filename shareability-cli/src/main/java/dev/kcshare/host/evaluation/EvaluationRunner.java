@@ -8,6 +8,7 @@ import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.records.internal.FailedAttempts;
+import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.SpawnRegistry;
 import dev.kcshare.host.prober.StdioProber;
@@ -38,24 +39,32 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EvaluationRunner {
   private final Preflights prober;
+  private final KcshareThreads threads;
   private final int workers;
   private final DoubleSupplier clock;
   private final ServerMeasurer measurer;
 
   /**
-   * @param prober the prober; its process permits bound live server processes across the pass
+   * @param prober the prober; its process permits bound live server processes across the pass, and
+   *     its threads ({@link StdioProber#threads()}) make the pass's workers too
    * @param workers how many servers are measured at once (each needs up to 2 processes)
    * @param clock wall-clock epoch seconds, for {@code evaluatedAt}, failed attempts and backoff
    */
   public EvaluationRunner(StdioProber prober, int workers, DoubleSupplier clock) {
-    this(Preflights.of(prober), workers, clock);
+    this(Preflights.of(prober), prober.threads(), workers, clock);
   }
 
+  /** A runner over a stand-in prober, on kcshare's default threads. */
   EvaluationRunner(Preflights prober, int workers, DoubleSupplier clock) {
+    this(prober, KcshareThreads.defaults(), workers, clock);
+  }
+
+  EvaluationRunner(Preflights prober, KcshareThreads threads, int workers, DoubleSupplier clock) {
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be at least 1: " + workers);
     }
     this.prober = Objects.requireNonNull(prober, "prober");
+    this.threads = Objects.requireNonNull(threads, "threads");
     this.workers = workers;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.measurer = new ServerMeasurer(clock);
@@ -147,6 +156,11 @@ public final class EvaluationRunner {
     }
   }
 
+  /** What the threads of this runner's passes come from. */
+  KcshareThreads threads() {
+    return threads;
+  }
+
   /**
    * Begins a pass of {@link PassOptions.Kind#NAMED} over the one server {@code server}: does what
    * {@link #run} does before its first spawn — reaps what a killed pass left running, takes the
@@ -211,7 +225,7 @@ public final class EvaluationRunner {
     try {
       versions =
           options.kind() == PassOptions.Kind.UNCAPPED
-              ? VersionRecheck.run(byName.values(), cache, prober, workers, options.era())
+              ? VersionRecheck.run(byName.values(), cache, prober, workers, options.era(), threads)
               : Map.of();
     } catch (InterruptedException | RuntimeException | Error e) {
       PassFlush.flushQuietly(session, null, null); // handshakes refreshed so far
@@ -225,7 +239,7 @@ public final class EvaluationRunner {
             cache, attempts, options.kind() != PassOptions.Kind.NAMED, due.size(), listener, clock);
     listener.onDue(due.size());
     try {
-      PassPool.run(due, byName, workers, prober, measurer, head, listener, tally);
+      PassPool.run(due, byName, workers, prober, measurer, head, listener, tally, threads);
     } catch (InterruptedException | RuntimeException | Error e) {
       // Cancellation, or kcshare's own failure: save what was paid for before giving up.
       PassFlush.flushQuietly(session, attemptsFile, attempts);

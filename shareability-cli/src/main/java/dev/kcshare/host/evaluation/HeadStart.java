@@ -50,8 +50,7 @@ public final class HeadStart implements AutoCloseable {
     PassProgress.Listener none = progress -> {}; // its events come when the pass awaits it
     Preflights watched = prober.withSpawnWatcher(registry).forPass(options);
     this.task = new FutureTask<>(() -> measurer.measure(server, watched, watched.timeout(), none));
-    this.thread = new Thread(task, "kcshare-head-start");
-    thread.setDaemon(true);
+    this.thread = runner.threads().newThread(task, "kcshare-head-start");
     thread.start();
   }
 

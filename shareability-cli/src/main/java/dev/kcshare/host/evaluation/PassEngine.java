@@ -3,6 +3,7 @@ package dev.kcshare.host.evaluation;
 import dev.kcshare.api.ConfiguredDefinition;
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.prober.ProbeOptions;
 import dev.kcshare.host.prober.ProcessPermits;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * What the passes of one embedding facade run on: the environment and working directory servers are
  * spawned with, the stdio prober (made by the first pass that needs it, under the process ceiling)
  * and the pass runner over it, and the identities of the servers an embedder describes itself.
- * Thread-safe.
+ * Every thread its passes start comes from the facade's {@link KcshareThreads}. Thread-safe.
  */
 public final class PassEngine implements AutoCloseable {
   private final Map<String, String> environment;
@@ -31,6 +32,7 @@ public final class PassEngine implements AutoCloseable {
   private final @Nullable Duration probeTimeout;
   private final int processCeiling;
   private final DoubleSupplier clock;
+  private final KcshareThreads threads;
   private @Nullable StdioProber prober; // guarded by this
   private @Nullable EvaluationRunner runner; // guarded by this
 
@@ -42,18 +44,21 @@ public final class PassEngine implements AutoCloseable {
    * @param probeTimeout the handshake timeout, or null for the prober's default
    * @param processCeiling the most server processes alive at once
    * @param clock epoch seconds, as the record files keep them
+   * @param threads makes every thread the passes start
    */
   public PassEngine(
       Map<String, String> environment,
       Path workingDirectory,
       @Nullable Duration probeTimeout,
       int processCeiling,
-      DoubleSupplier clock) {
+      DoubleSupplier clock,
+      KcshareThreads threads) {
     this.environment = Map.copyOf(environment);
     this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
     this.probeTimeout = probeTimeout;
     this.processCeiling = processCeiling;
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.threads = Objects.requireNonNull(threads, "threads");
   }
 
   /**
@@ -84,7 +89,8 @@ public final class PassEngine implements AutoCloseable {
               environment,
               workingDirectory,
               probeTimeout == null ? options : options.withTimeout(probeTimeout),
-              ProcessPermits.of(processCeiling));
+              ProcessPermits.of(processCeiling),
+              threads);
       prober = p;
     }
     return p;

@@ -2,6 +2,7 @@ package dev.kcshare.host.evaluation;
 
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassProgress;
+import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.prober.ProbeOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
@@ -41,7 +41,8 @@ final class PassPool {
 
   /**
    * Measures {@code due} (names of {@code byName}) at most {@code workers} at once, counting each
-   * in {@code tally}; the server of {@code head} is continued, not spawned again.
+   * in {@code tally}, on workers of {@code threads}; the server of {@code head} is continued, not
+   * spawned again.
    *
    * @throws InterruptedException when cancelled: every pre-flight was stopped and torn down, and
    *     what completed meanwhile was stored (not flushed)
@@ -54,13 +55,14 @@ final class PassPool {
       ServerMeasurer measurer,
       @Nullable HeadStart head,
       PassProgress.Listener listener,
-      PassTally tally)
+      PassTally tally,
+      KcshareThreads threads)
       throws InterruptedException {
     int poolSize = Math.max(1, Math.min(workers, due.size()));
     // Servers measured side by side compete for the host: a timeout there may be the host's.
     boolean busy = poolSize > 1 && due.size() > 1;
     Duration timeout = prober.timeout();
-    ExecutorService pool = Executors.newFixedThreadPool(poolSize, daemonThreads("kcshare-pass"));
+    ExecutorService pool = Executors.newFixedThreadPool(poolSize, threads.pool("kcshare-pass"));
     CompletionService<Measurement> completions = new ExecutorCompletionService<>(pool);
     int pending = 0;
     try {
@@ -169,14 +171,5 @@ final class PassPool {
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /** Daemon threads named {@code name}. */
-  static ThreadFactory daemonThreads(String name) {
-    return task -> {
-      Thread t = new Thread(task, name);
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

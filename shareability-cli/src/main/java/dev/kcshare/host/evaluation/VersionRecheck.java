@@ -9,6 +9,7 @@ import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.StoredHandshake;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.text.Escaper;
+import dev.kcshare.host.KcshareThreads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +30,7 @@ final class VersionRecheck {
   private VersionRecheck() {}
 
   /**
-   * Re-checks the due servers, at most {@code workers} at once.
+   * Re-checks the due servers, at most {@code workers} at once, on threads of {@code threads}.
    *
    * @return the versions reported, by name (none for a server whose re-check failed)
    * @throws InterruptedException when cancelled, after the exchanges were stopped
@@ -39,7 +40,8 @@ final class VersionRecheck {
       VerdictCache cache,
       Preflights prober,
       int workers,
-      EraChoice era)
+      EraChoice era,
+      KcshareThreads threads)
       throws InterruptedException {
     List<ConfiguredServer> due = new ArrayList<>();
     for (ConfiguredServer s : servers) {
@@ -56,7 +58,7 @@ final class VersionRecheck {
     }
     ExecutorService pool =
         Executors.newFixedThreadPool(
-            Math.max(1, Math.min(workers, due.size())), PassPool.daemonThreads("kcshare-recheck"));
+            Math.max(1, Math.min(workers, due.size())), threads.pool("kcshare-recheck"));
     try {
       Map<String, Future<Optional<Answer>>> futures = new LinkedHashMap<>();
       for (ConfiguredServer s : due) {

@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import dev.kcshare.core.json.JsonWriter;
 import dev.kcshare.core.records.HazardLedger;
+import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
 import java.io.IOException;
@@ -61,21 +62,22 @@ final class JsonRpcChannel {
    * @param timeout the deadline of each awaited response
    * @param onResponse run each time an awaited response arrives (the teardown's tree snapshot)
    * @param threadName prefix of the two helper threads' names
+   * @param threads makes the two helper threads
+   * @throws IllegalStateException when {@code threads} gives no thread
    */
   JsonRpcChannel(
       InputStream stdout,
       OutputStream stdin,
       Duration timeout,
       Runnable onResponse,
-      String threadName) {
+      String threadName,
+      KcshareThreads threads) {
     this.stdout = stdout;
     this.stdin = stdin;
     this.timeout = timeout;
     this.onResponse = onResponse;
-    this.readerThread = new Thread(new Loop(this, true), threadName + "-stdout");
-    this.writerThread = new Thread(new Loop(this, false), threadName + "-stdin");
-    readerThread.setDaemon(true);
-    writerThread.setDaemon(true);
+    this.readerThread = threads.newThread(new Loop(this, true), threadName + "-stdout");
+    this.writerThread = threads.newThread(new Loop(this, false), threadName + "-stdin");
     readerThread.start();
     writerThread.start();
   }

@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.host.KcshareThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Its environment is the launch's plus {@code KCSHARE_PASS_TOKEN}, the token of the pass the
  * {@link SpawnWatcher} stands for ({@link PassToken}).
+ *
+ * <p>Its three stream pumps, and its teardown thread when the shutdown hook tears it down, come
+ * from the {@link KcshareThreads} it was started with. The hook itself ({@code
+ * kcshare-probe-shutdown}) is the one thread of the prober that does not: a shutdown hook is an
+ * unstarted {@link Thread} registered with {@link Runtime#addShutdownHook}, and one serves every
+ * server of the JVM.
  */
 final class ServerProcess {
   private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -39,32 +46,41 @@ final class ServerProcess {
   private final StderrTail stderr;
   private final ProbeOptions options;
   private final SpawnWatcher watcher;
+  private final KcshareThreads threads;
   private final boolean ownGroup;
   private boolean tornDown;
 
   private ServerProcess(
-      Process process, ProbeOptions options, SpawnWatcher watcher, boolean ownGroup) {
+      Process process,
+      ProbeOptions options,
+      SpawnWatcher watcher,
+      KcshareThreads threads,
+      boolean ownGroup) {
     String threadName = "kcshare-probe-" + SEQUENCE.incrementAndGet();
     this.options = options;
     this.watcher = watcher;
+    this.threads = threads;
     this.ownGroup = ownGroup;
     this.tree = new ProcessTree(process, ownGroup);
-    this.stderr = new StderrTail(process.getErrorStream(), threadName);
+    this.stderr = new StderrTail(process.getErrorStream(), threadName, threads);
     this.channel =
         new JsonRpcChannel(
             process.getInputStream(),
             process.getOutputStream(),
             options.timeout(),
             tree.snapshots(),
-            threadName);
+            threadName,
+            threads);
   }
 
   /**
-   * Spawns the server with all three streams as pipes.
+   * Spawns the server with all three streams as pipes, its stream pumps made by {@code threads}.
    *
    * @throws IOException when the OS refuses to start it
+   * @throws IllegalStateException when {@code threads} gives no thread (the process is killed)
    */
-  static ServerProcess start(Launch launch, ProbeOptions options, SpawnWatcher watcher)
+  static ServerProcess start(
+      Launch launch, ProbeOptions options, SpawnWatcher watcher, KcshareThreads threads)
       throws IOException {
     List<String> command = new ArrayList<>();
     boolean ownGroup = SETSID != null;
@@ -85,7 +101,7 @@ final class ServerProcess {
       Process process = builder.start();
       try {
         watcher.spawned(process.toHandle(), ownGroup);
-        ServerProcess server = new ServerProcess(process, options, watcher, ownGroup);
+        ServerProcess server = new ServerProcess(process, options, watcher, threads, ownGroup);
         LIVE.add(server);
         return server;
       } catch (RuntimeException | Error e) {
@@ -242,13 +258,25 @@ final class ServerProcess {
     }
   }
 
+  /**
+   * Tears every live server down at once, each on a thread of its own {@link KcshareThreads}; a
+   * server whose factory gives no thread is torn down on the hook's thread, after the others have
+   * started.
+   */
   private static void tearDownAll() {
-    Thread[] workers =
-        LIVE.stream()
-            .map(server -> new Thread(server::tearDown, "kcshare-probe-teardown"))
-            .toArray(Thread[]::new);
-    for (Thread worker : workers) {
-      worker.start();
+    List<Thread> workers = new ArrayList<>();
+    List<ServerProcess> inline = new ArrayList<>();
+    for (ServerProcess server : List.copyOf(LIVE)) {
+      try {
+        Thread worker = server.threads.newThread(server::tearDown, "kcshare-probe-teardown");
+        worker.start();
+        workers.add(worker);
+      } catch (RuntimeException e) {
+        inline.add(server); // the embedder's factory refused, or gave a thread already started
+      }
+    }
+    for (ServerProcess server : inline) {
+      server.tearDown();
     }
     for (Thread worker : workers) {
       try {

@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.host.KcshareThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,9 +18,13 @@ final class StderrTail {
   private long total;
   private final Thread thread;
 
-  StderrTail(InputStream stderr, String threadName) {
-    thread = new Thread(new Drain(this, stderr), threadName + "-stderr");
-    thread.setDaemon(true);
+  /**
+   * Starts draining {@code stderr} on a thread of {@code threads} named {@code threadName-stderr}.
+   *
+   * @throws IllegalStateException when {@code threads} gives no thread
+   */
+  StderrTail(InputStream stderr, String threadName, KcshareThreads threads) {
+    thread = threads.newThread(new Drain(this, stderr), threadName + "-stderr");
     thread.start();
   }
 

@@ -11,6 +11,7 @@ import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.text.ExitStatus;
 import dev.kcshare.core.text.Secrets;
 import dev.kcshare.host.HostContext;
+import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.config.Definitions;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
@@ -92,6 +93,7 @@ public final class StdioProber {
   private final ProcessPermits permits;
   private final Checkpoints checkpoints;
   private final Footprint footprint;
+  private final KcshareThreads threads;
   private final ExecutorService executor;
   private final SpawnWatcher spawnWatcher;
   private final EraChoice eraChoice;
@@ -141,7 +143,8 @@ public final class StdioProber {
       ProbeOptions options,
       ProcessPermits permits,
       Checkpoints checkpoints,
-      Footprint footprint) {
+      Footprint footprint,
+      KcshareThreads threads) {
     this(
         baseEnv,
         baseCwd,
@@ -149,7 +152,8 @@ public final class StdioProber {
         permits,
         checkpoints,
         footprint,
-        newExecutor(),
+        threads,
+        newExecutor(threads),
         SpawnWatcher.NONE,
         EraChoice.AUTO,
         true);
@@ -162,6 +166,7 @@ public final class StdioProber {
       ProcessPermits permits,
       Checkpoints checkpoints,
       Footprint footprint,
+      KcshareThreads threads,
       ExecutorService executor,
       SpawnWatcher spawnWatcher,
       EraChoice eraChoice,
@@ -172,21 +177,17 @@ public final class StdioProber {
     this.permits = Objects.requireNonNull(permits, "permits");
     this.checkpoints = checkpoints;
     this.footprint = footprint;
+    this.threads = Objects.requireNonNull(threads, "threads");
     this.executor = executor;
     this.spawnWatcher = Objects.requireNonNull(spawnWatcher, "spawnWatcher");
     this.eraChoice = Objects.requireNonNull(eraChoice, "eraChoice");
     this.selfTest = selfTest;
   }
 
-  private static ExecutorService newExecutor() {
-    String prefix = "kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet() + "-";
-    AtomicInteger threads = new AtomicInteger();
+  /** The identities' pool: threads named {@code kcshare-preflight-P-N}. */
+  private static ExecutorService newExecutor(KcshareThreads threads) {
     return Executors.newCachedThreadPool(
-        task -> {
-          Thread t = new Thread(task, prefix + threads.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        threads.pool("kcshare-preflight-" + POOL_SEQUENCE.incrementAndGet()));
   }
 
   /**
@@ -206,6 +207,7 @@ public final class StdioProber {
         permits,
         checkpoints,
         footprint,
+        threads,
         executor,
         spawnWatcher,
         eraChoice,
@@ -226,6 +228,7 @@ public final class StdioProber {
         permits,
         checkpoints,
         footprint,
+        threads,
         executor,
         watcher,
         eraChoice,
@@ -248,6 +251,7 @@ public final class StdioProber {
         permits,
         checkpoints,
         footprint,
+        threads,
         executor,
         spawnWatcher,
         choice,
@@ -270,10 +274,16 @@ public final class StdioProber {
         permits,
         checkpoints,
         footprint,
+        threads,
         executor,
         spawnWatcher,
         eraChoice,
         run);
+  }
+
+  /** What every thread of this prober, and of the servers it spawns, comes from. */
+  public KcshareThreads threads() {
+    return threads;
   }
 
   /** Whether this prober runs a designated isolation self-test. */
@@ -288,12 +298,26 @@ public final class StdioProber {
 
   /**
    * A prober whose servers inherit {@code baseEnv} (kcshare's environment, under the declared env)
-   * and start in {@code baseCwd} unless they declare a working directory.
+   * and start in {@code baseCwd} unless they declare a working directory, on kcshare's default
+   * threads.
    */
   public static StdioProber create(
       Map<String, String> baseEnv, Path baseCwd, ProbeOptions options, ProcessPermits permits) {
+    return create(baseEnv, baseCwd, options, permits, KcshareThreads.defaults());
+  }
+
+  /**
+   * {@link #create(Map, Path, ProbeOptions, ProcessPermits)}, every thread of the prober and of the
+   * servers it spawns made by {@code threads}.
+   */
+  public static StdioProber create(
+      Map<String, String> baseEnv,
+      Path baseCwd,
+      ProbeOptions options,
+      ProcessPermits permits,
+      KcshareThreads threads) {
     return new StdioProber(
-        baseEnv, baseCwd, options, permits, Checkpoints.NONE, Footprint.system());
+        baseEnv, baseCwd, options, permits, Checkpoints.NONE, Footprint.system(), threads);
   }
 
   static StdioProber create(
@@ -302,7 +326,14 @@ public final class StdioProber {
       ProbeOptions options,
       ProcessPermits permits,
       Checkpoints checkpoints) {
-    return new StdioProber(baseEnv, baseCwd, options, permits, checkpoints, Footprint.system());
+    return new StdioProber(
+        baseEnv,
+        baseCwd,
+        options,
+        permits,
+        checkpoints,
+        Footprint.system(),
+        KcshareThreads.defaults());
   }
 
   /** A prober taking kcshare's environment and working directory from the host context. */
@@ -686,7 +717,7 @@ public final class StdioProber {
       long spawned = started;
       try {
         try {
-          server = ServerProcess.start(launch, options, spawnWatcher);
+          server = ServerProcess.start(launch, options, spawnWatcher, threads);
           spawned = System.nanoTime();
         } catch (IOException e) {
           failure = "spawn failed: " + spawnReason(e);

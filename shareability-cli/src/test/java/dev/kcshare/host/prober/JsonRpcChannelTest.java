@@ -3,6 +3,7 @@ package dev.kcshare.host.prober;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.kcshare.host.KcshareThreads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -36,7 +37,8 @@ final class JsonRpcChannelTest {
         stdin,
         Duration.ofSeconds(30),
         responses::incrementAndGet,
-        "test");
+        "test",
+        KcshareThreads.defaults());
   }
 
   private static String banners(int n) {
@@ -156,7 +158,8 @@ final class JsonRpcChannelTest {
           }
         };
     JsonRpcChannel ch =
-        new JsonRpcChannel(stdout, broken, Duration.ofSeconds(30), () -> {}, "broken");
+        new JsonRpcChannel(
+            stdout, broken, Duration.ofSeconds(30), () -> {}, "broken", KcshareThreads.defaults());
     long sentAt = ch.send(Map.of("jsonrpc", "2.0", "id", 1, "method", "initialize"));
     assertThatThrownBy(() -> ch.await(1, sentAt, "no response")).hasMessage("no response");
     ch.close();

@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.host.KcshareThreads;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +43,8 @@ final class PassTokenEnvironmentTest {
           @Override
           public void ended(ProcessHandle process) {}
         };
-    ServerProcess server = ServerProcess.start(launch, ProbeOptions.defaults(), watcher);
+    ServerProcess server =
+        ServerProcess.start(launch, ProbeOptions.defaults(), watcher, KcshareThreads.defaults());
     server.exitsWithin(30_000);
     server.tearDown();
     List<String> env = Files.readAllLines(out, StandardCharsets.UTF_8);
