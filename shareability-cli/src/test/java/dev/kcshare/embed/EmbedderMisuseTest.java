@@ -83,7 +83,7 @@ final class EmbedderMisuseTest {
     assertThatThrownBy(() -> ConfiguredServer.group(List.of()).add(servers.get(0)))
         .isInstanceOf(UnsupportedOperationException.class);
     LedgerWriter ledger = kc.openLedger();
-    HostServers host = kc.hostServers(new ConfigRequest(List.of(), false, "default"));
+    HostServers host = kc.hostServers(ConfigRequest.discovery().profile("default"));
     for (List<ServerVerdict> rows :
         List.of(kc.verdicts(servers), kc.verdicts(servers, ledger), kc.verdicts(host, servers))) {
       assertThat(rows).hasSize(1);

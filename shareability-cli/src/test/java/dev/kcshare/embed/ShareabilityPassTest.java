@@ -7,6 +7,7 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassOptions;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.host.records.HeldCacheLock;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -184,8 +185,11 @@ final class ShareabilityPassTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("never waits");
     assertThatThrownBy(() -> PassOptions.budgeted(0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new PassOptions(PassOptions.Kind.UNCAPPED, 2, true, false))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(PassOptions.uncapped().budget()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(PassOptions.uncapped().era(EraChoice.MODERN))
+        .isEqualTo(PassOptions.uncapped().era(EraChoice.MODERN))
+        .hasSameHashCodeAs(PassOptions.uncapped().era(EraChoice.MODERN))
+        .isNotEqualTo(PassOptions.uncapped());
     assertThat(PassOptions.named().retryFailed(false).retryFailed()).isTrue();
     assertThat(PassOptions.budgeted().budget()).isEqualTo(2);
     assertThat(PassOptions.uncapped().waitForLock(false).waitForLock()).isFalse();
