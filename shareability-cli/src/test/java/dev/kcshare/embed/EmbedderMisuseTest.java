@@ -11,6 +11,7 @@ import dev.kcshare.api.PassResult;
 import dev.kcshare.api.RecordResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.api.ServerVerdict;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.host.report.FailedPreflight;
 import java.nio.file.Path;
@@ -97,7 +98,7 @@ final class EmbedderMisuseTest {
     FailedPreflight failed =
         new FailedPreflight(Instant.EPOCH, identity, "exit 1", Optional.empty(), "", 1);
     PassResult.Stored stored =
-        new PassResult.Stored(identity, true, List.of(), Instant.EPOCH, "", null);
+        new Results.Stored(identity, true, List.of(), Instant.EPOCH, "", null);
     Shareability kc = facade(dir);
     ConfiguredDefinition configured =
         kc.servers(List.of(ServerDefinition.stdio("s", "/bin/true", List.of())))

@@ -7,6 +7,7 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassOptions;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.host.records.HeldCacheLock;
 import java.nio.file.Path;
@@ -88,7 +89,7 @@ final class ShareabilityPassTest {
 
     PassResult named = kc.pass(servers, PassOptions.named(), p -> {});
     assertThat(names(named)).containsExactly("ok");
-    assertThat(named.progress()).isEqualTo(new PassProgress(false, 1, 1, 1));
+    assertThat(named.progress()).isEqualTo(new Results.PassProgress(false, 1, 1, 1));
     f.assertAllGone();
   }
 
@@ -117,7 +118,7 @@ final class ShareabilityPassTest {
         assertThat(busy.outcome()).as("%s", options).isEqualTo(PassResult.Outcome.BUSY);
         assertThat(busy.fresh()).isEmpty();
         assertThat(busy.stored()).isEmpty();
-        assertThat(busy.progress()).isEqualTo(new PassProgress(false, 0, 0, 0));
+        assertThat(busy.progress()).isEqualTo(new Results.PassProgress(false, 0, 0, 0));
       }
       assertThat(kc.pass(servers, PassOptions.budgeted(), listener).outcome())
           .isEqualTo(PassResult.Outcome.YIELDED);
