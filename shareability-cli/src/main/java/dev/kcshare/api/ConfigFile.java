@@ -3,104 +3,83 @@ package dev.kcshare.api;
 import dev.kcshare.core.text.ProblemLines;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One file kcshare looked at when reading the host's client configs ({@link HostServers#files()}),
- * and what came of it.
- *
- * @param display the file as shown to the operator: as given for {@code --config}, else relative to
- *     the workspace or as {@code ~/...}
- * @param path the absolute path
- * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
- *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
- * @param formats the ids of the formats read from it, as the {@code format} member of {@code
- *     kcshare config --json} names them (an explicit file can be both an {@code mcpServers} file
- *     and a Kiro Crew configuration); empty when it was not read
- * @param status the outcome
- * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
- *     {@code line:column: problem}; never an env value, but config text (names, pointers)
- *     unescaped: escape before printing
- * @param warnings non-fatal notes in the same form
- * @param servers how many server definitions it contributed
- * @param unusableEntries the server entries kcshare could not use, each left out on its own while
- *     the file's other entries are read: of a file that was read (a named file with any is an
- *     {@link Status#ERROR}, and its {@code problems} repeat them); empty for a file skipped whole
+ * and what came of it. Immutable; kcshare implements it (two are equal when their components are),
+ * and later versions may add accessors.
  */
-public record ConfigFile(
-    String display,
-    Path path,
-    String origin,
-    List<String> formats,
-    Status status,
-    List<String> problems,
-    List<String> warnings,
-    int servers,
-    List<UnusableEntry> unusableEntries) {
+public interface ConfigFile {
+  /**
+   * The file as shown to the operator: as given for {@code --config}, else relative to the
+   * workspace or as {@code ~/...}.
+   *
+   * @return the file as displayed
+   */
+  String display();
 
   /**
-   * Validates and copies the lists.
+   * The absolute path.
    *
-   * @param display the file as shown to the operator: as given for {@code --config}, else relative
-   *     to the workspace or as {@code ~/...}
-   * @param path the absolute path
-   * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
-   *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
-   * @param formats the ids of the formats read from it, as the {@code format} member of {@code
-   *     kcshare config --json} names them (an explicit file can be both an {@code mcpServers} file
-   *     and a Kiro Crew configuration); empty when it was not read
-   * @param status the outcome
-   * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
-   *     {@code line:column: problem}; never an env value, but config text (names, pointers)
-   *     unescaped: escape before printing
-   * @param warnings non-fatal notes in the same form
-   * @param servers how many server definitions it contributed
-   * @param unusableEntries the server entries kcshare could not use, each left out on its own while
-   *     the file's other entries are read: of a file that was read (a named file with any is an
-   *     {@link Status#ERROR}, and its {@code problems} repeat them); empty for a file skipped whole
-   * @throws NullPointerException if an argument or an element of a list is null
+   * @return the path
    */
-  public ConfigFile {
-    Objects.requireNonNull(display, "display");
-    Objects.requireNonNull(path, "path");
-    Objects.requireNonNull(origin, "origin");
-    formats = List.copyOf(formats);
-    Objects.requireNonNull(status, "status");
-    problems = List.copyOf(problems);
-    warnings = List.copyOf(warnings);
-    unusableEntries = List.copyOf(unusableEntries);
-  }
+  Path path();
 
   /**
-   * A file without unusable entries.
+   * Which source slot it filled: {@code config} (named with {@code --config}) or a discovery slot
+   * such as {@code kiro-user} (see {@code docs/config.md}).
    *
-   * @param display the file as shown to the operator: as given for {@code --config}, else relative
-   *     to the workspace or as {@code ~/...}
-   * @param path the absolute path
-   * @param origin which source slot it filled: {@code config} (named with {@code --config}) or a
-   *     discovery slot such as {@code kiro-user} (see {@code docs/config.md})
-   * @param formats the ids of the formats read from it, as the {@code format} member of {@code
-   *     kcshare config --json} names them (an explicit file can be both an {@code mcpServers} file
-   *     and a Kiro Crew configuration); empty when it was not read
-   * @param status the outcome
-   * @param problems what made it an error or made kcshare skip it, each {@code pointer: problem} or
-   *     {@code line:column: problem}; never an env value, but config text (names, pointers)
-   *     unescaped: escape before printing
-   * @param warnings non-fatal notes in the same form
-   * @param servers how many server definitions it contributed
-   * @throws NullPointerException if an argument or an element of a list is null
+   * @return the slot
    */
-  public ConfigFile(
-      String display,
-      Path path,
-      String origin,
-      List<String> formats,
-      Status status,
-      List<String> problems,
-      List<String> warnings,
-      int servers) {
-    this(display, path, origin, formats, status, problems, warnings, servers, List.of());
-  }
+  String origin();
+
+  /**
+   * The ids of the formats read from it, as the {@code format} member of {@code kcshare config
+   * --json} names them (an explicit file can be both an {@code mcpServers} file and a Kiro Crew
+   * configuration).
+   *
+   * @return the ids; empty when it was not read
+   */
+  List<String> formats();
+
+  /**
+   * The outcome.
+   *
+   * @return the status
+   */
+  Status status();
+
+  /**
+   * What made it an error or made kcshare skip it, each {@code pointer: problem} or {@code
+   * line:column: problem}; never an env value, but config text (names, pointers) unescaped: escape
+   * before printing.
+   *
+   * @return the problems
+   */
+  List<String> problems();
+
+  /**
+   * Non-fatal notes in the form of {@link #problems()}.
+   *
+   * @return the warnings
+   */
+  List<String> warnings();
+
+  /**
+   * How many server definitions it contributed.
+   *
+   * @return the count
+   */
+  int servers();
+
+  /**
+   * The server entries kcshare could not use, each left out on its own while the file's other
+   * entries are read: of a file that was read (a named file with any is an {@link Status#ERROR},
+   * and its {@code problems} repeat them).
+   *
+   * @return the entries; empty for a file skipped whole
+   */
+  List<UnusableEntry> unusableEntries();
 
   /**
    * One problem of this file as printed: {@code file: /pointer: problem}, or {@code
@@ -109,12 +88,12 @@ public record ConfigFile(
    * @param problem one of {@link #problems()} or {@link #warnings()}
    * @return the line, unescaped
    */
-  public String describe(String problem) {
-    return ProblemLines.located(display, problem);
+  default String describe(String problem) {
+    return ProblemLines.located(display(), problem);
   }
 
   /** What happened to a file. */
-  public enum Status {
+  enum Status {
     /**
      * Read; its servers (if any) are listed. A discovered file can be read with {@link
      * #unusableEntries()}: those entries are left out and warned about, the others count.

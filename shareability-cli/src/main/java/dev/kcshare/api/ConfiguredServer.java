@@ -194,7 +194,7 @@ public final class ConfiguredServer {
     Set<String> keys = new HashSet<>();
     int stdio = 0;
     for (ConfiguredDefinition d : configured) {
-      keys.add(d.comparisonKey());
+      keys.add(comparisonKey(d));
       if (d.isStdio()) {
         stdio++;
       }
@@ -209,6 +209,23 @@ public final class ConfiguredServer {
       return "non-stdio definitions differ in type or url";
     }
     return "some definitions are stdio and some are not";
+  }
+
+  /**
+   * What two definitions must share to count as the same: the execution identity for stdio
+   * definitions; the transport type and URL otherwise.
+   */
+  private static String comparisonKey(ConfiguredDefinition d) {
+    ServerDefinition definition = d.definition();
+    if (d.isStdio()) {
+      List<String> inherited = definition.inheritedEnv();
+      return "stdio\0"
+          + d.identity()
+          + "\0"
+          + String.join("\0", definition.unsetEnv())
+          + (inherited == null ? "" : "\0\0inherits\0" + String.join("\0", inherited));
+    }
+    return "remote\0" + definition.type() + "\0" + definition.url();
   }
 
   /**

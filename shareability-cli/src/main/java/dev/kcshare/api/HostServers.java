@@ -3,11 +3,8 @@ package dev.kcshare.api;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.IdentityKeys;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -25,53 +22,67 @@ import org.jspecify.annotations.Nullable;
  * entry, is {@link ConfigFile.Status#ERROR} ({@link #errors()}): do not build verdicts on a
  * configuration with errors, since a file read in part could hide a conflicting definition.
  *
- * @param files every file looked at, in the documented order, with what came of it
- * @param servers the configured servers, in config order (client parts left out)
- * @param clientParts the names every definition of which is part of its client ({@link
- *     ConfiguredServer#isPartOfClient()}): nothing to measure, share or stub
- * @param profileName the host profile in force, {@code default} or {@code kirocrew}
- * @param hostProfile that profile
- * @param profileReason why it was chosen, in words ({@code KIROCREW_HOME is set}, ...)
- * @param gatewaySource the Kiro Crew configuration file as displayed, or null when none was read
- * @param gatewaySection its {@code mcp_gateway} section as read (an unmodifiable JSON tree: maps,
- *     lists, strings, numbers, booleans and nulls); empty when there is none
+ * <p>kcshare implements this interface (two are equal when their components are); later versions
+ * may add accessors.
  */
-public record HostServers(
-    List<ConfigFile> files,
-    List<ConfiguredServer> servers,
-    List<ConfiguredServer> clientParts,
-    String profileName,
-    HostProfile hostProfile,
-    String profileReason,
-    @Nullable String gatewaySource,
-    Optional<Map<String, @Nullable Object>> gatewaySection) {
+public interface HostServers {
+  /**
+   * Every file looked at, in the documented order, with what came of it.
+   *
+   * @return the files
+   */
+  List<ConfigFile> files();
 
   /**
-   * Validates and copies the lists.
+   * The configured servers, in config order (client parts left out).
    *
-   * @param files every file looked at, in the documented order, with what came of it
-   * @param servers the configured servers, in config order (client parts left out)
-   * @param clientParts the names every definition of which is part of its client ({@link
-   *     ConfiguredServer#isPartOfClient()}): nothing to measure, share or stub
-   * @param profileName the host profile in force, {@code default} or {@code kirocrew}
-   * @param hostProfile that profile
-   * @param profileReason why it was chosen, in words ({@code KIROCREW_HOME is set}, ...)
-   * @param gatewaySource the Kiro Crew configuration file as displayed, or null when none was read
-   * @param gatewaySection its {@code mcp_gateway} section as read (an unmodifiable JSON tree: maps,
-   *     lists, strings, numbers, booleans and nulls); empty when there is none
-   * @throws NullPointerException if an argument but {@code gatewaySource} is null
+   * @return the servers
    */
-  public HostServers {
-    files = List.copyOf(files);
-    servers = List.copyOf(servers);
-    clientParts = List.copyOf(clientParts);
-    Objects.requireNonNull(profileName, "profileName");
-    Objects.requireNonNull(hostProfile, "hostProfile");
-    Objects.requireNonNull(profileReason, "profileReason");
-    gatewaySection =
-        Objects.requireNonNull(gatewaySection, "gatewaySection")
-            .map(s -> Collections.unmodifiableMap(new LinkedHashMap<>(s)));
-  }
+  List<ConfiguredServer> servers();
+
+  /**
+   * The names every definition of which is part of its client ({@link
+   * ConfiguredServer#isPartOfClient()}): nothing to measure, share or stub.
+   *
+   * @return the client parts
+   */
+  List<ConfiguredServer> clientParts();
+
+  /**
+   * The name of the host profile in force.
+   *
+   * @return {@code default} or {@code kirocrew}
+   */
+  String profileName();
+
+  /**
+   * The host profile in force.
+   *
+   * @return that profile
+   */
+  HostProfile hostProfile();
+
+  /**
+   * Why the profile was chosen, in words ({@code KIROCREW_HOME is set}, ...).
+   *
+   * @return the reason
+   */
+  String profileReason();
+
+  /**
+   * The Kiro Crew configuration file as displayed.
+   *
+   * @return the file, or null when none was read
+   */
+  @Nullable String gatewaySource();
+
+  /**
+   * Its {@code mcp_gateway} section as read (an unmodifiable JSON tree: maps, lists, strings,
+   * numbers, booleans and nulls).
+   *
+   * @return the section; empty when there is none
+   */
+  Optional<Map<String, @Nullable Object>> gatewaySection();
 
   /**
    * The configured server of that name.
@@ -79,8 +90,8 @@ public record HostServers(
    * @param name the server name
    * @return the server, or empty when no file defines it (or only as a client part)
    */
-  public Optional<ConfiguredServer> server(String name) {
-    return find(servers, name);
+  default Optional<ConfiguredServer> server(String name) {
+    return find(servers(), name);
   }
 
   /**
@@ -89,8 +100,8 @@ public record HostServers(
    * @param name the name
    * @return the part, or empty when there is none
    */
-  public Optional<ConfiguredServer> clientPart(String name) {
-    return find(clientParts, name);
+  default Optional<ConfiguredServer> clientPart(String name) {
+    return find(clientParts(), name);
   }
 
   private static Optional<ConfiguredServer> find(List<ConfiguredServer> in, String name) {
@@ -108,9 +119,9 @@ public record HostServers(
    *
    * @return the conflicting servers
    */
-  public List<ConfiguredServer> conflicts() {
+  default List<ConfiguredServer> conflicts() {
     List<ConfiguredServer> out = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       if (s.isConflicting()) {
         out.add(s);
       }
@@ -123,9 +134,9 @@ public record HostServers(
    *
    * @return the references
    */
-  public List<UnresolvedVariable> unresolved() {
+  default List<UnresolvedVariable> unresolved() {
     List<UnresolvedVariable> out = new ArrayList<>();
-    for (ConfiguredServer s : servers) {
+    for (ConfiguredServer s : servers()) {
       out.addAll(s.unresolved());
     }
     return List.copyOf(out);
@@ -137,8 +148,8 @@ public record HostServers(
    *
    * @return the identity keys; empty without gateway settings
    */
-  public Set<String> identityKeys() {
-    return IdentityKeys.resolve(gatewaySection.map(s -> s.get("pool_identity_env")).orElse(null));
+  default Set<String> identityKeys() {
+    return IdentityKeys.resolve(gatewaySection().map(s -> s.get("pool_identity_env")).orElse(null));
   }
 
   /**
@@ -147,7 +158,7 @@ public record HostServers(
    *
    * @return the lines; empty when every named file could be used
    */
-  public List<String> errors() {
+  default List<String> errors() {
     return lines(ConfigFile.Status.ERROR);
   }
 
@@ -159,9 +170,9 @@ public record HostServers(
    *
    * @return the lines; empty when no discovered file or entry was skipped
    */
-  public List<String> skipped() {
+  default List<String> skipped() {
     List<String> out = new ArrayList<>(lines(ConfigFile.Status.SKIPPED));
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       if (f.status() == ConfigFile.Status.READ) {
         for (UnusableEntry u : f.unusableEntries()) {
           out.add(u.describe());
@@ -177,9 +188,9 @@ public record HostServers(
    *
    * @return the entries
    */
-  public List<UnusableEntry> unusableEntries() {
+  default List<UnusableEntry> unusableEntries() {
     List<UnusableEntry> out = new ArrayList<>();
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       out.addAll(f.unusableEntries());
     }
     return List.copyOf(out);
@@ -187,7 +198,7 @@ public record HostServers(
 
   private List<String> lines(ConfigFile.Status status) {
     List<String> out = new ArrayList<>();
-    for (ConfigFile f : files) {
+    for (ConfigFile f : files()) {
       if (f.status() == status) {
         for (String problem : f.problems()) {
           out.add(f.describe(problem));

@@ -2,6 +2,8 @@ package dev.kcshare.api;
 
 import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.core.policy.internal.Selection;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What one evaluation pass ({@link dev.kcshare.embed.Shareability#pass}) measures and how it meets
@@ -16,29 +18,14 @@ import dev.kcshare.core.policy.internal.Selection;
  * PassOptions.uncapped().era(EraChoice.MODERN);  // as a gateway that speaks 2026-07-28 would
  * PassOptions.named().selfTest(false);           // no isolation self-test (--no-self-test)
  * }</pre>
- *
- * @param kind which servers the pass measures
- * @param budget the most servers a {@link Kind#BUDGETED} pass measures; {@link Integer#MAX_VALUE}
- *     for the other kinds
- * @param waitForLock whether the pass waits for another pass that holds the records' lock (in this
- *     process or another); if not, it ends at once with {@link PassResult.Outcome#BUSY}, or, when
- *     budgeted, {@link PassResult.Outcome#YIELDED}. Always false for a budgeted pass
- * @param retryFailed whether the pass also measures the servers it would skip because their
- *     pre-flight kept failing; always true for a {@link Kind#NAMED} pass (a false value becomes
- *     true)
- * @param era which era the pass measures and which stored rows count for it
- *     (docs/design.md#which-era-is-measured); {@link EraChoice#AUTO} unless set
- * @param selfTest whether the pass runs the isolation self-test a declaring server designates
- *     (docs/verdicts.md#the-isolation-self-test); true unless set. When false the row says the test
- *     was skipped
  */
-public record PassOptions(
-    Kind kind,
-    int budget,
-    boolean waitForLock,
-    boolean retryFailed,
-    EraChoice era,
-    boolean selfTest) {
+public final class PassOptions {
+  private final Kind kind;
+  private final int budget;
+  private final boolean waitForLock;
+  private final boolean retryFailed;
+  private final EraChoice era;
+  private final boolean selfTest;
 
   /** Which servers a pass measures. */
   public enum Kind {
@@ -54,28 +41,13 @@ public record PassOptions(
     BUDGETED
   }
 
-  /**
-   * Validates.
-   *
-   * @param kind which servers the pass measures
-   * @param budget the most servers a {@link Kind#BUDGETED} pass measures; {@link Integer#MAX_VALUE}
-   *     for the other kinds
-   * @param waitForLock whether the pass waits for another pass that holds the records' lock (in
-   *     this process or another); if not, it ends at once with {@link PassResult.Outcome#BUSY}, or,
-   *     when budgeted, {@link PassResult.Outcome#YIELDED}. Always false for a budgeted pass
-   * @param retryFailed whether the pass also measures the servers it would skip because their
-   *     pre-flight kept failing; always true for a {@link Kind#NAMED} pass (a false value becomes
-   *     true)
-   * @param era which era the pass measures and which stored rows count for it
-   *     (docs/design.md#which-era-is-measured); {@link EraChoice#AUTO} unless set
-   * @param selfTest whether the pass runs the isolation self-test a declaring server designates
-   *     (docs/verdicts.md#the-isolation-self-test); true unless set. When false the row says the
-   *     test was skipped
-   * @throws NullPointerException if {@code kind} or {@code era} is null
-   * @throws IllegalArgumentException if {@code budget} is below 1, a budgeted pass is to wait, or a
-   *     pass that is not budgeted has a budget other than {@link Integer#MAX_VALUE}
-   */
-  public PassOptions {
+  private PassOptions(
+      Kind kind,
+      int budget,
+      boolean waitForLock,
+      boolean retryFailed,
+      EraChoice era,
+      boolean selfTest) {
     if (kind == null) {
       throw new NullPointerException("kind");
     }
@@ -88,24 +60,117 @@ public record PassOptions(
     if (kind == Kind.BUDGETED && waitForLock) {
       throw new IllegalArgumentException("a budgeted pass never waits for another pass");
     }
-    if (kind == Kind.NAMED) {
-      retryFailed = true;
-    }
     if (kind != Kind.BUDGETED && budget != Selection.UNCAPPED) {
       throw new IllegalArgumentException("only a budgeted pass has a budget: " + kind);
     }
+    this.kind = kind;
+    this.budget = budget;
+    this.waitForLock = waitForLock;
+    this.retryFailed = retryFailed || kind == Kind.NAMED;
+    this.era = era;
+    this.selfTest = selfTest;
+  }
+
+  private PassOptions(Kind kind, int budget, boolean waitForLock, boolean retryFailed) {
+    this(kind, budget, waitForLock, retryFailed, EraChoice.AUTO, true);
   }
 
   /**
-   * Options measuring with {@link EraChoice#AUTO} and running a designated self-test.
+   * Which servers the pass measures.
    *
-   * @param kind which servers the pass measures
-   * @param budget as for the canonical constructor
-   * @param waitForLock as for the canonical constructor
-   * @param retryFailed as for the canonical constructor
+   * @return the kind
    */
-  public PassOptions(Kind kind, int budget, boolean waitForLock, boolean retryFailed) {
-    this(kind, budget, waitForLock, retryFailed, EraChoice.AUTO, true);
+  public Kind kind() {
+    return kind;
+  }
+
+  /**
+   * The most servers a {@link Kind#BUDGETED} pass measures.
+   *
+   * @return the budget; {@link Integer#MAX_VALUE} for the other kinds
+   */
+  public int budget() {
+    return budget;
+  }
+
+  /**
+   * Whether the pass waits for another pass that holds the records' lock (in this process or
+   * another); if not, it ends at once with {@link PassResult.Outcome#BUSY}, or, when budgeted,
+   * {@link PassResult.Outcome#YIELDED}.
+   *
+   * @return whether it waits; always false for a budgeted pass
+   */
+  public boolean waitForLock() {
+    return waitForLock;
+  }
+
+  /**
+   * Whether the pass also measures the servers it would skip because their pre-flight kept failing.
+   *
+   * @return whether it retries them; always true for a {@link Kind#NAMED} pass
+   */
+  public boolean retryFailed() {
+    return retryFailed;
+  }
+
+  /**
+   * Which era the pass measures and which stored rows count for it
+   * (docs/design.md#which-era-is-measured).
+   *
+   * @return the choice; {@link EraChoice#AUTO} unless set
+   */
+  public EraChoice era() {
+    return era;
+  }
+
+  /**
+   * Whether the pass runs the isolation self-test a declaring server designates
+   * (docs/verdicts.md#the-isolation-self-test). When false the row says the test was skipped.
+   *
+   * @return whether it runs; true unless set
+   */
+  public boolean selfTest() {
+    return selfTest;
+  }
+
+  /**
+   * Options are equal when every setting is.
+   *
+   * @param o the other object
+   * @return true for options with the same settings
+   */
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof PassOptions p
+        && kind == p.kind
+        && budget == p.budget
+        && waitForLock == p.waitForLock
+        && retryFailed == p.retryFailed
+        && era == p.era
+        && selfTest == p.selfTest;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kind, budget, waitForLock, retryFailed, era, selfTest);
+  }
+
+  /** The settings, as {@code PassOptions[kind=NAMED, budget=..., ...]}. */
+  @Override
+  public String toString() {
+    return "PassOptions[kind="
+        + kind
+        + ", budget="
+        + budget
+        + ", waitForLock="
+        + waitForLock
+        + ", retryFailed="
+        + retryFailed
+        + ", era="
+        + era
+        + ", selfTest="
+        + selfTest
+        + "]";
   }
 
   /**

@@ -5,21 +5,45 @@ import java.time.Duration;
 /**
  * Where a pass stands. {@code done} counts servers ATTEMPTED and drives a progress line; {@code
  * measured} counts servers that produced a stored verdict and is the only number any claim about
- * the outcome may be built from.
- *
- * @param running the pass has not finished
- * @param done servers attempted so far
- * @param measured servers that produced a stored verdict
- * @param total servers due in this pass (0 until the pass knows)
+ * the outcome may be built from. Immutable; kcshare implements it (two reports are equal when their
+ * counters are), and later versions may add accessors.
  */
-public record PassProgress(boolean running, int done, int measured, int total) {
+public interface PassProgress {
+  /**
+   * Whether the pass has not finished.
+   *
+   * @return true while it runs
+   */
+  boolean running();
+
+  /**
+   * Servers attempted so far.
+   *
+   * @return the count
+   */
+  int done();
+
+  /**
+   * Servers that produced a stored verdict.
+   *
+   * @return the count
+   */
+  int measured();
+
+  /**
+   * Servers due in this pass.
+   *
+   * @return the count (0 until the pass knows)
+   */
+  int total();
+
   /**
    * Receives a report after each completed server and, if it likes, the events of a pass for a live
    * display. Every method is called on a pass thread and must return quickly; a listener that
    * throws is ignored.
    */
   @FunctionalInterface
-  public interface Listener {
+  interface Listener {
     /**
      * One report, after the latest completed server and once at the end.
      *

@@ -3,37 +3,57 @@ package dev.kcshare.api;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
-import dev.kcshare.core.text.IdentityText;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a pass did. Immutable.
- *
- * @param outcome whether the pass ran, yielded to another pass, or found one running and did not
- *     wait
- * @param fresh the servers measured now, in completion order
- * @param stored the stored measurements included in the result (hits, or read by name when
- *     yielding), by server name
- * @param progress the final counters
- * @param skipped servers that were due but skipped because their pre-flight kept failing, in config
- *     order, each with the time a pass will try it again
+ * What a pass did. Obtained from {@link dev.kcshare.embed.Shareability#pass} and the other passes;
+ * immutable. kcshare implements this and its nested value interfaces (two results are equal when
+ * their components are); later versions may add accessors.
  */
-public record PassResult(
-    Outcome outcome,
-    List<Measured> fresh,
-    Map<String, Stored> stored,
-    PassProgress progress,
-    Map<String, Instant> skipped) {
+public interface PassResult {
+  /**
+   * Whether the pass ran, yielded to another pass, or found one running and did not wait.
+   *
+   * @return the outcome
+   */
+  Outcome outcome();
+
+  /**
+   * The servers measured now, in completion order.
+   *
+   * @return the measurements (unmodifiable)
+   */
+  List<Measured> fresh();
+
+  /**
+   * The stored measurements included in the result (hits, or read by name when yielding), by server
+   * name.
+   *
+   * @return the measurements (unmodifiable, in order)
+   */
+  Map<String, Stored> stored();
+
+  /**
+   * The final counters.
+   *
+   * @return the progress
+   */
+  PassProgress progress();
+
+  /**
+   * Servers that were due but skipped because their pre-flight kept failing, in config order, each
+   * with the time a pass will try it again.
+   *
+   * @return the skipped servers (unmodifiable, in order)
+   */
+  Map<String, Instant> skipped();
 
   /** How the pass ended. */
-  public enum Outcome {
+  enum Outcome {
     /** The pass held the lock and measured what was due. */
     RAN,
     /** A budgeted pass found another pass running and served stored measurements instead. */
@@ -45,155 +65,160 @@ public record PassResult(
     BUSY
   }
 
-  /**
-   * One server measured in a pass.
-   *
-   * @param name the server name
-   * @param result the pre-flight result ({@code ran}, reasons, detail, era, reported version); a
-   *     detail that could carry the server's words has its secrets masked as {@code ***}
-   *     (docs/config.md#what-kcshare-masks), so it can be logged
-   * @param stored whether the result was stored in the verdict cache (only a pre-flight that ran)
-   * @param stderrTail the end of the server's stderr, secrets masked, escaped and bounded, for
-   *     diagnostics ({@code ""} when none)
-   * @param exitStatus how the server's process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}),
-   *     or null when nothing was spawned or it is unknown
-   * @param failuresInARow when the pre-flight could not run, how many times in a row it has now
-   *     failed under the server's identity, as remembered in {@code kcshare-attempts.json} (from 2
-   *     on, an uncapped or budgeted pass skips the server for a while); 0 when it ran, was never
-   *     spawned (refused), or the failure could not be remembered
-   * @param launch how the server was started, or null when it was never spawned
-   * @param processes every process the pre-flight spawned, in order ({@code []} when none)
-   */
-  public record Measured(
-      String name,
-      PreflightResult result,
-      boolean stored,
-      String stderrTail,
-      @Nullable String exitStatus,
-      int failuresInARow,
-      @Nullable Launch launch,
-      List<Spawn> processes) {
+  /** One server measured in a pass. */
+  interface Measured {
     /**
-     * Validates and copies.
+     * The server name.
      *
-     * @param name the server name
-     * @param result the pre-flight result ({@code ran}, reasons, detail, era, reported version); a
-     *     detail that could carry the server's words has its secrets masked as {@code ***}
-     *     (docs/config.md#what-kcshare-masks), so it can be logged
-     * @param stored whether the result was stored in the verdict cache (only a pre-flight that ran)
-     * @param stderrTail the end of the server's stderr, secrets masked, escaped and bounded, for
-     *     diagnostics ({@code ""} when none)
-     * @param exitStatus how the server's process ended ({@code exit 1}, {@code signal 9
-     *     (SIGKILL)}), or null when nothing was spawned or it is unknown
-     * @param failuresInARow when the pre-flight could not run, how many times in a row it has now
-     *     failed under the server's identity, as remembered in {@code kcshare-attempts.json} (from
-     *     2 on, an uncapped or budgeted pass skips the server for a while); 0 when it ran, was
-     *     never spawned (refused), or the failure could not be remembered
-     * @param launch how the server was started, or null when it was never spawned
-     * @param processes every process the pre-flight spawned, in order ({@code []} when none)
+     * @return the name
      */
-    public Measured {
-      Objects.requireNonNull(name, "name");
-      Objects.requireNonNull(result, "result");
-      Objects.requireNonNull(stderrTail, "stderrTail");
-      if (failuresInARow < 0) {
-        throw new IllegalArgumentException(
-            "failuresInARow must not be negative: " + failuresInARow);
-      }
-      processes = List.copyOf(processes);
-    }
+    String name();
 
     /**
-     * A result without process diagnostics: no failures remembered, no launch, no processes.
+     * The pre-flight result ({@code ran}, reasons, detail, era, reported version); a detail that
+     * could carry the server's words has its secrets masked as {@code ***}
+     * (docs/config.md#what-kcshare-masks), so it can be logged.
      *
-     * @param name the server name
-     * @param result the pre-flight result
-     * @param stored whether it was stored
-     * @param stderrTail the end of its stderr ({@code ""} when none)
-     * @param exitStatus how its process ended, or null
+     * @return the result
      */
-    public Measured(
-        String name,
-        PreflightResult result,
-        boolean stored,
-        String stderrTail,
-        @Nullable String exitStatus) {
-      this(name, result, stored, stderrTail, exitStatus, 0, null, List.of());
-    }
+    PreflightResult result();
+
+    /**
+     * Whether the result was stored in the verdict cache (only a pre-flight that ran).
+     *
+     * @return true when stored
+     */
+    boolean stored();
+
+    /**
+     * The end of the server's stderr, secrets masked, escaped and bounded, for diagnostics.
+     *
+     * @return the tail ({@code ""} when none)
+     */
+    String stderrTail();
+
+    /**
+     * How the server's process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}).
+     *
+     * @return the status, or null when nothing was spawned or it is unknown
+     */
+    @Nullable String exitStatus();
+
+    /**
+     * When the pre-flight could not run, how many times in a row it has now failed under the
+     * server's identity, as remembered in {@code kcshare-attempts.json} (from 2 on, an uncapped or
+     * budgeted pass skips the server for a while).
+     *
+     * @return the count; 0 when it ran, was never spawned (refused), or the failure could not be
+     *     remembered
+     */
+    int failuresInARow();
+
+    /**
+     * How the server was started.
+     *
+     * @return the launch, or null when it was never spawned
+     */
+    @Nullable Launch launch();
+
+    /**
+     * Every process the pre-flight spawned, in order.
+     *
+     * @return the processes ({@code []} when none)
+     */
+    List<Spawn> processes();
   }
 
   /**
    * How a server was started: the resolved command line, the NAMES of the environment variables its
    * definition declares (never their values; the rest of its environment is the facade's) and its
    * working directory. Not escaped: escape before showing.
-   *
-   * @param commandLine the executable as resolved on {@code PATH}, then the arguments
-   * @param declaredEnvNames the names of the declared env variables, in declaration order
-   * @param directory the working directory
    */
-  public record Launch(List<String> commandLine, List<String> declaredEnvNames, String directory) {
+  interface Launch {
     /**
-     * Validates and copies.
+     * The executable as resolved on {@code PATH}, then the arguments.
      *
-     * @param commandLine the executable as resolved on {@code PATH}, then the arguments
-     * @param declaredEnvNames the names of the declared env variables, in declaration order
-     * @param directory the working directory
+     * @return the command line
      */
-    public Launch {
-      commandLine = List.copyOf(commandLine);
-      declaredEnvNames = List.copyOf(declaredEnvNames);
-      Objects.requireNonNull(directory, "directory");
-    }
+    List<String> commandLine();
+
+    /**
+     * The names of the declared env variables, in declaration order.
+     *
+     * @return the names
+     */
+    List<String> declaredEnvNames();
+
+    /**
+     * The working directory.
+     *
+     * @return the directory
+     */
+    String directory();
   }
 
   /**
    * One process a pre-flight spawned: which identity, how it ended and how long each phase took.
-   *
-   * @param identity {@code "A"} or {@code "B"}
-   * @param era the protocol era it ran in
-   * @param retry whether it was the retry of a one-sided failure
-   * @param status how it ended
-   * @param failure the failure detail when {@code status} is {@link Status#FAILED} (secrets
-   *     masked), else null
-   * @param stderrTail the end of this process's stderr, secrets masked, escaped and bounded ({@code
-   *     ""} when none)
-   * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
-   *     when it was never spawned or could not be reaped
-   * @param phases how long each phase took, or null when it was never spawned
    */
-  public record Spawn(
-      String identity,
-      Era era,
-      boolean retry,
-      Status status,
-      @Nullable String failure,
-      String stderrTail,
-      @Nullable String exitStatus,
-      @Nullable Phases phases) {
+  interface Spawn {
     /**
-     * Validates.
+     * Which identity it ran as.
      *
-     * @param identity {@code "A"} or {@code "B"}
-     * @param era the protocol era it ran in
-     * @param retry whether it was the retry of a one-sided failure
-     * @param status how it ended
-     * @param failure the failure detail when {@code status} is {@link Status#FAILED} (secrets
-     *     masked), else null
-     * @param stderrTail the end of this process's stderr, secrets masked, escaped and bounded
-     *     ({@code ""} when none)
-     * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
-     *     when it was never spawned or could not be reaped
-     * @param phases how long each phase took, or null when it was never spawned
+     * @return {@code "A"} or {@code "B"}
      */
-    public Spawn {
-      Objects.requireNonNull(identity, "identity");
-      Objects.requireNonNull(era, "era");
-      Objects.requireNonNull(status, "status");
-      Objects.requireNonNull(stderrTail, "stderrTail");
-    }
+    String identity();
+
+    /**
+     * The protocol era it ran in.
+     *
+     * @return the era
+     */
+    Era era();
+
+    /**
+     * Whether it was the retry of a one-sided failure.
+     *
+     * @return true for a retry
+     */
+    boolean retry();
+
+    /**
+     * How it ended.
+     *
+     * @return the status
+     */
+    Status status();
+
+    /**
+     * The failure detail when {@link #status()} is {@link Status#FAILED} (secrets masked).
+     *
+     * @return the detail, else null
+     */
+    @Nullable String failure();
+
+    /**
+     * The end of this process's stderr, secrets masked, escaped and bounded.
+     *
+     * @return the tail ({@code ""} when none)
+     */
+    String stderrTail();
+
+    /**
+     * How the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}).
+     *
+     * @return the status, or null when it was never spawned or could not be reaped
+     */
+    @Nullable String exitStatus();
+
+    /**
+     * How long each phase took.
+     *
+     * @return the phases, or null when it was never spawned
+     */
+    @Nullable Phases phases();
 
     /** How one process ended. */
-    public enum Status {
+    enum Status {
       /** The exchange completed and produced an answer. */
       ANSWERED,
       /** The exchange failed with {@link Spawn#failure()}. */
@@ -209,15 +234,16 @@ public record PassResult(
      *
      * @return the label
      */
-    public String label() {
-      StringBuilder label = new StringBuilder(identity);
-      if (era == Era.MODERN || retry) {
+    default String label() {
+      StringBuilder label = new StringBuilder(identity());
+      boolean modern = era() == Era.MODERN;
+      if (modern || retry()) {
         label.append(" (");
-        if (era == Era.MODERN) {
+        if (modern) {
           label.append("modern");
         }
-        if (retry) {
-          label.append(era == Era.MODERN ? ", retry" : "retry");
+        if (retry()) {
+          label.append(modern ? ", retry" : "retry");
         }
         label.append(')');
       }
@@ -225,102 +251,79 @@ public record PassResult(
     }
   }
 
-  /**
-   * How long each phase of one spawned process took; a phase that was not reached is null.
-   *
-   * @param spawn starting the process
-   * @param answer from the start to the initialize (or {@code server/discover}) answer
-   * @param toolsList from that answer to the last {@code tools/list} page
-   * @param exit from the end of the exchange until the process tree was torn down
-   */
-  public record Phases(
-      Duration spawn,
-      @Nullable Duration answer,
-      @Nullable Duration toolsList,
-      @Nullable Duration exit) {
+  /** How long each phase of one spawned process took; a phase that was not reached is null. */
+  interface Phases {
     /**
-     * Validates.
+     * Starting the process.
      *
-     * @param spawn starting the process
-     * @param answer from the start to the initialize (or {@code server/discover}) answer
-     * @param toolsList from that answer to the last {@code tools/list} page
-     * @param exit from the end of the exchange until the process tree was torn down
+     * @return the duration
      */
-    public Phases {
-      Objects.requireNonNull(spawn, "spawn");
-    }
+    Duration spawn();
+
+    /**
+     * From the start to the initialize (or {@code server/discover}) answer.
+     *
+     * @return the duration, or null
+     */
+    @Nullable Duration answer();
+
+    /**
+     * From that answer to the last {@code tools/list} page.
+     *
+     * @return the duration, or null
+     */
+    @Nullable Duration toolsList();
+
+    /**
+     * From the end of the exchange until the process tree was torn down.
+     *
+     * @return the duration, or null
+     */
+    @Nullable Duration exit();
   }
 
-  /**
-   * A measurement the verdict cache holds for a server.
-   *
-   * @param identity the execution identity it was measured under (docs/formats.md)
-   * @param ran whether the pre-flight ran to the end
-   * @param reasons its reason codes
-   * @param measuredAt when it was measured
-   * @param reportedVersion the version the server reported ({@code ""} when none)
-   * @param cost what one session's copy of the server cost, or null when not measured
-   */
-  public record Stored(
-      String identity,
-      boolean ran,
-      List<String> reasons,
-      Instant measuredAt,
-      String reportedVersion,
-      @Nullable SessionCost cost) {
+  /** A measurement the verdict cache holds for a server. */
+  interface Stored {
     /**
-     * Validates and copies.
+     * The execution identity it was measured under (docs/formats.md).
      *
-     * @param identity the execution identity it was measured under (docs/formats.md)
-     * @param ran whether the pre-flight ran to the end
-     * @param reasons its reason codes
-     * @param measuredAt when it was measured
-     * @param reportedVersion the version the server reported ({@code ""} when none)
-     * @param cost what one session's copy of the server cost, or null when not measured
+     * @return the identity
      */
-    public Stored {
-      Objects.requireNonNull(identity, "identity");
-      reasons = List.copyOf(reasons);
-      Objects.requireNonNull(measuredAt, "measuredAt");
-      Objects.requireNonNull(reportedVersion, "reportedVersion");
-    }
+    String identity();
 
-    /** The components, the identity's NUL separators written as {@code \0}. */
-    @Override
-    public String toString() {
-      return "Stored[identity="
-          + IdentityText.shown(identity)
-          + ", ran="
-          + ran
-          + ", reasons="
-          + reasons
-          + ", measuredAt="
-          + measuredAt
-          + ", reportedVersion="
-          + reportedVersion
-          + ", cost="
-          + cost
-          + "]";
-    }
-  }
+    /**
+     * Whether the pre-flight ran to the end.
+     *
+     * @return true when it ran
+     */
+    boolean ran();
 
-  /**
-   * Copies the collections (unmodifiable; the maps keep their order).
-   *
-   * @param outcome whether the pass ran, yielded to another pass, or found one running and did not
-   *     wait
-   * @param fresh the servers measured now, in completion order
-   * @param stored the stored measurements included in the result (hits, or read by name when
-   *     yielding), by server name
-   * @param progress the final counters
-   * @param skipped servers that were due but skipped because their pre-flight kept failing, in
-   *     config order, each with the time a pass will try it again
-   */
-  public PassResult {
-    Objects.requireNonNull(outcome, "outcome");
-    Objects.requireNonNull(progress, "progress");
-    fresh = List.copyOf(fresh);
-    stored = Collections.unmodifiableMap(new LinkedHashMap<>(stored));
-    skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+    /**
+     * Its reason codes.
+     *
+     * @return the codes
+     */
+    List<String> reasons();
+
+    /**
+     * When it was measured.
+     *
+     * @return the time
+     */
+    Instant measuredAt();
+
+    /**
+     * The version the server reported.
+     *
+     * @return the version ({@code ""} when none)
+     */
+    String reportedVersion();
+
+    /**
+     * What one session's copy of the server cost.
+     *
+     * @return the cost, or null when not measured
+     */
+    @Nullable SessionCost cost();
   }
 }

@@ -1,42 +1,50 @@
 package dev.kcshare.api;
 
-import java.util.Objects;
-
 /**
  * A variable reference in a server definition that kcshare could not substitute the way the
  * configuring tool would at launch. The definition keeps the literal reference (or, for an unset
  * editor {@code ${env:NAME}}, the empty string the editor would use), so spawning it is not what
- * the tool would spawn.
- *
- * @param server the configured server name
- * @param file the file as displayed
- * @param pointer JSON pointer of the string that holds the reference
- * @param reference the reference as written, for example {@code ${input:api-key}}
- * @param reason why it stayed unresolved
+ * the tool would spawn. Immutable; kcshare implements it (two are equal when their components are),
+ * and later versions may add accessors.
  */
-public record UnresolvedVariable(
-    String server, String file, String pointer, String reference, Reason reason) {
+public interface UnresolvedVariable {
+  /**
+   * The configured server name.
+   *
+   * @return the name
+   */
+  String server();
 
   /**
-   * Validates.
+   * The file as displayed.
    *
-   * @param server the configured server name
-   * @param file the file as displayed
-   * @param pointer JSON pointer of the string that holds the reference
-   * @param reference the reference as written, for example {@code ${input:api-key}}
-   * @param reason why it stayed unresolved
-   * @throws NullPointerException if an argument is null
+   * @return the file
    */
-  public UnresolvedVariable {
-    Objects.requireNonNull(server, "server");
-    Objects.requireNonNull(file, "file");
-    Objects.requireNonNull(pointer, "pointer");
-    Objects.requireNonNull(reference, "reference");
-    Objects.requireNonNull(reason, "reason");
-  }
+  String file();
+
+  /**
+   * JSON pointer of the string that holds the reference.
+   *
+   * @return the pointer
+   */
+  String pointer();
+
+  /**
+   * The reference as written, for example {@code ${input:api-key}}.
+   *
+   * @return the reference
+   */
+  String reference();
+
+  /**
+   * Why it stayed unresolved.
+   *
+   * @return the reason
+   */
+  Reason reason();
 
   /** Why a reference stayed unresolved. */
-  public enum Reason {
+  enum Reason {
     /** VS Code prompts the user for {@code ${input:ID}}; kcshare cannot. Left as written. */
     INPUT("input", "VS Code prompts for this value; kcshare cannot, so it stays as written"),
     /**

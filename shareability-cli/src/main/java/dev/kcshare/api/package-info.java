@@ -9,6 +9,11 @@
  * told ({@link dev.kcshare.api.RecordResult}) and the one checked exception for an environment
  * problem ({@link dev.kcshare.api.RecordsException}).
  *
+ * <p>What kcshare returns is declared as interfaces it implements (the records behind them are in a
+ * package that is not exported), and what an embedder passes in is a final class built with
+ * factories, builders and copies: no type here is a record, and none but the exception has a public
+ * constructor, so any of them can gain a member without breaking a caller.
+ *
  * <p>This package imports nothing of kcshare but the core: the library packages ({@code
  * dev.kcshare.host}) and the facade ({@code dev.kcshare.embed}) both build on it, and neither is
  * reachable from it (docs/design.md#layers).

@@ -74,7 +74,7 @@ public final class ConfigOptions {
 
   /** What the options ask for. */
   public ConfigRequest request() {
-    return new ConfigRequest(configFiles, discover, profile);
+    return ConfigRequest.files(configFiles).discover(discover).profile(profile);
   }
 
   /**

@@ -123,7 +123,7 @@ record MeasureLine(
     }
     return new MeasureLine(
         name,
-        new ConfigRequest(configFiles, discover, profile),
+        ConfigRequest.files(configFiles).discover(discover).profile(profile),
         recordsDir,
         timeout,
         jobs,

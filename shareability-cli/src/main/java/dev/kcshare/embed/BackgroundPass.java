@@ -3,6 +3,7 @@ package dev.kcshare.embed;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
 import dev.kcshare.api.RecordsException;
+import dev.kcshare.api.internal.Results;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -95,7 +96,7 @@ public final class BackgroundPass {
     ensureOpen();
     PassProgress p = progress.get();
     if (ended() && p.running()) {
-      return new PassProgress(false, p.done(), p.measured(), p.total());
+      return new Results.PassProgress(false, p.done(), p.measured(), p.total());
     }
     return p;
   }

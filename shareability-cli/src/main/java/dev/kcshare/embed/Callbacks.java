@@ -2,6 +2,7 @@ package dev.kcshare.embed;
 
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -66,7 +67,7 @@ final class Callbacks implements PassProgress.Listener {
   public void onDue(int total) {
     if (sink != null) {
       PassProgress p = sink.get();
-      sink.set(new PassProgress(p.running(), p.done(), p.measured(), total));
+      sink.set(new Results.PassProgress(p.running(), p.done(), p.measured(), total));
     }
     run(() -> listener.onDue(total));
   }

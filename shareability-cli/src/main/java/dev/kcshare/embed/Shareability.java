@@ -9,6 +9,7 @@ import dev.kcshare.api.PassResult;
 import dev.kcshare.api.RecordsException;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.api.ServerVerdict;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.policy.Seeding;
 import dev.kcshare.core.policy.ServerFacts;
@@ -554,7 +555,7 @@ public final class Shareability implements AutoCloseable {
     List<ConfiguredServer> snapshot = List.copyOf(servers);
     // Until the pass has chosen what is due, every server given may be.
     AtomicReference<PassProgress> progress =
-        new AtomicReference<>(new PassProgress(true, 0, 0, snapshot.size()));
+        new AtomicReference<>(new Results.PassProgress(true, 0, 0, snapshot.size()));
     return lifecycle.startPass(
         threads ->
             BackgroundPass.start(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.kcshare.api.ConfiguredDefinition;
 import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.host.config.ConfigFormat;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 final class EnableHintTest {
   private static ConfiguredDefinition disabled(ConfigFormat format, String file, String pointer) {
     ServerDefinition def = ServerDefinition.builder("off").command("node").disabled(true).build();
-    return new ConfiguredDefinition(
+    return new Results.ConfiguredDefinition(
         def, file, Path.of("/h/x"), pointer, format.id(), format.client(), "id", List.of());
   }
 

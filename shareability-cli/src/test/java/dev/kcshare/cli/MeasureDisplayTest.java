@@ -2,8 +2,8 @@ package dev.kcshare.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import java.io.ByteArrayInputStream;
@@ -40,19 +40,19 @@ final class MeasureDisplayTest {
 
   private static PassResult.Measured failed(String name) {
     String detail = "no response (process exited with status 1)";
-    return new PassResult.Measured(
+    return new Results.Measured(
         name,
         PreflightResult.couldNotRun(detail, null, null),
         false,
         "fixture: FIXTURE_TOKEN is not set\\n",
         "exit 1",
         3,
-        new PassResult.Launch(
+        new Results.Launch(
             List.of("/usr/bin/node", "/srv/x y.mjs", "needs-env"),
             List.of("FIXTURE_TOKEN"),
             "/srv"),
         List.of(
-            new PassResult.Spawn(
+            new Results.Spawn(
                 "A",
                 Era.LEGACY,
                 false,
@@ -60,11 +60,11 @@ final class MeasureDisplayTest {
                 detail,
                 "tail",
                 "exit 1",
-                new PassResult.Phases(Duration.ofMillis(3), null, null, Duration.ofMillis(12)))));
+                new Results.Phases(Duration.ofMillis(3), null, null, Duration.ofMillis(12)))));
   }
 
   private static PassResult.Measured measured(String name) {
-    return new PassResult.Measured(
+    return new Results.Measured(
         name, new PreflightResult(true, false, "", Era.LEGACY, "1.0", null), true, "", null);
   }
 
@@ -81,15 +81,15 @@ final class MeasureDisplayTest {
         .endsWith("\r\u001b[Kmeasuring: starting; in flight: alpha 5s, beta 3s");
 
     d.onFinished(measured("alpha"));
-    d.onProgress(new PassProgress(true, 1, 1, 2));
+    d.onProgress(new Results.PassProgress(true, 1, 1, 2));
     String afterFirst = out.toString();
     assertThat(afterFirst)
         .contains("\r\u001b[Kalpha: handshake reproducible, stored\n")
         .endsWith("\r\u001b[Kmeasuring: 1/2 done, 1 measured; in flight: beta 3s");
 
     d.onFinished(failed("beta"));
-    d.onProgress(new PassProgress(true, 2, 1, 2));
-    d.onProgress(new PassProgress(false, 2, 1, 2));
+    d.onProgress(new Results.PassProgress(true, 2, 1, 2));
+    d.onProgress(new Results.PassProgress(false, 2, 1, 2));
     d.close();
     assertThat(stopped).isTrue();
     String all = out.toString();
@@ -139,7 +139,7 @@ final class MeasureDisplayTest {
     d.onStarted("a");
     d.onFinished(measured("a"));
     d.onRetrying("slow", Duration.ofSeconds(30));
-    d.onProgress(new PassProgress(true, 1, 1, 2));
+    d.onProgress(new Results.PassProgress(true, 1, 1, 2));
     d.close();
     assertThat(out.toString())
         .isEqualTo(
@@ -155,7 +155,7 @@ final class MeasureDisplayTest {
     d.onWaitingForLock("another process");
     d.onStarted("a");
     d.onFinished(failed("a"));
-    d.onProgress(new PassProgress(false, 1, 0, 1));
+    d.onProgress(new Results.PassProgress(false, 1, 0, 1));
     d.close();
     assertThat(out.toString()).isEmpty();
     assertThat(d.printedResults()).isFalse();

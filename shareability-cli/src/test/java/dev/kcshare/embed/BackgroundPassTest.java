@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.CacheLoad;
 import dev.kcshare.core.verdict.Strength;
 import dev.kcshare.host.records.CacheStore;
@@ -122,7 +123,7 @@ final class BackgroundPassTest {
     proceed.countDown();
 
     PassResult result = pass.await(Duration.ofMinutes(3));
-    PassProgress end = new PassProgress(false, 3, 2, 3);
+    PassProgress end = new Results.PassProgress(false, 3, 2, 3);
     assertThat(result.outcome()).isEqualTo(PassResult.Outcome.RAN);
     assertThat(result.progress()).isEqualTo(end);
     assertThat(pass.isDone()).isTrue();
@@ -163,7 +164,7 @@ final class BackgroundPassTest {
 
     assertThatThrownBy(pass::await).isInstanceOf(CancellationException.class);
     assertThat(pass.isDone()).isTrue();
-    assertThat(pass.progress()).isEqualTo(new PassProgress(false, 1, 1, 2));
+    assertThat(pass.progress()).isEqualTo(new Results.PassProgress(false, 1, 1, 2));
     assertThat(pass.cancel()).as("already ended").isFalse();
     assertThat(CacheStore.read(kc.cacheFile()).rows())
         .as("the row paid for before the cancel was saved")

@@ -11,6 +11,7 @@ import dev.kcshare.api.PassResult;
 import dev.kcshare.api.RecordResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.api.ServerVerdict;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.records.internal.AttemptRecord;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ final class EmbedderMisuseTest {
     assertThatThrownBy(() -> ConfiguredServer.group(List.of()).add(servers.get(0)))
         .isInstanceOf(UnsupportedOperationException.class);
     LedgerWriter ledger = kc.openLedger();
-    HostServers host = kc.hostServers(new ConfigRequest(List.of(), false, "default"));
+    HostServers host = kc.hostServers(ConfigRequest.discovery().profile("default"));
     for (List<ServerVerdict> rows :
         List.of(kc.verdicts(servers), kc.verdicts(servers, ledger), kc.verdicts(host, servers))) {
       assertThat(rows).hasSize(1);
@@ -95,7 +96,7 @@ final class EmbedderMisuseTest {
     String identity = "abc\0def\0node 20";
     AttemptRecord failed = new AttemptRecord(0.0, identity, "exit 1", null, "", 1);
     PassResult.Stored stored =
-        new PassResult.Stored(identity, true, List.of(), Instant.EPOCH, "", null);
+        new Results.Stored(identity, true, List.of(), Instant.EPOCH, "", null);
     Shareability kc = facade(dir);
     ConfiguredDefinition configured =
         kc.servers(List.of(ServerDefinition.stdio("s", "/bin/true", List.of())))

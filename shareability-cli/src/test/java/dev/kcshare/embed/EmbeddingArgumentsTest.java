@@ -98,7 +98,7 @@ final class EmbeddingArgumentsTest {
     npe(() -> kc.verdicts(withNull), "servers[1]");
     npe(() -> kc.verdicts(servers, null), "liveLedger");
     npe(() -> kc.hostServers(null), "request");
-    HostServers host = kc.hostServers(new ConfigRequest(List.of(), false, "default"));
+    HostServers host = kc.hostServers(ConfigRequest.discovery().profile("default"));
     npe(() -> kc.verdicts((HostServers) null, servers), "host");
     npe(() -> kc.verdicts(host, null), "servers");
     npe(() -> kc.verdicts(host, withNull), "servers[1]");

@@ -16,6 +16,7 @@ import dev.kcshare.api.PassResult;
 import dev.kcshare.api.RecordResult;
 import dev.kcshare.api.RecordsException;
 import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.HostProfile;
@@ -393,7 +394,7 @@ final class EmbeddingContractTest {
       return ConfigRequest.discovery();
     }
     if (type == HostServers.class) {
-      return new HostServers(
+      return new Results.HostServers(
           List.of(),
           List.of(),
           List.of(),

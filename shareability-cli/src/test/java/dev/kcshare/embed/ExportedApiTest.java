@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  * {@code exported-api.txt} (test resources, one type per line), and every public signature of every
  * one of them uses only the JDK, those exported packages and JSpecify's annotations (so an embedder
  * on the module path can use all of it). The core's command-line-only packages are exported to this
- * module alone (docs/embedding.md#what-is-exported).
+ * module alone (docs/embedding.md#what-is-exported). No type of the facade or its values is a
+ * record or has a public constructor, {@link RecordsException} aside: results are interfaces,
+ * inputs are built with factories, so either can gain a member without breaking a caller.
  */
 class ExportedApiTest {
   private static final Set<String> CORE_EXPORTS =
@@ -239,6 +241,62 @@ class ExportedApiTest {
           .as("public signatures in %s that name a type an embedder cannot see", pkg)
           .isEmpty();
     }
+  }
+
+  /**
+   * The exported types an embedder may construct with {@code new}: the one checked exception, which
+   * the library throws from its own packages; a class, so a later field comes with a further
+   * constructor and this one keeps compiling.
+   */
+  private static final Set<String> CONSTRUCTIBLE = Set.of("dev.kcshare.api.RecordsException");
+
+  /**
+   * Every type of {@code pkg} an embedder could construct or take apart by its components: a public
+   * record (its canonical constructor is as visible as the record, and it has record patterns), or
+   * a public or protected constructor of any other type, beyond {@link #CONSTRUCTIBLE}.
+   */
+  static List<String> constructibleTypesIn(String pkg) {
+    List<String> out = new ArrayList<>();
+    for (JavaClass c : MAIN) {
+      if (!c.getPackageName().equals(pkg) || !isApi(c)) {
+        continue;
+      }
+      Class<?> type = c.reflect();
+      String name = type.getCanonicalName();
+      if (type.isRecord()) {
+        out.add(name + " is a record");
+      } else if (!CONSTRUCTIBLE.contains(name)) {
+        for (java.lang.reflect.Constructor<?> k : type.getDeclaredConstructors()) {
+          if (java.lang.reflect.Modifier.isPublic(k.getModifiers())
+              || java.lang.reflect.Modifier.isProtected(k.getModifiers())) {
+            out.add(name + " has the constructor " + k);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void noExportedValueHasAConstructorAnEmbedderWouldCall() {
+    // results are interfaces kcshare implements, inputs classes with factories and copies: either
+    // can gain a member without breaking a caller that builds or reads it
+    for (String pkg : List.of("dev.kcshare.api", "dev.kcshare.embed")) {
+      assertThat(constructibleTypesIn(pkg))
+          .as(
+              "types of %s an embedder could construct (results: interfaces; inputs: factories)",
+              pkg)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void theConstructorCheckReportsARecordAndAPublicConstructor() {
+    // the core's values are records; its JSON input exception has public constructors
+    assertThat(constructibleTypesIn("dev.kcshare.core.cost"))
+        .anySatisfy(m -> assertThat(m).endsWith(" is a record"));
+    assertThat(constructibleTypesIn("dev.kcshare.core.json.internal"))
+        .anySatisfy(m -> assertThat(m).contains(" has the constructor public "));
   }
 
   /**

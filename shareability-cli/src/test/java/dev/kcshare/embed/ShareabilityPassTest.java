@@ -7,6 +7,8 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassOptions;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
+import dev.kcshare.core.handshake.EraChoice;
 import dev.kcshare.host.records.HeldCacheLock;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -87,7 +89,7 @@ final class ShareabilityPassTest {
 
     PassResult named = kc.pass(servers, PassOptions.named(), p -> {});
     assertThat(names(named)).containsExactly("ok");
-    assertThat(named.progress()).isEqualTo(new PassProgress(false, 1, 1, 1));
+    assertThat(named.progress()).isEqualTo(new Results.PassProgress(false, 1, 1, 1));
     f.assertAllGone();
   }
 
@@ -116,7 +118,7 @@ final class ShareabilityPassTest {
         assertThat(busy.outcome()).as("%s", options).isEqualTo(PassResult.Outcome.BUSY);
         assertThat(busy.fresh()).isEmpty();
         assertThat(busy.stored()).isEmpty();
-        assertThat(busy.progress()).isEqualTo(new PassProgress(false, 0, 0, 0));
+        assertThat(busy.progress()).isEqualTo(new Results.PassProgress(false, 0, 0, 0));
       }
       assertThat(kc.pass(servers, PassOptions.budgeted(), listener).outcome())
           .isEqualTo(PassResult.Outcome.YIELDED);
@@ -184,8 +186,11 @@ final class ShareabilityPassTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("never waits");
     assertThatThrownBy(() -> PassOptions.budgeted(0)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new PassOptions(PassOptions.Kind.UNCAPPED, 2, true, false))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(PassOptions.uncapped().budget()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(PassOptions.uncapped().era(EraChoice.MODERN))
+        .isEqualTo(PassOptions.uncapped().era(EraChoice.MODERN))
+        .hasSameHashCodeAs(PassOptions.uncapped().era(EraChoice.MODERN))
+        .isNotEqualTo(PassOptions.uncapped());
     assertThat(PassOptions.named().retryFailed(false).retryFailed()).isTrue();
     assertThat(PassOptions.budgeted().budget()).isEqualTo(2);
     assertThat(PassOptions.uncapped().waitForLock(false).waitForLock()).isFalse();

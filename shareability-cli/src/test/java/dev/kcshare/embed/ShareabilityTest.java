@@ -209,7 +209,7 @@ final class ShareabilityTest {
         .extracting(ServerVerdict::name)
         .containsExactly("files", "docs");
 
-    assertThatThrownBy(() -> kc.hostServers(new ConfigRequest(List.of(), false, "nope")))
+    assertThatThrownBy(() -> kc.hostServers(ConfigRequest.discovery().profile("nope")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("--profile nope: expected default or kirocrew");
   }

@@ -26,11 +26,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layers docs/design.md#layers describes, bottom up: the core ({@code dev.kcshare.core..}), the
- * API's values ({@code dev.kcshare.api}, which import only the core), the library packages ({@code
- * dev.kcshare.host..}, which never import the facade), the facade ({@code dev.kcshare.embed}) and
- * the commands ({@code dev.kcshare.cli..}) on top. No package takes part in a cycle, the core's
- * companion packages included; only the command layer's logging setup touches logback. Each rule is
- * also applied to classes that break it, so it is known to be able to fail.
+ * API's values ({@code dev.kcshare.api}, which import only the core, and {@code
+ * dev.kcshare.api.internal}, the records behind its result interfaces, which import only those and
+ * the core: the API never names them), the library packages ({@code dev.kcshare.host..}, which
+ * never import the facade), the facade ({@code dev.kcshare.embed}) and the commands ({@code
+ * dev.kcshare.cli..}) on top. No package takes part in a cycle, the core's companion packages
+ * included; only the command layer's logging setup touches logback. Each rule is also applied to
+ * classes that break it, so it is known to be able to fail.
  */
 class LayeringTest {
   private static final JavaClasses MAIN =
@@ -88,6 +90,18 @@ class LayeringTest {
                 + " which the commands and the facade both call");
   }
 
+  private static ArchRule doesNotNameTheResultRecords(String packages) {
+    return noClasses()
+        .that()
+        .resideInAPackage(packages)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.kcshare.api.internal..")
+        .because(
+            "the API declares its results as interfaces; the library and the facade construct the"
+                + " records behind them");
+  }
+
   private static ArchRule noPackageCycles() {
     return slices().matching("dev.kcshare.(**)").should().beFreeOfCycles();
   }
@@ -106,6 +120,11 @@ class LayeringTest {
   @Test
   void theApiValuesImportOnlyTheCore() {
     usesOnlyTheCoreAndTheJdk("dev.kcshare.api..").check(MAIN);
+  }
+
+  @Test
+  void theApiValuesNeverNameTheRecordsBehindThem() {
+    doesNotNameTheResultRecords("dev.kcshare.api").check(MAIN);
   }
 
   @Test
@@ -181,6 +200,8 @@ class LayeringTest {
         .isTrue();
     assertThat(noPackageCycles().evaluate(A_CYCLE).hasViolation()).isTrue();
     assertThat(editsNoFileItself("dev.kcshare.host.seeding..").evaluate(MAIN).hasViolation())
+        .isTrue();
+    assertThat(doesNotNameTheResultRecords("dev.kcshare.host..").evaluate(MAIN).hasViolation())
         .isTrue();
   }
 }

@@ -1,6 +1,7 @@
 package dev.kcshare.host.config;
 
 import dev.kcshare.api.ConfigFile;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.json.internal.CodePoints;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -167,6 +168,6 @@ final class DiscoverySlots implements ClientFamily.Locations {
 
   static ConfigFile status(
       String display, Path path, String origin, ConfigFile.Status status, List<String> problems) {
-    return new ConfigFile(display, path, origin, List.of(), status, problems, List.of(), 0);
+    return new Results.ConfigFile(display, path, origin, List.of(), status, problems, List.of(), 0);
   }
 }

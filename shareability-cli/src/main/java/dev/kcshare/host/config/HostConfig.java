@@ -6,6 +6,7 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.HostServers;
 import dev.kcshare.api.UnresolvedVariable;
 import dev.kcshare.api.UnusableEntry;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
@@ -43,7 +44,7 @@ public record HostConfig(HostServers loaded) {
       GatewaySettings gateway,
       ProfileSelection profile) {
     this(
-        new HostServers(
+        new Results.HostServers(
             files,
             servers,
             clientParts,

@@ -4,6 +4,7 @@ import dev.kcshare.api.ConfigFile;
 import dev.kcshare.api.ConfigRequest;
 import dev.kcshare.api.ConfiguredDefinition;
 import dev.kcshare.api.ConfiguredServer;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.host.HostContext;
 import dev.kcshare.host.records.Fingerprints;
@@ -126,7 +127,7 @@ public final class HostConfigLoader {
         path = cwd.resolve(expandTilde(name)).normalize();
       } catch (InvalidPathException e) {
         files.add(
-            new ConfigFile(
+            new Results.ConfigFile(
                 name,
                 cwd,
                 "config",
@@ -175,7 +176,7 @@ public final class HostConfigLoader {
       String earlier = seen.get(key);
       if (earlier != null) {
         files.add(
-            new ConfigFile(
+            new Results.ConfigFile(
                 display,
                 path,
                 origin,
@@ -239,7 +240,7 @@ public final class HostConfigLoader {
         // A file that is not the right shape is not read: none of its servers or settings count.
         gateway = before;
         files.add(
-            new ConfigFile(
+            new Results.ConfigFile(
                 display, path, origin, ids(formats), bad, result.problems, result.warnings, 0));
         return;
       }
@@ -251,7 +252,7 @@ public final class HostConfigLoader {
       }
       boolean error = bad == ConfigFile.Status.ERROR && !result.problems.isEmpty();
       files.add(
-          new ConfigFile(
+          new Results.ConfigFile(
               display,
               path,
               origin,

@@ -1,8 +1,8 @@
 package dev.kcshare.host.config;
 
-import dev.kcshare.api.ConfiguredDefinition;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.api.UnresolvedVariable;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.host.records.Fingerprints;
 import dev.kcshare.host.records.ServerIdentity;
@@ -127,7 +127,7 @@ final class ServerSections {
     found.addAll(parsed.unresolved());
     for (Substitution.Found f : found) {
       unresolved.add(
-          new UnresolvedVariable(
+          new Results.UnresolvedVariable(
               serverName, result.display, f.pointer(), f.reference(), f.reason()));
     }
     ServerDefinition definition = parsed.definition();
@@ -139,7 +139,7 @@ final class ServerSections {
     client.adjustEnv(host, mapped.entry(), definition.env(), fromFile, env, result.warnings);
     for (int i = 0; i < mapped.secretEnv().size(); i++) {
       unresolved.add(
-          new UnresolvedVariable(
+          new Results.UnresolvedVariable(
               serverName,
               result.display,
               JsonInputException.child(JsonInputException.child(pointer, "env_keys"), i),
@@ -157,7 +157,7 @@ final class ServerSections {
       // no identity a measurement could count for.
       for (Shapes.Held h : mapped.templated()) {
         unresolved.add(
-            new UnresolvedVariable(
+            new Results.UnresolvedVariable(
                 serverName,
                 result.display,
                 h.pointer(),
@@ -173,7 +173,7 @@ final class ServerSections {
               + " spawned");
     }
     result.definitions.add(
-        new ConfiguredDefinition(
+        new Results.ConfiguredDefinition(
             definition,
             result.display,
             result.path,

@@ -4,6 +4,7 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassOptions;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.policy.internal.Selection;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
@@ -189,8 +190,12 @@ public final class EvaluationRunner {
 
   private PassResult busy(List<ConfiguredServer> servers, Path cacheFile, PassOptions options) {
     if (options.kind() != PassOptions.Kind.BUDGETED) {
-      return new PassResult(
-          PassResult.Outcome.BUSY, List.of(), Map.of(), new PassProgress(false, 0, 0, 0), Map.of());
+      return new Results.PassResult(
+          PassResult.Outcome.BUSY,
+          List.of(),
+          Map.of(),
+          new Results.PassProgress(false, 0, 0, 0),
+          Map.of());
     }
     // Yield: the running pass measures the same servers; serve stored rows by name.
     VerdictCache cache = VerdictCache.of(CacheStore.read(cacheFile));
@@ -201,11 +206,11 @@ public final class EvaluationRunner {
         stored.put(s.name(), row);
       }
     }
-    return new PassResult(
+    return new Results.PassResult(
         PassResult.Outcome.YIELDED,
         List.of(),
         PassRecords.stored(stored),
-        new PassProgress(false, 0, 0, 0),
+        new Results.PassProgress(false, 0, 0, 0),
         Map.of());
   }
 
@@ -248,7 +253,7 @@ public final class EvaluationRunner {
     PassFlush.flush(session, attemptsFile, attempts);
     PassProgress last = tally.finish();
     Selection selection = selected.selection();
-    return new PassResult(
+    return new Results.PassResult(
         PassResult.Outcome.RAN,
         tally.fresh(),
         PassRecords.stored(selection.stored()),

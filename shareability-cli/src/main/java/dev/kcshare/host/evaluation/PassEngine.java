@@ -3,6 +3,7 @@ package dev.kcshare.host.evaluation;
 import dev.kcshare.api.ConfiguredDefinition;
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.ServerDefinition;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.host.KcshareThreads;
 import dev.kcshare.host.config.ConfigFormat;
 import dev.kcshare.host.prober.ProbeOptions;
@@ -115,7 +116,7 @@ public final class PassEngine implements AutoCloseable {
               ? ServerIdentity.cacheIdentity(command, d.args(), d.env(), fingerprints)
               : null;
       configured.add(
-          new ConfiguredDefinition(
+          new Results.ConfiguredDefinition(
               d,
               "<embedded>",
               workingDirectory,

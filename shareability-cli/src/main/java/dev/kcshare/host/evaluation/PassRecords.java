@@ -1,6 +1,7 @@
 package dev.kcshare.host.evaluation;
 
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.host.prober.LaunchSummary;
@@ -34,7 +35,7 @@ final class PassRecords {
       }
     }
     LaunchSummary launch = o == null ? null : o.launch();
-    return new PassResult.Measured(
+    return new Results.Measured(
         m.name(),
         m.result(),
         stored,
@@ -43,7 +44,7 @@ final class PassRecords {
         last == null ? 0 : last.failures(),
         launch == null
             ? null
-            : new PassResult.Launch(
+            : new Results.Launch(
                 launch.commandLine(), launch.declaredEnvNames(), launch.directory()),
         processes);
   }
@@ -59,7 +60,7 @@ final class PassRecords {
 
   private static PassResult.Spawn spawn(ProbeAttempt a) {
     PhaseTimes t = a.phases();
-    return new PassResult.Spawn(
+    return new Results.Spawn(
         a.identity(),
         a.era(),
         a.retry(),
@@ -69,7 +70,7 @@ final class PassRecords {
         a.exitStatus(),
         t == null
             ? null
-            : new PassResult.Phases(
+            : new Results.Phases(
                 Duration.ofMillis(t.spawnMillis()),
                 millis(t.answerMillis()),
                 millis(t.listMillis()),
@@ -87,7 +88,7 @@ final class PassRecords {
         (name, row) ->
             out.put(
                 name,
-                new PassResult.Stored(
+                new Results.Stored(
                     row.identity(),
                     row.ran(),
                     row.reasons(),

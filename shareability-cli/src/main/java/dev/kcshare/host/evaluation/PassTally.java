@@ -2,6 +2,7 @@ package dev.kcshare.host.evaluation;
 
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.VerdictCache;
 import dev.kcshare.core.records.internal.AttemptRecord;
@@ -58,12 +59,12 @@ final class PassTally {
       measured++;
     }
     listener.onFinished(r);
-    listener.onProgress(new PassProgress(true, done, measured, total));
+    listener.onProgress(new Results.PassProgress(true, done, measured, total));
   }
 
   /** The final counters, reported once more. */
   PassProgress finish() {
-    PassProgress last = new PassProgress(false, done, measured, total);
+    PassProgress last = new Results.PassProgress(false, done, measured, total);
     listener.onProgress(last);
     return last;
   }

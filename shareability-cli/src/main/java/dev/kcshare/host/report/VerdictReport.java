@@ -2,6 +2,7 @@ package dev.kcshare.host.report;
 
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.ServerVerdict;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.policy.EvidenceAssembly;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.HazardLedger;
@@ -130,7 +131,7 @@ public final class VerdictReport {
             server.facts(), profile, ledger.codesForName(server.name()), cache);
     Verdict v = Assessor.assess(a.evidence(), identityKeys);
     CacheRow row = a.row();
-    return new ServerVerdict(
+    return new Results.ServerVerdict(
         server,
         v,
         a.evidence(),

@@ -217,7 +217,7 @@ final class ConfigErrorsTest {
     HostConfig c =
         HostConfigLoader.load(
             l.context(l.env()).host(),
-            new ConfigRequest(List.of(file.toString()), false, null),
+            ConfigRequest.files(List.of(file.toString())),
             Platform.LINUX);
     String named = file + message.substring(("~/" + relative).length());
     assertThat(c.errors()).containsExactly(named);
@@ -284,7 +284,7 @@ final class ConfigErrorsTest {
     HostConfig c =
         HostConfigLoader.load(
             l.context(l.env()).host(),
-            new ConfigRequest(List.of("nope.json", "other.json", "."), false, null),
+            ConfigRequest.files(List.of("nope.json", "other.json", ".")),
             Platform.LINUX);
     assertThat(c.errors())
         .containsExactly(

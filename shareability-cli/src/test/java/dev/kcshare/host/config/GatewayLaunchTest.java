@@ -44,7 +44,7 @@ final class GatewayLaunchTest {
     Path file = l.write(l.workspace().resolve(fileName), text);
     return HostConfigLoader.load(
         l.context(l.env(env)).host(),
-        new ConfigRequest(List.of(file.toString()), false, null),
+        ConfigRequest.files(List.of(file.toString())),
         Platform.LINUX);
   }
 

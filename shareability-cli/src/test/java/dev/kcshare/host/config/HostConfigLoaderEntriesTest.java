@@ -248,9 +248,7 @@ final class HostConfigLoaderEntriesTest {
             + " \"c\": {\"command\": \"npx\"}}}");
     HostConfig c =
         HostConfigLoader.load(
-            l.context(l.env()).host(),
-            new ConfigRequest(List.of("team.json"), false, null),
-            Platform.LINUX);
+            l.context(l.env()).host(), ConfigRequest.files(List.of("team.json")), Platform.LINUX);
     ConfigFile team = file(c, "team.json");
     assertThat(team.status()).isEqualTo(ConfigFile.Status.ERROR);
     assertThat(team.servers()).isEqualTo(2);

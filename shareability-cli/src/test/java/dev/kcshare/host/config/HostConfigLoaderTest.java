@@ -230,7 +230,7 @@ final class HostConfigLoaderTest {
             "{\"mcpServers\": {\"x\": {\"type\": \"streamable-http\", \"command\": \"npx\","
                 + " \"url\": \"http://127.0.0.1:9/mcp\"},"
                 + " \"y\": {\"type\": \"websocket\", \"command\": \"npx\"}}}");
-    HostConfig c = load(l, l.env(), new ConfigRequest(List.of(f.toString()), false, null));
+    HostConfig c = load(l, l.env(), ConfigRequest.files(List.of(f.toString())));
     assertThat(server(c, "x").isStdio()).isFalse();
     assertThat(server(c, "x").first().identity()).isNull();
     assertThat(server(c, "y").isStdio()).as("unknown type with a command").isTrue();
@@ -251,8 +251,7 @@ final class HostConfigLoaderTest {
         l.write(
             l.workspace().resolve("b.json"),
             "{\"mcpServers\": {\"s\": {\"command\": \"npx\", \"env\": {\"A\": \"3\", \"Z\": \"4\"}}}}");
-    HostConfig c =
-        load(l, l.env(), new ConfigRequest(List.of(a.toString(), b.toString()), false, null));
+    HostConfig c = load(l, l.env(), ConfigRequest.files(List.of(a.toString(), b.toString())));
     assertThat(server(c, "s").declaredEnvNames()).containsExactly("A", "B", "Z");
     assertThat(server(c, "s").isConflicting()).as("env values differ").isTrue();
   }
@@ -392,13 +391,14 @@ final class HostConfigLoaderTest {
     Path named =
         l.write(other.resolve("team.json"), ConfigSamples.text("claude_desktop_config.json"));
 
-    HostConfig only = load(l, l.env(), new ConfigRequest(List.of(named.toString()), false, null));
+    HostConfig only = load(l, l.env(), ConfigRequest.files(List.of(named.toString())));
     assertThat(only.files()).extracting(ConfigFile::display).containsExactly(named.toString());
     assertThat(only.files().get(0).formats()).containsExactly(ConfigFormat.MCP_SERVERS.id());
     assertThat(names(only)).containsExactly("sqlite", "memory");
     assertThat(only.gateway().source()).as("the Kiro Crew config was not read").isNull();
 
-    HostConfig both = load(l, l.env(), new ConfigRequest(List.of(named.toString()), true, null));
+    HostConfig both =
+        load(l, l.env(), ConfigRequest.files(List.of(named.toString())).discover(true));
     assertThat(both.files().get(0).display()).isEqualTo(named.toString());
     assertThat(both.files()).hasSize(47);
     assertThat(names(both)).startsWith("sqlite", "memory", "fetch");
@@ -408,7 +408,8 @@ final class HostConfigLoaderTest {
   @Test
   void aNamedFileThatIsAlsoDiscoveredIsReadOnce() {
     Layout l = ConfigSamples.full(root);
-    HostConfig c = load(l, l.env(), new ConfigRequest(List.of("~/.cursor/mcp.json"), true, null));
+    HostConfig c =
+        load(l, l.env(), ConfigRequest.files(List.of("~/.cursor/mcp.json")).discover(true));
     assertThat(c.files().get(0).formats()).containsExactly(ConfigFormat.CURSOR.id());
     ConfigFile again =
         c.files().stream().filter(f -> f.origin().equals("cursor-user")).findFirst().orElseThrow();
@@ -454,7 +455,7 @@ final class HostConfigLoaderTest {
         List.of(vscode, crew, claude, dotMcp, cursor, kiro, desktop, both).stream()
             .map(Path::toString)
             .toList();
-    HostConfig c = load(l, l.env(), new ConfigRequest(named, false, null));
+    HostConfig c = load(l, l.env(), ConfigRequest.files(named));
     assertThat(c.files())
         .extracting(ConfigFile::formats)
         .containsExactly(
@@ -573,13 +574,13 @@ final class HostConfigLoaderTest {
     assertThat(home.profile().name()).isEqualTo("kirocrew");
     assertThat(home.profile().reason()).isEqualTo("~/.kiro/crew exists");
 
-    HostConfig forced = load(l, l.env(), new ConfigRequest(List.of(), false, "default"));
+    HostConfig forced = load(l, l.env(), ConfigRequest.discovery().profile("default"));
     assertThat(forced.hostProfile()).isEqualTo(HostProfile.empty());
     assertThat(forced.profile().reason()).isEqualTo("--profile default was given");
-    assertThat(load(l, l.env(), new ConfigRequest(List.of(), false, "kirocrew")).profile().name())
+    assertThat(load(l, l.env(), ConfigRequest.discovery().profile("kirocrew")).profile().name())
         .isEqualTo("kirocrew");
 
-    assertThatThrownBy(() -> load(l, l.env(), new ConfigRequest(List.of(), false, "crew")))
+    assertThatThrownBy(() -> load(l, l.env(), ConfigRequest.discovery().profile("crew")))
         .isInstanceOf(BadInputException.class)
         .hasMessage("--profile crew: expected default or kirocrew");
   }

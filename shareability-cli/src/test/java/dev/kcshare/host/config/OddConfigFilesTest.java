@@ -62,7 +62,7 @@ final class OddConfigFilesTest {
 
   private static HostConfig named(Layout l, String file) {
     return HostConfigLoader.load(
-        l.context(l.env()).host(), new ConfigRequest(List.of(file), false, null), Platform.LINUX);
+        l.context(l.env()).host(), ConfigRequest.files(List.of(file)), Platform.LINUX);
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassOptions;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
@@ -164,7 +165,7 @@ final class EvaluationRunnerTest {
     assertThat(fresh(r).get("broken").detail())
         .isEqualTo("no response (process exited with status 1)");
     assertThat(r.stored()).isEmpty();
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 4, 3, 4));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 4, 3, 4));
     assertThat(reports).extracting(PassProgress::done).containsExactly(1, 2, 3, 4, 4);
     assertThat(reports.subList(0, 4)).allMatch(PassProgress::running);
     assertThat(reports.get(4).running()).isFalse();
@@ -207,12 +208,12 @@ final class EvaluationRunnerTest {
     fleet().fixture("a", "exit-early").fixture("b", "exit-early");
     List<PassProgress> reports = Collections.synchronizedList(new ArrayList<>());
     PassResult r = pass(runner(), PassOptions.uncapped(), reports::add);
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 2, 0, 2));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 2, 0, 2));
     assertThat(reports)
         .containsExactly(
-            new PassProgress(true, 1, 0, 2),
-            new PassProgress(true, 2, 0, 2),
-            new PassProgress(false, 2, 0, 2));
+            new Results.PassProgress(true, 1, 0, 2),
+            new Results.PassProgress(true, 2, 0, 2),
+            new Results.PassProgress(false, 2, 0, 2));
     assertThat(fleet.cacheFile()).doesNotExist();
   }
 
@@ -229,7 +230,7 @@ final class EvaluationRunnerTest {
               throw new IllegalStateException("listener broke");
             });
     assertThat(calls).hasValue(3);
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 2, 2, 2));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 2, 2, 2));
     assertThat(fleet.storedCache().serverNames()).containsExactly("a", "b");
   }
 
@@ -253,7 +254,7 @@ final class EvaluationRunnerTest {
     assertThat(fresh(r)).containsOnlyKeys("b", "e");
     assertThat(r.stored()).containsOnlyKeys("a", "c");
     assertThat(new ArrayList<>(r.stored().keySet())).containsExactly("a", "c");
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 2, 2, 2));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 2, 2, 2));
     fleet.assertSpawns(Map.of("a", 0, "b", 2, "c", 0, "d", 0, "e", 2));
 
     // Now nothing is never-measured: the divergent c is due, a and the fresh b, e are done.
@@ -315,7 +316,7 @@ final class EvaluationRunnerTest {
     assertThat(fresh(r).get("d").detail()).isEqualTo("disabled");
     assertThat(fresh(r).get("r").ran()).isFalse();
     assertThat(fresh(r).get("r").detail()).isEqualTo("no command");
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 3, 1, 3));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 3, 1, 3));
     fleet.assertSpawns(Map.of("a", 2, "d", 0, "r", 0));
     assertThat(fleet.storedCache().serverNames()).containsExactly("a");
     assertThat(fleet.storedRow("a").evaluatedAt()).isEqualTo(T1);
@@ -628,7 +629,7 @@ final class EvaluationRunnerTest {
     assertThat(fresh(r).get("boom").ran()).isFalse();
     assertThat(fresh(r).get("boom").detail()).isEqualTo(PreflightResult.PREFLIGHT_ERROR);
     assertThat(storedFlags(r)).containsEntry("boom", false);
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 3, 2, 3));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 3, 2, 3));
     assertThat(fleet.storedCache().serverNames()).containsExactly("a", "c");
     fleet.assertSpawns(Map.of("a", 2, "boom", 0, "c", 2));
   }
@@ -653,7 +654,7 @@ final class EvaluationRunnerTest {
     assertThat(failed).hasSize(1);
     assertThat(failed.get(0).result().detail()).isEqualTo(PreflightResult.PREFLIGHT_ERROR);
     assertThat(failed.get(0).stored()).isFalse();
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 3, 2, 3));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 3, 2, 3));
     assertThat(fleet.storedCache().size()).isEqualTo(2);
     assertThat(fleet.storedRow(failed.get(0).name())).isNull();
   }

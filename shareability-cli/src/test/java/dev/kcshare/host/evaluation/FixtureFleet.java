@@ -199,7 +199,7 @@ public final class FixtureFleet {
   public static HostConfig load(Path config, Map<String, String> env) {
     return HostConfigLoader.load(
             context(config.getParent(), env).host(),
-            new ConfigRequest(List.of(config.toString()), false, "default"))
+            ConfigRequest.files(List.of(config.toString())).profile("default"))
         .requireValid();
   }
 

@@ -6,6 +6,7 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.PassOptions;
 import dev.kcshare.api.PassProgress;
 import dev.kcshare.api.PassResult;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.host.records.AttemptStore;
 import dev.kcshare.host.records.HeldCacheLock;
@@ -106,7 +107,7 @@ final class PassAttemptsTest {
     assertThat(failed.processes()).hasSize(2);
     assertThat(failed.launch())
         .isEqualTo(
-            new PassResult.Launch(
+            new Results.Launch(
                 FakePreflights.LAUNCH.commandLine(),
                 FakePreflights.LAUNCH.declaredEnvNames(),
                 FakePreflights.LAUNCH.directory()));
@@ -190,7 +191,7 @@ final class PassAttemptsTest {
         .containsExactly(
             Map.entry("failing", Instant.ofEpochSecond((long) (T + 600 + HOUR))),
             Map.entry("other", Instant.ofEpochSecond((long) (T + 600 + HOUR))));
-    assertThat(skipped.progress()).isEqualTo(new PassProgress(false, 0, 0, 0));
+    assertThat(skipped.progress()).isEqualTo(new Results.PassProgress(false, 0, 0, 0));
     assertThat(attempts().get("failing").failures()).as("a skip is not an attempt").isEqualTo(2);
 
     now.set(T + 600 + HOUR);
@@ -291,7 +292,7 @@ final class PassAttemptsTest {
         .containsExactly(Duration.ofSeconds(15), Duration.ofSeconds(30));
     assertThat(result(r, "slow").stored()).isTrue();
     assertThat(r.fresh()).hasSize(2);
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 2, 2, 2));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 2, 2, 2));
     assertThat(attempts()).isEmpty();
     // The retry comes after everything else, alone; the timed-out attempt was not counted.
     assertThat(events.subList(events.size() - 5, events.size()))
@@ -372,7 +373,7 @@ final class PassAttemptsTest {
                 throw new IllegalStateException("retrying");
               }
             });
-    assertThat(r.progress()).isEqualTo(new PassProgress(false, 2, 2, 2));
+    assertThat(r.progress()).isEqualTo(new Results.PassProgress(false, 2, 2, 2));
   }
 
   @Test

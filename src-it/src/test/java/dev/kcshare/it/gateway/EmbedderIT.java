@@ -275,6 +275,7 @@ final class EmbedderIT {
         "package example;\n"
             + "public class Internal {\n"
             + "  public static Object of() { return dev.kcshare.host.records.LedgerStore.class; }\n"
+            + "  public static Object result() { return dev.kcshare.api.internal.Results.class; }\n"
             + "}\n");
     String failure =
         compileModule(
@@ -284,7 +285,9 @@ final class EmbedderIT {
     assertThat(failure)
         .as("an import of a package the module does not export must not compile")
         .contains("package dev.kcshare.host.records is not visible")
-        .contains("is declared in module dev.kcshare.cli, which does not export it");
+        .contains("is declared in module dev.kcshare.cli, which does not export it")
+        .as("nor one of the records behind the API's result interfaces")
+        .contains("package dev.kcshare.api.internal is not visible");
   }
 
   @Test
