@@ -226,7 +226,7 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> parts = new ArrayList<>();
     List<String> serverNames = new ArrayList<>();
     for (String name : new java.util.LinkedHashSet<>(names)) {
-      ConfiguredServer part = host.server(name) == null ? host.clientPart(name) : null;
+      ConfiguredServer part = host.serverNamed(name) == null ? host.clientPartNamed(name) : null;
       if (part != null) {
         parts.add(part);
       } else {
@@ -236,7 +236,7 @@ final class AssessCommand implements Callable<Integer> {
     List<ConfiguredServer> servers = all ? host.servers() : host.require(serverNames);
     List<ConfiguredServer> shownParts = all ? host.clientParts() : parts;
     RecordsDirectory dir = records.resolveForReading(ctx);
-    List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
+    List<ServerVerdict> rows = kc.verdicts(host, servers);
     RecordViews views = CommandFacade.views(dir);
     Map<String, AttemptRecord> attempts = views.failedPreflights(rows);
     double now = ctx.host().epochSeconds();

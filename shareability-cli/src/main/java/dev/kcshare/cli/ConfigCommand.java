@@ -211,7 +211,7 @@ final class ConfigCommand implements Callable<Integer> {
       }
     }
 
-    List<Conflict> conflicts = host.conflicts();
+    List<Conflict> conflicts = host.conflictDetails();
     out.printf("%nConflicts:%n");
     if (conflicts.isEmpty()) {
       out.printf("  (none)%n");

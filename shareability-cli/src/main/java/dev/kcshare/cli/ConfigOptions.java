@@ -103,7 +103,7 @@ public final class ConfigOptions {
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage());
     }
-    return warned(ctx, new HostConfig(loaded));
+    return warned(ctx, HostConfig.of(loaded));
   }
 
   /**

@@ -108,7 +108,7 @@ final class CostCommand implements Callable<Integer> {
       }
     }
     records.resolveForReading(ctx);
-    List<ServerVerdict> rows = kc.verdicts(host.loaded(), servers);
+    List<ServerVerdict> rows = kc.verdicts(host, servers);
     Map<String, ServerVerdict> byName = new LinkedHashMap<>();
     Map<String, SessionCost> costs = new LinkedHashMap<>();
     List<dev.kcshare.core.verdict.Verdict> verdicts = new ArrayList<>();

@@ -99,8 +99,8 @@ final class GatewayWrites {
       boolean inSection =
           section != null
               && (section.roster().contains(name) || section.stubOverrides().containsKey(name));
-      if (host.server(name) == null && !inSection) {
-        ConfiguredServer part = host.clientPart(name);
+      if (host.serverNamed(name) == null && !inSection) {
+        ConfiguredServer part = host.clientPartNamed(name);
         unknown.add(part != null ? HostConfig.clientPartText(part) : host.unknownServer(name));
       }
     }

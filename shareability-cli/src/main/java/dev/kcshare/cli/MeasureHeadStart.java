@@ -54,7 +54,7 @@ final class MeasureHeadStart implements AutoCloseable {
       records.recordsDir = line.recordsDir();
       RecordsDirectory dir = records.resolve(ctx);
       facade = CommandFacade.forPasses(ctx, dir, line.timeoutSeconds(), line.jobs());
-      HostConfig host = new HostConfig(facade.hostServers(line.config())).requireValid();
+      HostConfig host = HostConfig.of(facade.hostServers(line.config())).requireValid();
       ConfiguredServer server = host.require(List.of(line.name())).get(0);
       if (server.isConflicting()) {
         end(facade, null);

@@ -99,7 +99,7 @@ final class StubCommand implements Callable<Integer> {
       Map<String, ConfiguredServer> notServed = new LinkedHashMap<>();
       List<String> candidates = new ArrayList<>();
       for (String name : requested) {
-        ConfiguredServer s = locked.server(name);
+        ConfiguredServer s = locked.serverNamed(name);
         if (s != null && !sources.serves(s)) {
           notServed.put(name, s);
         } else {

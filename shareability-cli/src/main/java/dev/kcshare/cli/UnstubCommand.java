@@ -77,7 +77,7 @@ final class UnstubCommand implements Callable<Integer> {
       Output.json(ctx, out);
     } else {
       for (String name : requested) {
-        ConfiguredServer s = host.server(name);
+        ConfiguredServer s = host.serverNamed(name);
         ctx.out()
             .printf(
                 "unstubbed %s%s%n",

@@ -340,9 +340,8 @@ public final class Shareability implements AutoCloseable {
     ensureOpen();
     try {
       return HostConfigLoader.load(
-              new HostContext(environment, workingDirectory, wallClock.withZone(ZoneOffset.UTC)),
-              request)
-          .loaded();
+          new HostContext(environment, workingDirectory, wallClock.withZone(ZoneOffset.UTC)),
+          request);
     } catch (BadInputException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }

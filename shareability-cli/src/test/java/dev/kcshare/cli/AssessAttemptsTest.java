@@ -53,7 +53,7 @@ final class AssessAttemptsTest {
   }
 
   private String identity(String name) {
-    return FixtureFleet.load(dir.resolve("cfg.json"), env()).server(name).first().identity();
+    return FixtureFleet.load(dir.resolve("cfg.json"), env()).serverNamed(name).first().identity();
   }
 
   private void remember(int failures) throws Exception {

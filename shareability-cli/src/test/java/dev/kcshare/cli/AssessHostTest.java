@@ -84,7 +84,7 @@ final class AssessHostTest {
     HostConfig host = FixtureFleet.load(config, env());
     try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
       for (Map.Entry<String, Boolean> e : sensitive.entrySet()) {
-        ConfiguredServer server = host.server(e.getKey());
+        ConfiguredServer server = host.serverNamed(e.getKey());
         s.cache().put(e.getKey(), row(server.first().identity(), e.getValue()));
       }
       s.flush();
@@ -160,7 +160,7 @@ final class AssessHostTest {
   void aHazardOnAModernRowStillRefutesAndTheDetailSaysAConformantServerCannotProduceIt()
       throws Exception {
     HostConfig host = FixtureFleet.load(dir.resolve("cfg.json"), env());
-    String identity = host.server("fresh").first().identity();
+    String identity = host.serverNamed("fresh").first().identity();
     StoredHandshake handshake =
         new StoredHandshake(
             Map.of("tools", Map.of(), "logging", Map.of()),
@@ -253,7 +253,10 @@ final class AssessHostTest {
     assertThat(files.get("identitiesAgree")).isEqualTo(true);
     assertThat(files.get("identity"))
         .isEqualTo(
-            FixtureFleet.load(dir.resolve("cfg.json"), env()).server("files").first().identity());
+            FixtureFleet.load(dir.resolve("cfg.json"), env())
+                .serverNamed("files")
+                .first()
+                .identity());
     assertThat(files.get("sources"))
         .isEqualTo(List.of(Map.of("file", "cfg.json", "pointer", "/mcpServers/files")));
     assertThat(verdicts.get(2).get("measuredAt")).isNull();

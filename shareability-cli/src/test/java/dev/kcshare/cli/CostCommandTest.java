@@ -62,7 +62,7 @@ final class CostCommandTest {
     costs.put("fresh", null); // measured without figures (another platform)
     try (CacheStore.Session s = CacheStore.open(fleet.cacheFile(), null)) {
       for (Map.Entry<String, SessionCost> e : costs.entrySet()) {
-        String identity = host.server(e.getKey()).first().identity();
+        String identity = host.serverNamed(e.getKey()).first().identity();
         s.cache().put(e.getKey(), row(identity, e.getKey().equals("calendar"), e.getValue()));
       }
       s.flush();

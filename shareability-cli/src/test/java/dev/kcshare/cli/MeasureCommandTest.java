@@ -202,7 +202,10 @@ final class MeasureCommandTest {
     assertThat(clean.evaluatedAt()).isEqualTo(1_800_000_000.25); // the context's clock
     assertThat(clean.identity())
         .isEqualTo(
-            FixtureFleet.load(dir.resolve("cfg.json"), env()).server("clean").first().identity());
+            FixtureFleet.load(dir.resolve("cfg.json"), env())
+                .serverNamed("clean")
+                .first()
+                .identity());
     assertThat(clean.reportedVersion()).isEqualTo("4.5.6");
     assertThat(clean.handshake()).isNotNull();
     assertThat(fleet.storedCache().serverNames()).containsExactly("clean", "divergent");
@@ -242,7 +245,7 @@ final class MeasureCommandTest {
     assertThat(replaced.identity()).isNotEqualTo(original.identity());
     assertThat(replaced.identity())
         .isEqualTo(
-            FixtureFleet.load(dir.resolve("cfg.json"), env()).server("a").first().identity());
+            FixtureFleet.load(dir.resolve("cfg.json"), env()).serverNamed("a").first().identity());
     fleet.assertSpawns(Map.of("a", 6));
 
     assertThat(results(measure("--all", "--json"))).isEmpty();
@@ -556,7 +559,10 @@ final class MeasureCommandTest {
         .containsEntry("stderrTail", "fixture: FIXTURE_TOKEN is not set\n")
         .containsEntry("exitStatus", "exit 1");
     String identity =
-        FixtureFleet.load(dir.resolve("cfg.json"), env()).server("needs-env").first().identity();
+        FixtureFleet.load(dir.resolve("cfg.json"), env())
+            .serverNamed("needs-env")
+            .first()
+            .identity();
     assertThat(attempts())
         .containsExactly(
             Map.entry(

@@ -119,7 +119,7 @@ final class OperatorFixture {
     HostConfig host =
         HostConfigLoader.load(
             layout.context(env).host(), ConfigRequest.discovery(), Platform.LINUX);
-    ConfiguredServer s = Objects.requireNonNull(host.server(name), name);
+    ConfiguredServer s = Objects.requireNonNull(host.serverNamed(name), name);
     return Objects.requireNonNull(s.commonIdentity(), name);
   }
 

@@ -16,10 +16,12 @@ import dev.kcshare.api.PassResult;
 import dev.kcshare.api.RecordResult;
 import dev.kcshare.api.RecordsException;
 import dev.kcshare.api.ServerDefinition;
-import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.policy.Eligibility;
 import dev.kcshare.core.records.HazardCodes;
 import dev.kcshare.core.verdict.HostProfile;
+import dev.kcshare.host.config.GatewaySettings;
+import dev.kcshare.host.config.HostConfig;
+import dev.kcshare.host.config.ProfileSelection;
 import dev.kcshare.host.prober.ProbeShutdown;
 import dev.kcshare.host.records.FileLock;
 import dev.kcshare.host.records.LedgerStore;
@@ -394,15 +396,12 @@ final class EmbeddingContractTest {
       return ConfigRequest.discovery();
     }
     if (type == HostServers.class) {
-      return new Results.HostServers(
+      return new HostConfig(
           List.of(),
           List.of(),
           List.of(),
-          "default",
-          HostProfile.empty(),
-          "no Kiro Crew home",
-          null,
-          java.util.Optional.empty());
+          GatewaySettings.absent(),
+          new ProfileSelection("default", HostProfile.empty(), "no Kiro Crew home"));
     }
     if (type == PassProgress.Listener.class) {
       return (PassProgress.Listener) p -> {};

@@ -31,6 +31,7 @@ import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Reason;
 import dev.kcshare.core.verdict.ReasonCode;
 import dev.kcshare.core.verdict.Strength;
+import dev.kcshare.host.config.HostConfig;
 import dev.kcshare.host.records.CacheStore;
 import dev.kcshare.host.records.HeldCacheLock;
 import dev.kcshare.host.records.LedgerStore;
@@ -198,6 +199,9 @@ final class ShareabilityTest {
     assertThat(host.skipped()).singleElement().asString().startsWith("~/.codeium/windsurf/");
     assertThat(host.errors()).isEmpty();
     assertThat(host.profileName()).isEqualTo("kirocrew");
+    // One value: the commands' view of the host's servers is the very object the facade returns.
+    assertThat(HostConfig.of(host)).isSameAs(host);
+    assertThat(HostConfig.of(host).identityKeys()).isEqualTo(host.identityKeys());
     assertThat(host.identityKeys()).containsExactly("TEAM");
     assertThat(host.gatewaySection()).hasValueSatisfying(s -> assertThat(s).containsKey("enabled"));
     assertThat(host.files())

@@ -8,7 +8,6 @@ import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
 import dev.kcshare.core.text.IdentityText;
 import dev.kcshare.core.verdict.Evidence;
-import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.core.verdict.Verdict;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -191,31 +190,6 @@ public final class Results {
       Objects.requireNonNull(evidence, "evidence");
       Objects.requireNonNull(measuredAt, "measuredAt");
       Objects.requireNonNull(sessionCost, "sessionCost");
-    }
-  }
-
-  /** A {@link dev.kcshare.api.HostServers}; the lists and the section are copied. */
-  public record HostServers(
-      List<dev.kcshare.api.ConfigFile> files,
-      List<ConfiguredServer> servers,
-      List<ConfiguredServer> clientParts,
-      String profileName,
-      HostProfile hostProfile,
-      String profileReason,
-      @Nullable String gatewaySource,
-      Optional<Map<String, @Nullable Object>> gatewaySection)
-      implements dev.kcshare.api.HostServers {
-    /** Validates and copies. */
-    public HostServers {
-      files = List.copyOf(files);
-      servers = List.copyOf(servers);
-      clientParts = List.copyOf(clientParts);
-      Objects.requireNonNull(profileName, "profileName");
-      Objects.requireNonNull(hostProfile, "hostProfile");
-      Objects.requireNonNull(profileReason, "profileReason");
-      gatewaySection =
-          Objects.requireNonNull(gatewaySection, "gatewaySection")
-              .map(s -> Collections.unmodifiableMap(new LinkedHashMap<>(s)));
     }
   }
 

@@ -6,7 +6,6 @@ import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.api.HostServers;
 import dev.kcshare.api.UnresolvedVariable;
 import dev.kcshare.api.UnusableEntry;
-import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.text.ClosestName;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.core.verdict.HostProfile;
@@ -20,63 +19,104 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The command line's view of the servers from the host's configs ({@link HostServers}, which the
- * loader builds and {@code Shareability.hostServers} hands out): the same values, with what only
- * the commands need on top (named servers or exit 2, the Kiro Crew gateway settings as {@link
- * GatewaySettings}, the documented JSON form). Built by {@link HostConfigLoader#load}.
- *
- * @param loaded the servers from the host's configs
+ * The servers from the host's configs: the one {@link HostServers} value, which the loader builds
+ * and {@code Shareability.hostServers} hands out as it is, with what only the commands need on top
+ * (named servers or exit 2, the Kiro Crew gateway settings as {@link GatewaySettings}, the
+ * documented JSON form). Built by {@link HostConfigLoader#load}; immutable.
  */
-public record HostConfig(HostServers loaded) {
-  public HostConfig {
-    Objects.requireNonNull(loaded, "loaded");
-  }
+public final class HostConfig implements HostServers {
+  private final List<ConfigFile> files;
+  private final List<ConfiguredServer> servers;
+  private final List<ConfiguredServer> clientParts;
+  private final GatewaySettings gateway;
+  private final ProfileSelection profile;
 
-  /** As {@link HostServers}, from its parts. */
+  /**
+   * The servers from their parts; the lists are copied.
+   *
+   * @param files every file looked at, in source order
+   * @param servers the server names in order of first appearance, without the client parts
+   * @param clientParts the names whose every definition is part of its client
+   * @param gateway the {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none)
+   * @param profile the host profile in force and why
+   */
   public HostConfig(
       List<ConfigFile> files,
       List<ConfiguredServer> servers,
       List<ConfiguredServer> clientParts,
       GatewaySettings gateway,
       ProfileSelection profile) {
-    this(
-        new Results.HostServers(
-            files,
-            servers,
-            clientParts,
-            profile.name(),
-            profile.profile(),
-            profile.reason(),
-            gateway.source(),
-            gateway.view()));
-  }
-
-  /** Every file looked at, in source order. */
-  public List<ConfigFile> files() {
-    return loaded.files();
-  }
-
-  /** Server names in order of first appearance, without the client parts. */
-  public List<ConfiguredServer> servers() {
-    return loaded.servers();
+    this.files = List.copyOf(files);
+    this.servers = List.copyOf(servers);
+    this.clientParts = List.copyOf(clientParts);
+    this.gateway = Objects.requireNonNull(gateway, "gateway");
+    this.profile = Objects.requireNonNull(profile, "profile");
   }
 
   /**
-   * The names whose every definition is part of its client rather than a server process (a Goose
-   * {@code builtin} extension, ...): listed by {@code kcshare config}, left out of every verdict,
-   * pass and metric (docs/config.md#part-of-the-client).
+   * The commands' view of {@code servers}: the value itself when the loader built it (as {@code
+   * Shareability.hostServers} returns it), else one with the same parts.
    */
+  public static HostConfig of(HostServers servers) {
+    if (servers instanceof HostConfig h) {
+      return h;
+    }
+    return new HostConfig(
+        servers.files(),
+        servers.servers(),
+        servers.clientParts(),
+        GatewaySettings.of(servers.gatewaySource(), servers.gatewaySection()),
+        new ProfileSelection(
+            servers.profileName(), servers.hostProfile(), servers.profileReason()));
+  }
+
+  @Override
+  public List<ConfigFile> files() {
+    return files;
+  }
+
+  @Override
+  public List<ConfiguredServer> servers() {
+    return servers;
+  }
+
+  @Override
   public List<ConfiguredServer> clientParts() {
-    return loaded.clientParts();
+    return clientParts;
+  }
+
+  @Override
+  public String profileName() {
+    return profile.name();
+  }
+
+  @Override
+  public HostProfile hostProfile() {
+    return profile.profile();
+  }
+
+  @Override
+  public String profileReason() {
+    return profile.reason();
+  }
+
+  @Override
+  public @Nullable String gatewaySource() {
+    return gateway.source();
+  }
+
+  @Override
+  public Optional<Map<String, @Nullable Object>> gatewaySection() {
+    return gateway.view();
   }
 
   /** The {@code mcp_gateway} settings ({@link GatewaySettings#absent()} when none). */
   public GatewaySettings gateway() {
-    return GatewaySettings.of(loaded.gatewaySource(), loaded.gatewaySection());
+    return gateway;
   }
 
   /**
@@ -86,7 +126,7 @@ public record HostConfig(HostServers loaded) {
    * which is where the gateway reads them.
    */
   public Path gatewayConfigFile(HostContext context) {
-    String source = loaded.gatewaySource();
+    String source = gateway.source();
     if (source != null) {
       for (ConfigFile f : files()) {
         if (f.display().equals(source) && f.formats().contains(ConfigFormat.KIROCREW.id())) {
@@ -103,17 +143,17 @@ public record HostConfig(HostServers loaded) {
 
   /** The host profile in force and why. */
   public ProfileSelection profile() {
-    return new ProfileSelection(loaded.profileName(), loaded.hostProfile(), loaded.profileReason());
+    return profile;
   }
 
-  /** The server of that name, or null when no file defines it. */
-  public @Nullable ConfiguredServer server(String name) {
-    return loaded.server(name).orElse(null);
+  /** The server of that name, or null when no file defines it ({@link #server} as a null). */
+  public @Nullable ConfiguredServer serverNamed(String name) {
+    return server(name).orElse(null);
   }
 
   /** The client part of that name ({@link #clientParts}), or null when there is none. */
-  public @Nullable ConfiguredServer clientPart(String name) {
-    return loaded.clientPart(name).orElse(null);
+  public @Nullable ConfiguredServer clientPartNamed(String name) {
+    return clientPart(name).orElse(null);
   }
 
   /**
@@ -147,8 +187,8 @@ public record HostConfig(HostServers loaded) {
     List<ConfiguredServer> out = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (String name : new LinkedHashSet<>(names)) {
-      ConfiguredServer s = server(name);
-      ConfiguredServer part = s == null ? clientPart(name) : null;
+      ConfiguredServer s = serverNamed(name);
+      ConfiguredServer part = s == null ? clientPartNamed(name) : null;
       if (part != null) {
         unknown.add(clientPartText(part));
       } else if (s == null) {
@@ -180,7 +220,7 @@ public record HostConfig(HostServers loaded) {
    */
   public String unknownServer(String name) {
     List<String> unusable = new ArrayList<>();
-    for (UnusableEntry u : loaded.unusableEntries()) {
+    for (UnusableEntry u : unusableEntries()) {
       if (u.server().equals(name)) {
         unusable.add(
             Escaper.quoted(name, Escaper.SHORT_LIMIT)
@@ -202,8 +242,8 @@ public record HostConfig(HostServers loaded) {
         + " (see kcshare config)";
   }
 
-  /** The names whose definitions disagree, in config order. */
-  public List<Conflict> conflicts() {
+  /** The names whose definitions disagree, in config order, with how they disagree. */
+  public List<Conflict> conflictDetails() {
     List<Conflict> out = new ArrayList<>();
     for (ConfiguredServer s : servers()) {
       Conflict c = Conflict.of(s);
@@ -212,43 +252,6 @@ public record HostConfig(HostServers loaded) {
       }
     }
     return List.copyOf(out);
-  }
-
-  /** Every unresolved variable reference, in config order. */
-  public List<UnresolvedVariable> unresolved() {
-    return loaded.unresolved();
-  }
-
-  /**
-   * The resolved {@code pool_identity_env} ({@code identityKeys} of docs/design.md#evidence,
-   * docs/design.md#evidence-assembly).
-   */
-  public Set<String> identityKeys() {
-    return gateway().identityKeys();
-  }
-
-  /** The host profile in force. */
-  public HostProfile hostProfile() {
-    return profile().profile();
-  }
-
-  /**
-   * One line per problem of a file named with {@code --config}, {@code file: pointer: problem} (or
-   * {@code file:line:column: problem}), unescaped (config text; never an env value). Empty when
-   * every named file could be used.
-   */
-  public List<String> errors() {
-    return loaded.errors();
-  }
-
-  /**
-   * One line per problem of a discovered file that kcshare skipped, {@code file: pointer: problem}
-   * (or {@code file:line:column: problem}), then one per unusable entry of a discovered file that
-   * was read, unescaped ({@link HostServers#skipped()}). What is skipped is left out; every other
-   * file and entry counts.
-   */
-  public List<String> skipped() {
-    return loaded.skipped();
   }
 
   /**
@@ -367,7 +370,7 @@ public record HostConfig(HostServers loaded) {
     }
     out.put("clientParts", partList);
     List<@Nullable Object> conflictList = new ArrayList<>();
-    for (Conflict c : conflicts()) {
+    for (Conflict c : conflictDetails()) {
       Map<String, @Nullable Object> m = new LinkedHashMap<>();
       m.put("name", c.name());
       m.put("reason", c.reason());

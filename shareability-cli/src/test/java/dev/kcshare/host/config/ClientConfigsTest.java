@@ -66,7 +66,7 @@ final class ClientConfigsTest {
   }
 
   private ConfiguredDefinition def(String name) {
-    ConfiguredServer s = c.server(name);
+    ConfiguredServer s = c.serverNamed(name);
     assertThat(s).as(name).isNotNull();
     return s.first();
   }
@@ -76,7 +76,7 @@ final class ClientConfigsTest {
   }
 
   private List<String> unresolved(String name) {
-    return c.server(name).unresolved().stream()
+    return c.serverNamed(name).unresolved().stream()
         .map(u -> u.reference() + " " + u.reason().id())
         .toList();
   }
@@ -164,13 +164,14 @@ final class ClientConfigsTest {
             + " \"v\": {\"command\": \"npx\", \"envFile\": \"missing.env\", \"env\": {\"K\": \"x\"}}}}");
     HostConfig h =
         HostConfigLoader.load(m.context(m.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    Map<String, String> t = h.server("t").first().definition().env();
+    Map<String, String> t = h.serverNamed("t").first().definition().env();
     assertThat(t)
         .containsEntry("A", "declared")
         .containsEntry("B", "file")
         .containsEntry("PATH", "/from/file:/extra");
-    assertThat(h.server("u").first().definition().env()).containsEntry("PATH", m.bin() + ":/extra");
-    assertThat(h.server("v").first().definition().env()).containsOnlyKeys("K");
+    assertThat(h.serverNamed("u").first().definition().env())
+        .containsEntry("PATH", m.bin() + ":/extra");
+    assertThat(h.serverNamed("v").first().definition().env()).containsOnlyKeys("K");
     assertThat(h.skipped()).isEmpty();
     assertThat(
             h.files().stream()
@@ -183,7 +184,8 @@ final class ClientConfigsTest {
                 w.startsWith("/servers/v/envFile: cannot read ")
                     && w.contains("missing.env: no such file"));
     // the identity is that of the env VS Code gives the server
-    assertThat(h.server("t").first().identity()).isNotEqualTo(h.server("u").first().identity());
+    assertThat(h.serverNamed("t").first().identity())
+        .isNotEqualTo(h.serverNamed("u").first().identity());
   }
 
   @Test
@@ -249,7 +251,7 @@ final class ClientConfigsTest {
     m.write(m.workspace().resolve(".codex/config.toml"), "[mcp_servers.p]\ncommand = \"npx\"\n");
     HostConfig h =
         HostConfigLoader.load(m.context(m.env()).host(), ConfigRequest.discovery(), Platform.LINUX);
-    assertThat(h.server("p")).isNotNull();
+    assertThat(h.serverNamed("p")).isNotNull();
     assertThat(h.files())
         .filteredOn(f -> f.origin().equals("codex-project"))
         .singleElement()
@@ -265,8 +267,9 @@ final class ClientConfigsTest {
     assertThat(nested.command()).isEqualTo("npx");
     assertThat(nested.args()).containsExactly("-y", "zed-nested");
     assertThat(def("zed-nested").isStdio()).isTrue();
-    assertThat(c.server("zed-extension")).isNull();
-    assertThat(c.clientPart("zed-extension").first().definition().type()).isEqualTo("extension");
+    assertThat(c.serverNamed("zed-extension")).isNull();
+    assertThat(c.clientPartNamed("zed-extension").first().definition().type())
+        .isEqualTo("extension");
     assertThat(file("zed-user").warnings())
         .anyMatch(w -> w.startsWith("/context_servers/zed-extension: provided by a Zed extension"));
     assertThat(def("zed-project-tool").isStdio()).isFalse();
@@ -306,13 +309,13 @@ final class ClientConfigsTest {
         .anyMatch(w -> w.startsWith("/extensions/goosetool/envs/PATH: skipped"));
     assertThat(def("gooseoff").definition().disabled()).isTrue();
     // A builtin extension is part of Goose: listed apart, never a server.
-    assertThat(c.server("developer")).isNull();
-    ConfiguredServer developer = c.clientPart("developer");
+    assertThat(c.serverNamed("developer")).isNull();
+    ConfiguredServer developer = c.clientPartNamed("developer");
     assertThat(developer).isNotNull();
     assertThat(developer.isPartOfClient()).isTrue();
     assertThat(developer.first().definition().type()).isEqualTo("builtin");
     assertThat(c.clientParts()).extracting(ConfiguredServer::name).contains("developer", "todo");
-    assertThat(c.server("todo")).isNull();
+    assertThat(c.serverNamed("todo")).isNull();
     // A websocket extension is remote, at its uri: a server, not part of Goose.
     assertThat(def("goosesocket").definition().url()).isEqualTo("wss://example.invalid/goose");
     assertThat(def("goosesocket").isStdio()).isFalse();
@@ -347,11 +350,11 @@ final class ClientConfigsTest {
 
   @Test
   void severalClientsOneName() {
-    ConfiguredServer memory = c.server("memory");
+    ConfiguredServer memory = c.serverNamed("memory");
     assertThat(memory.clients()).containsExactly("Codex CLI", "Goose");
     assertThat(memory.isConflicting()).as("the same command line in two clients").isFalse();
     assertThat(memory.differences()).isEmpty();
-    ConfiguredServer fetch = c.server("fetch");
+    ConfiguredServer fetch = c.serverNamed("fetch");
     assertThat(fetch.clients()).containsExactly("Zed", "opencode");
     assertThat(fetch.isConflicting()).isTrue();
     assertThat(fetch.differences()).containsExactly("args");

@@ -169,7 +169,7 @@ final class ConfigErrorsTest {
     assertThat(c.errors()).isEmpty();
     assertThat(c.requireValid()).isSameAs(c);
     assertThat(c.files()).filteredOn(f -> f.status() == ConfigFile.Status.SKIPPED).hasSize(1);
-    assertThat(c.loaded().unusableEntries()).isEmpty();
+    assertThat(c.unusableEntries()).isEmpty();
     assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("other");
     for (String word : INTERNALS) {
       assertThat(message).doesNotContain(word);
@@ -256,7 +256,7 @@ final class ConfigErrorsTest {
             "~/.cursor/mcp.json: /mcpServers/b/args/0: expected a string, got a number",
             "~/.cursor/mcp.json: /mcpServers/c/command: expected a string, got a number");
     assertThat(c.servers()).extracting(ConfiguredServer::name).containsExactly("a");
-    assertThat(c.loaded().unusableEntries())
+    assertThat(c.unusableEntries())
         .extracting(u -> u.server() + " " + u.pointer())
         .containsExactly("b /mcpServers/b/args/0", "c /mcpServers/c/command");
     assertThat(c.errors()).isEmpty();

@@ -80,19 +80,19 @@ final class GatewayConfigsTest {
     assertThat(f.status()).isEqualTo(ConfigFile.Status.READ);
     assertThat(f.formats()).containsExactly(ConfigFormat.MCPHUB.id());
     assertThat(f.servers()).isEqualTo(4);
-    ConfiguredDefinition pw = c.server("playwright").first();
+    ConfiguredDefinition pw = c.serverNamed("playwright").first();
     assertThat(pw.definition().command()).isEqualTo("npx");
     assertThat(pw.definition().args()).containsExactly("@playwright/mcp@latest", "--headless");
     assertThat(pw.isStdio()).isTrue();
     assertThat(pw.identity()).isNotNull();
     assertThat(pw.client()).isEqualTo("mcphub");
-    assertThat(c.server("amap").first().definition().env())
+    assertThat(c.serverNamed("amap").first().definition().env())
         .containsEntry("AMAP_MAPS_API_KEY", "hub-sample-value");
-    ConfiguredDefinition off = c.server("off").first();
+    ConfiguredDefinition off = c.serverNamed("off").first();
     assertThat(off.definition().disabled()).isTrue();
     assertThat(off.definition().refusal()).isEqualTo(DefinitionFacts.DISABLED);
-    assertThat(c.server("remote").first().isStdio()).isFalse();
-    assertThat(c.server("remote").first().definition().url())
+    assertThat(c.serverNamed("remote").first().isStdio()).isFalse();
+    assertThat(c.serverNamed("remote").first().definition().url())
         .isEqualTo("https://example.invalid/mcp");
     assertThat(c.toJson().toString()).doesNotContain("hub-sample-value");
   }
@@ -152,19 +152,19 @@ final class GatewayConfigsTest {
     l.write(l.home().resolve(".config/1mcp/mcp.json"), ONE_MCP);
     HostConfig c = load(l, l.env());
     assertThat(file(c, "1mcp").servers()).isEqualTo(5);
-    ConfiguredDefinition fs = c.server("filesystem").first();
+    ConfiguredDefinition fs = c.serverNamed("filesystem").first();
     assertThat(fs.pointer()).isEqualTo("/mcpServers/filesystem");
     assertThat(fs.definition().args()).containsExactly("-y", "fs", "/tmp");
     assertThat(fs.identity()).isNotNull();
     assertThat(fs.client()).isEqualTo("1MCP");
-    assertThat(c.server("off").first().definition().disabled()).isTrue();
-    ConfiguredDefinition maybe = c.server("maybe").first();
+    assertThat(c.serverNamed("off").first().definition().disabled()).isTrue();
+    ConfiguredDefinition maybe = c.serverNamed("maybe").first();
     assertThat(maybe.definition().disabled()).isTrue();
     assertThat(file(c, "1mcp").warnings())
         .contains(
             "/mcpServers/maybe/disabled: a string in a static server, which 1MCP reads as true"
                 + " (not empty): the server is off");
-    ConfiguredDefinition plain = c.server("plain").first();
+    ConfiguredDefinition plain = c.serverNamed("plain").first();
     assertThat(plain.pointer()).isEqualTo("/mcpTemplates/plain");
     assertThat(plain.definition().disabled()).isFalse();
     assertThat(plain.definition().refusal()).isNull();
@@ -177,7 +177,7 @@ final class GatewayConfigsTest {
     Layout l = ConfigSamples.empty(root);
     l.write(l.home().resolve(".config/1mcp/mcp.json"), ONE_MCP);
     HostConfig c = load(l, l.env());
-    ConfiguredServer s = c.server("project");
+    ConfiguredServer s = c.serverNamed("project");
     ConfiguredDefinition d = s.first();
     assertThat(d.pointer()).isEqualTo("/mcpTemplates/project");
     assertThat(d.isStdio()).isTrue();
@@ -207,7 +207,7 @@ final class GatewayConfigsTest {
         l.home().resolve(".config/1mcp/mcp.json"),
         "{\"mcpServers\": {\"lit\": {\"command\": \"npx\", \"args\": [\"{{x}}\"]}}}");
     HostConfig c = load(l, l.env());
-    ConfiguredDefinition d = c.server("lit").first();
+    ConfiguredDefinition d = c.serverNamed("lit").first();
     assertThat(d.identity()).isNotNull();
     assertThat(d.definition().refusal()).isNull();
     assertThat(d.unresolved()).isEmpty();

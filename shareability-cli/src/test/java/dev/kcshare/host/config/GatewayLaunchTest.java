@@ -49,7 +49,7 @@ final class GatewayLaunchTest {
   }
 
   private static ConfiguredDefinition def(HostConfig c, String name) {
-    return c.server(name).first();
+    return c.serverNamed(name).first();
   }
 
   private static List<String> references(ConfiguredDefinition d) {
@@ -137,7 +137,7 @@ final class GatewayLaunchTest {
             "g");
     ConfiguredDefinition fs = def(c, "filesystem");
     assertThat(fs.definition().env()).containsEntry("API_KEY", "g");
-    assertThat(c.server("filesystem").declaredEnvNames()).contains("API_KEY", "HTTP_PROXY");
+    assertThat(c.serverNamed("filesystem").declaredEnvNames()).contains("API_KEY", "HTTP_PROXY");
     assertThat(def(c, "remote-api").isStdio()).isFalse();
   }
 

@@ -219,7 +219,7 @@ final class HostConfigLoaderEntriesTest {
     assertThat(file(c, "~/.config/1mcp/mcp.json").status())
         .as("a server section of the wrong shape")
         .isEqualTo(ConfigFile.Status.SKIPPED);
-    assertThat(c.loaded().unusableEntries()).isEmpty();
+    assertThat(c.unusableEntries()).isEmpty();
     assertThat(c.skipped())
         .hasSize(2)
         .anySatisfy(

@@ -38,7 +38,7 @@ final class HostConfigLoaderTest {
   }
 
   private static ConfiguredServer server(HostConfig c, String name) {
-    ConfiguredServer s = c.server(name);
+    ConfiguredServer s = c.serverNamed(name);
     assertThat(s).as(name).isNotNull();
     return s;
   }
@@ -139,7 +139,7 @@ final class HostConfigLoaderTest {
     assertThat(server(c, "puppeteer").first().pointer())
         .isEqualTo(
             "/projects/" + l.workspace().toString().replace("/", "~1") + "/mcpServers/puppeteer");
-    assertThat(c.server("other-project-only")).as("another project's servers").isNull();
+    assertThat(c.serverNamed("other-project-only")).as("another project's servers").isNull();
     assertThat(server(c, "kirocrew-core").first().format()).isEqualTo(ConfigFormat.KIRO_AGENT.id());
     assertThat(server(c, "postgres").first().format()).isEqualTo(ConfigFormat.CLAUDE_CODE.id());
     assertThat(server(c, "playwright").first().format()).isEqualTo(ConfigFormat.VSCODE.id());
@@ -155,7 +155,7 @@ final class HostConfigLoaderTest {
     assertThat(filesystem.commonIdentity()).isEqualTo(filesystem.first().identity()).isNotNull();
     assertThat(server(c, "memory").isConflicting()).isFalse();
 
-    assertThat(c.conflicts())
+    assertThat(c.conflictDetails())
         .extracting(Conflict::name, Conflict::reason)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
