@@ -5,12 +5,8 @@ import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.records.CacheRow;
 import dev.kcshare.core.records.internal.AttemptRecord;
 import dev.kcshare.host.prober.LaunchSummary;
-import dev.kcshare.host.prober.PhaseTimes;
-import dev.kcshare.host.prober.ProbeAttempt;
 import dev.kcshare.host.prober.ProbeOutcome;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,12 +24,8 @@ final class PassRecords {
    */
   static PassResult.Measured measured(Measurement m, boolean stored, @Nullable AttemptRecord last) {
     ProbeOutcome o = m.outcome();
-    List<PassResult.Spawn> processes = new ArrayList<>();
-    if (o != null) {
-      for (ProbeAttempt a : o.attempts()) {
-        processes.add(spawn(a));
-      }
-    }
+    // The prober's attempts are the spawns the result lists, as it made them.
+    List<PassResult.Spawn> processes = o == null ? List.of() : List.copyOf(o.attempts());
     LaunchSummary launch = o == null ? null : o.launch();
     return new Results.Measured(
         m.name(),
@@ -56,29 +48,6 @@ final class PassRecords {
    */
   static PassResult.Measured unstored(String name, ProbeOutcome outcome) {
     return measured(new Measurement(name, outcome.result(), outcome, null, null), false, null);
-  }
-
-  private static PassResult.Spawn spawn(ProbeAttempt a) {
-    PhaseTimes t = a.phases();
-    return new Results.Spawn(
-        a.identity(),
-        a.era(),
-        a.retry(),
-        PassResult.Spawn.Status.valueOf(a.status().name()),
-        a.failure(),
-        a.stderrTail(),
-        a.exitStatus(),
-        t == null
-            ? null
-            : new Results.Phases(
-                Duration.ofMillis(t.spawnMillis()),
-                millis(t.answerMillis()),
-                millis(t.listMillis()),
-                millis(t.exitMillis())));
-  }
-
-  private static @Nullable Duration millis(@Nullable Long millis) {
-    return millis == null ? null : Duration.ofMillis(millis);
   }
 
   /** The stored rows a pass includes, by name, in order. */

@@ -1,12 +1,17 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.api.PassResult;
+import dev.kcshare.api.PassResult.Spawn.Status;
+import dev.kcshare.api.internal.Results;
 import dev.kcshare.core.handshake.Era;
+import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One spawned process of a pre-flight, for diagnostics: shown by {@code -v} and {@code preflight};
  * its stderr tail (masked, escaped and bounded) is also what {@code kcshare-attempts.json} keeps.
+ * It is the {@link PassResult.Spawn} a pass result lists, as the prober made it.
  *
  * @param identity {@code "A"} or {@code "B"}
  * @param era the phase it ran in
@@ -18,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  *     500 code points (its end kept)
  * @param exitStatus how the process ended ({@code exit 1}, {@code signal 9 (SIGKILL)}), or null
  *     when it was never spawned or could not be reaped
- * @param phases how long each phase took, or null when it was never spawned
+ * @param times how long each phase took, or null when it was never spawned
  */
 public record ProbeAttempt(
     String identity,
@@ -28,22 +33,10 @@ public record ProbeAttempt(
     @Nullable String failure,
     String stderrTail,
     @Nullable String exitStatus,
-    @Nullable PhaseTimes phases) {
+    @Nullable PhaseTimes times)
+    implements PassResult.Spawn {
 
-  /** How one attempt ended. */
-  public enum Status {
-    /** The exchange completed and produced an answer. */
-    ANSWERED,
-    /** The exchange failed with {@link ProbeAttempt#failure()}. */
-    FAILED,
-    /** The initialize error identified a modern-era server. */
-    MODERN_DETECTED,
-    /**
-     * Stopped because the other identity detected a modern server, or the pre-flight was cancelled.
-     */
-    ABANDONED
-  }
-
+  /** Validates. */
   public ProbeAttempt {
     Objects.requireNonNull(identity, "identity");
     Objects.requireNonNull(era, "era");
@@ -62,19 +55,20 @@ public record ProbeAttempt(
     this(identity, era, retry, status, failure, stderrTail, null, null);
   }
 
-  /** A short label such as {@code A}, {@code B (retry)} or {@code A (modern)}. */
-  public String label() {
-    StringBuilder label = new StringBuilder(identity);
-    if (era == Era.MODERN || retry) {
-      label.append(" (");
-      if (era == Era.MODERN) {
-        label.append("modern");
-      }
-      if (retry) {
-        label.append(era == Era.MODERN ? ", retry" : "retry");
-      }
-      label.append(')');
-    }
-    return label.toString();
+  /** The phase times as the API gives them, or null when it was never spawned. */
+  @Override
+  public PassResult.@Nullable Phases phases() {
+    PhaseTimes t = times;
+    return t == null
+        ? null
+        : new Results.Phases(
+            Duration.ofMillis(t.spawnMillis()),
+            millis(t.answerMillis()),
+            millis(t.listMillis()),
+            millis(t.exitMillis()));
+  }
+
+  private static @Nullable Duration millis(@Nullable Long millis) {
+    return millis == null ? null : Duration.ofMillis(millis);
   }
 }

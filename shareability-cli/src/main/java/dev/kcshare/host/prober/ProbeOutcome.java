@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.PreflightResult;
 import java.util.Collections;
@@ -74,7 +75,7 @@ public record ProbeOutcome(
 
   private @Nullable ProbeAttempt lastFailedOrLast() {
     for (int i = attempts.size() - 1; i >= 0; i--) {
-      if (attempts.get(i).status() == ProbeAttempt.Status.FAILED) {
+      if (attempts.get(i).status() == PassResult.Spawn.Status.FAILED) {
         return attempts.get(i);
       }
     }

@@ -1,5 +1,6 @@
 package dev.kcshare.host.prober;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.cost.SessionCost;
 import dev.kcshare.core.handshake.Answer;
@@ -820,22 +821,22 @@ public final class StdioProber {
     }
 
     ProbeAttempt toProbeAttempt() {
-      ProbeAttempt.Status status;
+      PassResult.Spawn.Status status;
       if (result instanceof Exchange.Answered) {
-        status = ProbeAttempt.Status.ANSWERED;
+        status = PassResult.Spawn.Status.ANSWERED;
       } else if (result instanceof Exchange.ModernDetected) {
-        status = ProbeAttempt.Status.MODERN_DETECTED;
+        status = PassResult.Spawn.Status.MODERN_DETECTED;
       } else if (failure != null) {
-        status = ProbeAttempt.Status.FAILED;
+        status = PassResult.Spawn.Status.FAILED;
       } else {
-        status = ProbeAttempt.Status.ABANDONED;
+        status = PassResult.Spawn.Status.ABANDONED;
       }
       return new ProbeAttempt(
           identity.name(),
           era,
           retry,
           status,
-          status == ProbeAttempt.Status.FAILED ? failure() : null,
+          status == PassResult.Spawn.Status.FAILED ? failure() : null,
           // masked before it is cut, so no cut can leave part of a secret visible
           Escaper.escTail(secrets.mask(stderrTail), Escaper.LONG_LIMIT),
           exitStatus,

@@ -1,5 +1,6 @@
 package dev.kcshare.host.evaluation;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.Era;
@@ -99,7 +100,7 @@ final class FakePreflights implements Preflights {
     Answer a = answer();
     return new ProbeOutcome(
         PreflightResult.decide(a, a),
-        List.of(attempt("A", ProbeAttempt.Status.ANSWERED, null, "", "exit 0")),
+        List.of(attempt("A", PassResult.Spawn.Status.ANSWERED, null, "", "exit 0")),
         Map.of(),
         LAUNCH);
   }
@@ -110,8 +111,8 @@ final class FakePreflights implements Preflights {
     return new ProbeOutcome(
         PreflightResult.couldNotRun(detail, null, null),
         List.of(
-            attempt("A", ProbeAttempt.Status.FAILED, detail, tail, "exit 1"),
-            attempt("B", ProbeAttempt.Status.FAILED, detail, tail, "exit 1")),
+            attempt("A", PassResult.Spawn.Status.FAILED, detail, tail, "exit 1"),
+            attempt("B", PassResult.Spawn.Status.FAILED, detail, tail, "exit 1")),
         Map.of(),
         LAUNCH);
   }
@@ -119,13 +120,14 @@ final class FakePreflights implements Preflights {
   static ProbeOutcome timedOut() {
     return new ProbeOutcome(
         PreflightResult.couldNotRun(ProbeOutcome.TIMEOUT, null, null),
-        List.of(attempt("A", ProbeAttempt.Status.FAILED, "timeout", "still downloading", "exit 0")),
+        List.of(
+            attempt("A", PassResult.Spawn.Status.FAILED, "timeout", "still downloading", "exit 0")),
         Map.of(),
         LAUNCH);
   }
 
   private static ProbeAttempt attempt(
-      String identity, ProbeAttempt.Status status, String failure, String tail, String exit) {
+      String identity, PassResult.Spawn.Status status, String failure, String tail, String exit) {
     return new ProbeAttempt(
         identity,
         Era.LEGACY,
@@ -134,6 +136,6 @@ final class FakePreflights implements Preflights {
         failure,
         tail,
         exit,
-        new PhaseTimes(2, status == ProbeAttempt.Status.ANSWERED ? 40L : null, null, 5L));
+        new PhaseTimes(2, status == PassResult.Spawn.Status.ANSWERED ? 40L : null, null, 5L));
   }
 }

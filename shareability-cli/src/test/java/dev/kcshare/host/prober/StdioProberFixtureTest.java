@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Answer;
 import dev.kcshare.core.handshake.CacheHints;
@@ -82,7 +83,7 @@ final class StdioProberFixtureTest {
     assertThat(r.reasons()).containsExactly(PreflightResult.PREFLIGHT_UNAVAILABLE);
   }
 
-  private static List<ProbeAttempt.Status> statuses(ProbeOutcome outcome) {
+  private static List<PassResult.Spawn.Status> statuses(ProbeOutcome outcome) {
     return outcome.attempts().stream().map(ProbeAttempt::status).toList();
   }
 
@@ -99,7 +100,7 @@ final class StdioProberFixtureTest {
     assertThat(a.toolNames()).isEqualTo(List.of("echo", "add"));
     assertThat(a.protocolVersion()).isEqualTo("2024-11-05");
     assertThat(statuses(outcome))
-        .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
+        .containsExactly(PassResult.Spawn.Status.ANSWERED, PassResult.Spawn.Status.ANSWERED);
     assertThat(outcome.captures()).containsOnlyKeys("a", "b");
     assertThat(f.pids()).hasSize(2);
   }
@@ -327,11 +328,13 @@ final class StdioProberFixtureTest {
     assertThat(r.answerA().toolNames()).isEqualTo(List.of("echo", "add"));
     assertThat(r.answerA().supportedVersions()).isEqualTo(List.of("2026-07-28"));
     assertThat(statuses(outcome).subList(0, 2))
-        .contains(ProbeAttempt.Status.MODERN_DETECTED)
+        .contains(PassResult.Spawn.Status.MODERN_DETECTED)
         .allMatch(
-            s -> s == ProbeAttempt.Status.MODERN_DETECTED || s == ProbeAttempt.Status.ABANDONED);
+            s ->
+                s == PassResult.Spawn.Status.MODERN_DETECTED
+                    || s == PassResult.Spawn.Status.ABANDONED);
     assertThat(statuses(outcome).subList(2, 4))
-        .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
+        .containsExactly(PassResult.Spawn.Status.ANSWERED, PassResult.Spawn.Status.ANSWERED);
     assertThat(outcome.captures().get("a")).containsKey("discover").doesNotContainKey("initialize");
     // The identity abandoned in the legacy phase may not have been spawned yet.
     assertThat(f.pids()).hasSizeBetween(3, 4);
@@ -368,7 +371,7 @@ final class StdioProberFixtureTest {
     assertThat(outcome.result().era()).isEqualTo(Era.MODERN);
     assertThat(outcome.result().basis()).isEqualTo(EraBasis.INITIALIZE_REJECTED);
     assertThat(statuses(outcome).subList(2, 4))
-        .containsExactly(ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.ANSWERED);
+        .containsExactly(PassResult.Spawn.Status.ANSWERED, PassResult.Spawn.Status.ANSWERED);
   }
 
   @Test
@@ -376,7 +379,7 @@ final class StdioProberFixtureTest {
     FixtureServers f = new FixtureServers(dir);
     ProbeOutcome outcome = probe(f, PROBER.withEra(EraChoice.LEGACY), f.server("modern-only"));
     assertCouldNotRun(outcome, "Unsupported protocol version");
-    assertThat(statuses(outcome)).doesNotContain(ProbeAttempt.Status.MODERN_DETECTED);
+    assertThat(statuses(outcome)).doesNotContain(PassResult.Spawn.Status.MODERN_DETECTED);
     ProbeOutcome legacy = probe(f, PROBER.withEra(EraChoice.LEGACY), f.server("dual-era"));
     assertMeasured(legacy, false, "");
     assertThat(legacy.result().era()).isEqualTo(Era.LEGACY);
@@ -583,13 +586,15 @@ final class StdioProberFixtureTest {
     assertThat(outcome.attempts()).hasSize(3);
     assertThat(statuses(outcome))
         .containsExactlyInAnyOrder(
-            ProbeAttempt.Status.ANSWERED, ProbeAttempt.Status.FAILED, ProbeAttempt.Status.ANSWERED);
+            PassResult.Spawn.Status.ANSWERED,
+            PassResult.Spawn.Status.FAILED,
+            PassResult.Spawn.Status.ANSWERED);
     ProbeAttempt retry = outcome.attempts().get(2);
     assertThat(retry.retry()).isTrue();
-    assertThat(retry.status()).isEqualTo(ProbeAttempt.Status.ANSWERED);
+    assertThat(retry.status()).isEqualTo(PassResult.Spawn.Status.ANSWERED);
     ProbeAttempt failed =
         outcome.attempts().stream()
-            .filter(a -> a.status() == ProbeAttempt.Status.FAILED)
+            .filter(a -> a.status() == PassResult.Spawn.Status.FAILED)
             .findFirst()
             .orElseThrow();
     assertThat(failed.identity()).isEqualTo(retry.identity());
@@ -744,7 +749,7 @@ final class StdioProberFixtureTest {
     assertThat(measured.attempts()).hasSize(2);
     for (ProbeAttempt a : measured.attempts()) {
       assertThat(a.exitStatus()).isEqualTo("exit 0");
-      PhaseTimes t = a.phases();
+      PhaseTimes t = a.times();
       assertThat(t).isNotNull();
       assertThat(t.spawnMillis()).isNotNegative();
       assertThat(t.answerMillis())
@@ -756,7 +761,7 @@ final class StdioProberFixtureTest {
           .matches("spawn \\d+ ms -> initialize \\d+ ms -> tools/list \\d+ ms -> exit \\d+ ms");
     }
     ProbeOutcome failed = probe(new FixtureServers(dir), "exit-early");
-    PhaseTimes t = failed.attempts().get(0).phases();
+    PhaseTimes t = failed.attempts().get(0).times();
     assertThat(t.answerMillis()).isNull();
     assertThat(t.listMillis()).isNull();
     assertThat(t.describe(Era.LEGACY)).matches("spawn \\d+ ms -> initialize - -> exit \\d+ ms");

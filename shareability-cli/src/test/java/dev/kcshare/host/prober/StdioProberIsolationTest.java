@@ -2,6 +2,7 @@ package dev.kcshare.host.prober;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kcshare.api.PassResult;
 import dev.kcshare.api.ServerDefinition;
 import dev.kcshare.core.handshake.Era;
 import dev.kcshare.core.handshake.PreflightResult;
@@ -78,7 +79,7 @@ final class StdioProberIsolationTest {
     ProbeOutcome outcome = prober.probe(f.server("stable"), false);
     assertThat(outcome.result().ran()).isTrue();
     assertThat(outcome.attempts())
-        .filteredOn(a -> a.status() == ProbeAttempt.Status.FAILED)
+        .filteredOn(a -> a.status() == PassResult.Spawn.Status.FAILED)
         .singleElement()
         .satisfies(a -> assertThat(a.failure()).isEqualTo("probe_error"));
     f.assertAllGone();
