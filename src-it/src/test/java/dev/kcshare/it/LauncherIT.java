@@ -296,6 +296,37 @@ final class LauncherIT {
     assertThat(filesIn(real)).isEmpty();
   }
 
+  /**
+   * The launcher walks every ancestor of the cache directory (in one {@code stat}): one that others
+   * may write and that is not sticky, however far up, keeps the cache from being made or used; the
+   * same path written with doubled and trailing slashes is judged as it is written plainly.
+   */
+  @Test
+  void anAncestorOthersCanWriteKeepsTheCacheFromBeingMadeAnywhereBelowIt(@TempDir Path dir)
+      throws Exception {
+    Path open = Files.createDirectories(dir.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path deep = Files.createDirectories(open.resolve("a").resolve("b"));
+    Files.setPosixFilePermissions(deep, PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(deep.getParent(), PosixFilePermissions.fromString("rwx------"));
+    Kcshare.Result r =
+        Kcshare.run(
+            Kcshare.repo(),
+            Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", deep.toString()),
+            "",
+            "--version");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(filesIn(deep)).isEmpty();
+
+    Path fine = Files.createDirectories(dir.resolve("fine").resolve("cache"));
+    String written = dir + "//fine/cache//";
+    r =
+        Kcshare.run(
+            Kcshare.repo(), Map.of("KCSHARE_CDS", "1", "XDG_CACHE_HOME", written), "", "--version");
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(filesIn(fine.resolve("kcshare"))).hasSize(1).allMatch(f -> f.endsWith(".jsa"));
+  }
+
   @Test
   void withoutAHomeThereIsNoArchive(@TempDir Path logs) throws Exception {
     // Not /tmp/.cache: a class-data archive is code, and /tmp is everyone's.

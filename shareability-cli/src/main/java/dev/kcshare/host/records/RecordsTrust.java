@@ -11,11 +11,13 @@ import java.nio.file.Path;
 import java.nio.file.attribute.GroupPrincipal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,9 @@ public final class RecordsTrust {
   private static final long ACL_TIMEOUT_SECONDS = 10;
 
   private static volatile @Nullable OptionalLong effectiveUid;
+
+  /** How many times {@code getfacl} was started in this JVM (for the tests of its cost). */
+  private static final AtomicLong ACL_READS = new AtomicLong();
 
   /** The records directories whose read warning this JVM has given. */
   private static final Set<Path> WARNED = ConcurrentHashMap.newKeySet();
@@ -330,10 +335,12 @@ public final class RecordsTrust {
     int mode = ((Number) Files.getAttribute(real, "unix:mode")).intValue();
     String owner = Files.getOwner(real).getName();
     String group = ((GroupPrincipal) Files.getAttribute(real, "posix:group")).getName();
-    boolean groupWrite = (mode & 0020) != 0;
-    Set<String> members = groupWrite ? groupMembers(gid) : Set.of();
     // With an ACL the group bits are its mask: only when they allow write can an entry grant it.
-    Set<String> aclWriters = groupWrite ? aclWriters(real, uid) : Set.of();
+    // Where others may write anyway, neither the group nor the ACL can change the answer
+    // (DirectoryTrust decides on the other and sticky bits first), so neither is read.
+    boolean groupDecides = (mode & 0020) != 0 && (mode & 0002) == 0;
+    Set<String> members = groupDecides ? groupMembers(gid) : Set.of();
+    Set<String> aclWriters = groupDecides ? aclWriters(real, uid) : Set.of();
     return new DirectoryTrust.Facts(uid, owner, group, mode, members, aclWriters);
   }
 
@@ -355,11 +362,41 @@ public final class RecordsTrust {
    * when that cannot be told (no {@code getfacl}, or it failed), which leaves a group-writable
    * directory untrusted.
    */
-  private static @Nullable Set<String> aclWriters(Path dir, long ownerUid) {
+  private static @Nullable Set<String> aclWriters(Path dir, long ownerUid) throws IOException {
+    // Only the owner or root can change an ACL, and every change (setfacl, chmod, chown) sets the
+    // status-change time: an answer read for this file and this ctime is still the answer.
+    AclKey key =
+        new AclKey(
+            dir,
+            Files.readAttributes(dir, java.nio.file.attribute.BasicFileAttributes.class).fileKey(),
+            Files.getAttribute(dir, "unix:ctime"),
+            ownerUid);
+    Set<String> known = ACLS.get(key);
+    if (known != null) {
+      return known;
+    }
+    Set<String> read = readAclWriters(dir, ownerUid);
+    if (read != null) {
+      if (ACLS.size() >= MAX_ACLS) {
+        ACLS.clear();
+      }
+      ACLS.put(key, read);
+    }
+    return read;
+  }
+
+  /** The ACL answers this JVM read, by directory, file key and status-change time. */
+  private record AclKey(Path dir, @Nullable Object fileKey, Object ctime, long ownerUid) {}
+
+  private static final int MAX_ACLS = 64;
+  private static final Map<AclKey, Set<String>> ACLS = new ConcurrentHashMap<>();
+
+  private static @Nullable Set<String> readAclWriters(Path dir, long ownerUid) {
     if (!Files.isExecutable(GETFACL)) {
       return null;
     }
     try {
+      ACL_READS.incrementAndGet();
       Process p =
           new ProcessBuilder(
                   GETFACL.toString(),
@@ -457,6 +494,11 @@ public final class RecordsTrust {
     } catch (IOException | RuntimeException e) {
       return new ArrayList<>();
     }
+  }
+
+  /** How many times {@code getfacl} was started in this JVM. */
+  static long aclReads() {
+    return ACL_READS.get();
   }
 
   /** The effective user id, from {@code /proc/self/status}; empty where it cannot be read. */
