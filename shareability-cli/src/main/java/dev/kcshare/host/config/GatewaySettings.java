@@ -161,11 +161,6 @@ public final class GatewaySettings {
     return IdentityKeys.resolve(poolIdentityEnv());
   }
 
-  /** The raw {@code forward_declared_env} value. */
-  public @Nullable Object forwardDeclaredEnvRaw() {
-    return section.get("forward_declared_env");
-  }
-
   /**
    * {@code forward_declared_env} when it is a boolean; null when absent or of another type, in
    * which case the gateway's own default applies (not decided by kcshare).

@@ -48,11 +48,6 @@ final class StderrTail {
     }
   }
 
-  /** Total bytes the server wrote to stderr so far. */
-  synchronized long totalBytes() {
-    return total;
-  }
-
   /** The last bytes written, decoded as UTF-8 with replacement (raw: escape before showing). */
   synchronized String text() {
     int length = (int) Math.min(total, CAPACITY);
