@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * the lock — takes the ordinary path, which then fails, reports, waits or refuses exactly as it
  * always did, having spawned nothing early. What is begun is what the ordinary path does first:
  * leftovers of a killed pass reaped, the lock taken, the spawn registry opened, both identities
- * spawned, each in its own process group, with the pass's shutdown hook installed first. {@link
+ * spawned, each in its own process group, with the pass's shutdown hook installed first; the cache
+ * is read while they start, and a cache file the pass would have to leave as it is ends the head
+ * start (its processes torn down, the lock released) before the ordinary path reports it. {@link
  * MeasureCommand} takes it over when its own reading of the command line is the same; otherwise
  * {@link #close()} ends it: the pre-flight is stopped and its processes torn down, the lock
  * released.

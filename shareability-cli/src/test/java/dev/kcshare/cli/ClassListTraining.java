@@ -81,8 +81,10 @@ public final class ClassListTraining {
                     examples.resolve("captures/a.json").toString(),
                     examples.resolve("captures/b.json").toString())));
     if (NodeFixture.available()) {
-      // One pre-flight of the repository's fixture server (the example fleet's "notes").
+      // Pre-flights of the repository's fixture server (the example fleet's "notes"): the first
+      // one, and one that finds its row stored (as cron's next run does).
       String measured = work.resolve("measured").toString();
+      commandLines.add(List.of("measure", "notes", "--config", fleet, "--records-dir", measured));
       commandLines.add(List.of("measure", "notes", "--config", fleet, "--records-dir", measured));
     } else {
       System.err.println("ClassListTraining: no node on PATH; measure is left out of the list");

@@ -101,6 +101,28 @@ final class MeasureHeadStartTest {
   }
 
   @Test
+  void aCacheFileItMustLeaveAsItIsEndsTheHeadStartWithNothingRunningAndTheLockFree()
+      throws Exception {
+    // The head start reads the cache while its server starts: a refused file ends it.
+    fleet = new FixtureFleet(dir).fixture("a", "silent");
+    fleet.write();
+    Files.createDirectories(fleet.cacheFile().getParent());
+    String refused = "{\"version\": 1, \"entries\": []}\n";
+    Files.writeString(fleet.cacheFile(), refused);
+    assertThat(MeasureHeadStart.begin(context(), measure("a"))).isNull();
+    fleet.assertAllGone();
+    try (CacheStore.Held lock = CacheStore.hold(fleet.cacheFile(), Duration.ZERO, null)) {
+      assertThat(lock).as("lock released").isNotNull();
+    }
+    assertThat(Files.readString(fleet.cacheFile())).isEqualTo(refused);
+    // The ordinary path reports it, as it did before any head start.
+    CliRun r = CliRun.run(dir, "", env(), measure("a"));
+    assertThat(r.exitCode()).as(r.stderr()).isNotZero();
+    assertThat(r.stderr()).contains("is not a verdict cache this version understands");
+    assertThat(Files.readString(fleet.cacheFile())).isEqualTo(refused);
+  }
+
+  @Test
   void nothingIsBegunForWhatTheCommandWouldNotSpawn() throws Exception {
     fleet =
         new FixtureFleet(dir)

@@ -26,7 +26,8 @@ public final class HeadStart implements AutoCloseable {
   private final ConfiguredServer server;
   private final Path cacheFile;
   private final PassOptions options;
-  private final CacheStore.Session session;
+  private final CacheStore.Held lock;
+  private CacheStore.@Nullable Session session; // read once the pre-flight is under way
   private final SpawnRegistry registry;
   private final FutureTask<Measurement> task;
   private final Thread thread;
@@ -39,13 +40,13 @@ public final class HeadStart implements AutoCloseable {
       ConfiguredServer server,
       Path cacheFile,
       PassOptions options,
-      CacheStore.Session session,
+      CacheStore.Held lock,
       SpawnRegistry registry) {
     this.runner = runner;
     this.server = server;
     this.cacheFile = cacheFile;
     this.options = options;
-    this.session = session;
+    this.lock = lock;
     this.registry = registry;
     PassProgress.Listener none = progress -> {}; // its events come when the pass awaits it
     Preflights watched = prober.withSpawnWatcher(registry).forPass(options);
@@ -57,7 +58,10 @@ public final class HeadStart implements AutoCloseable {
   /**
    * Does what a pass does before its first spawn — reaps what a killed pass left running, takes the
    * cache lock (only if it is free now), opens the spawn registry — and starts the pre-flight of
-   * {@code server}; null, having spawned nothing, when the lock is held.
+   * {@code server}; null, having spawned nothing, when the lock is held. The cache is read while
+   * the server starts (its decoding is then not in the way of the spawn): a cache file that must be
+   * left as it is ends the head start, its processes torn down and the lock released, before the
+   * {@link dev.kcshare.host.FileProblem} is thrown.
    */
   static @Nullable HeadStart begin(
       EvaluationRunner runner,
@@ -69,19 +73,30 @@ public final class HeadStart implements AutoCloseable {
       throws IOException, InterruptedException {
     Path recordsDir = cacheFile.toAbsolutePath().getParent();
     SpawnRegistry.reapOrphans(recordsDir);
-    CacheStore.Session session = CacheStore.open(cacheFile, Duration.ZERO, null);
-    if (session == null) {
+    CacheStore.Held lock = CacheStore.hold(cacheFile, Duration.ZERO, null);
+    if (lock == null) {
       return null;
     }
+    HeadStart begun;
     SpawnRegistry registry = null;
     try {
       registry = SpawnRegistry.open(recordsDir);
-      return new HeadStart(runner, prober, measurer, server, cacheFile, options, session, registry);
+      begun = new HeadStart(runner, prober, measurer, server, cacheFile, options, lock, registry);
     } catch (RuntimeException | Error e) {
       if (registry != null) {
         registry.close();
       }
-      session.close();
+      lock.close();
+      throw e;
+    }
+    try {
+      CacheStore.Session session = lock.load();
+      synchronized (begun) {
+        begun.session = session;
+      }
+      return begun;
+    } catch (IOException | RuntimeException | Error e) {
+      begun.close();
       throw e;
     }
   }
@@ -108,7 +123,7 @@ public final class HeadStart implements AutoCloseable {
   /** The lock, handed to the pass that continues this head start. */
   synchronized CacheStore.Session take() {
     taken = true;
-    return session;
+    return Objects.requireNonNull(session, "a head start is handed out once its cache is read");
   }
 
   /** The spawn registry its pre-flight records its processes in. */
@@ -169,7 +184,7 @@ public final class HeadStart implements AutoCloseable {
     if (release) {
       registry.close();
       try {
-        session.close();
+        lock.close(); // the session's lock, when it was read
       } catch (IOException e) {
         PassLog.log().debug("releasing the cache lock failed", e);
       }

@@ -88,6 +88,24 @@ public final class CacheStore {
   public static @Nullable Session open(
       Path file, @Nullable Duration wait, @Nullable Consumer<LockHolder> onWait)
       throws IOException, InterruptedException {
+    Held held = hold(file, wait, onWait);
+    return held == null ? null : held.load();
+  }
+
+  /**
+   * Takes the cache lock as {@link #open(Path, Duration, Consumer)} does, without reading the cache
+   * yet: a pass that begins early spawns its server first and reads the cache while the server
+   * starts ({@link Held#load()}).
+   *
+   * @return the lock, or null when it could not be had in time
+   * @throws FileProblem if the lock file cannot be created or locked, or others may write the
+   *     records directory
+   * @throws IOException if the lock cannot be taken
+   * @throws InterruptedException if interrupted while waiting
+   */
+  public static @Nullable Held hold(
+      Path file, @Nullable Duration wait, @Nullable Consumer<LockHolder> onWait)
+      throws IOException, InterruptedException {
     Objects.requireNonNull(file, "file");
     if (wait != null && wait.isNegative()) {
       throw new IllegalArgumentException("wait must not be negative: " + wait);
@@ -100,14 +118,39 @@ public final class CacheStore {
     } catch (IOException e) {
       throw FileProblem.of("write", file, e);
     }
-    if (lock == null) {
-      return null;
+    return lock == null ? null : new Held(target, lock);
+  }
+
+  /** The cache lock, taken, with the cache not yet read. */
+  public static final class Held implements AutoCloseable {
+    private final Path file;
+    private final FileLock lock;
+
+    private Held(Path file, FileLock lock) {
+      this.file = file;
+      this.lock = lock;
     }
-    try {
-      return new Session(target, lock, VerdictCache.of(readForWrite(target)));
-    } catch (IOException | RuntimeException | Error e) {
+
+    /**
+     * Reads the cache under this lock; the session then owns the lock. On failure the lock is
+     * released.
+     *
+     * @return the session
+     * @throws FileProblem if the cache file must be left as it is (not understood, or unreadable)
+     */
+    public Session load() throws IOException {
+      try {
+        return new Session(file, lock, VerdictCache.of(readForWrite(file)));
+      } catch (IOException | RuntimeException | Error e) {
+        lock.close();
+        throw e;
+      }
+    }
+
+    /** Releases the lock (when no session was loaded); a second call does nothing. */
+    @Override
+    public void close() throws IOException {
       lock.close();
-      throw e;
     }
   }
 
