@@ -22,7 +22,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class McphubClient implements ClientFamily {
   private static final String ADMINS_MEMO = "mcphub.admins";
-  private static final Pattern UPPER_NAME = Pattern.compile("\\$([A-Z_][A-Z0-9_]*)");
+
+  /** Compiled when an mcphub file is read, not whenever the client families are listed. */
+  private static final class Patterns {
+    static final Pattern UPPER_NAME = Pattern.compile("\\$([A-Z_][A-Z0-9_]*)");
+
+    private Patterns() {}
+  }
 
   @Override
   public List<ConfigFormat> formats() {
@@ -169,7 +175,7 @@ final class McphubClient implements ClientFamily {
         out.append(value.charAt(i));
         i++;
       }
-      Matcher m = UPPER_NAME.matcher(out);
+      Matcher m = Patterns.UPPER_NAME.matcher(out);
       StringBuilder second = new StringBuilder(out.length());
       while (m.find()) {
         m.appendReplacement(

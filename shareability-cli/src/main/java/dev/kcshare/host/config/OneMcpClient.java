@@ -28,11 +28,17 @@ final class OneMcpClient implements ClientFamily {
   private static final String TEMPLATES = "mcpTemplates";
   private static final String DEFAULTS = "serverDefaults";
   private static final String DEFAULTS_MEMO = "1mcp.serverDefaults";
-  private static final Pattern VARIABLE = Pattern.compile("\\{\\{.*?(\\}\\}|$)");
 
-  /** {@code substituteEnvVars}: {@code ${anything but a brace}} (trimmed) or {@code $NAME}. */
-  private static final Pattern REFERENCE =
-      Pattern.compile("\\$\\{([^}]+)\\}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+  /** Compiled when a 1MCP file is read, not whenever the client families are listed. */
+  private static final class Patterns {
+    static final Pattern VARIABLE = Pattern.compile("\\{\\{.*?(\\}\\}|$)");
+
+    /** {@code substituteEnvVars}: {@code ${anything but a brace}} (trimmed) or {@code $NAME}. */
+    static final Pattern REFERENCE =
+        Pattern.compile("\\$\\{([^}]+)\\}|\\$([A-Za-z_][A-Za-z0-9_]*)");
+
+    private Patterns() {}
+  }
 
   /**
    * The variables the MCP TypeScript SDK passes a stdio server whatever it is given ({@code
@@ -371,7 +377,7 @@ final class OneMcpClient implements ClientFamily {
       if (value.indexOf('$') < 0) {
         return value;
       }
-      Matcher m = REFERENCE.matcher(value);
+      Matcher m = Patterns.REFERENCE.matcher(value);
       StringBuilder out = new StringBuilder(value.length());
       while (m.find()) {
         String name = (m.group(1) != null ? m.group(1) : m.group(2)).trim();
@@ -485,7 +491,7 @@ final class OneMcpClient implements ClientFamily {
   private static void collect(@Nullable Object value, String pointer, List<Shapes.Held> out) {
     if (value instanceof String s) {
       if (GatewayLocations.holdsVariable(s)) {
-        Matcher m = VARIABLE.matcher(s);
+        Matcher m = Patterns.VARIABLE.matcher(s);
         out.add(new Shapes.Held(pointer, m.find() ? m.group() : s));
       }
     } else if (value instanceof List<?> list) {

@@ -188,15 +188,10 @@ final class ProcFs {
     } catch (IOException | RuntimeException e) {
       return null;
     }
-    for (String line : status.split("\n", -1)) {
-      if (line.startsWith("Uid:")) {
-        String[] f = line.substring(4).trim().split("\\s+");
-        try {
-          return f.length < 2 ? null : new Uids(Long.parseLong(f[0]), Long.parseLong(f[1]));
-        } catch (NumberFormatException e) {
-          return null;
-        }
-      }
+    OptionalLong real = ProcText.uid(status, 0);
+    OptionalLong effective = ProcText.uid(status, 1);
+    if (real.isPresent() && effective.isPresent()) {
+      return new Uids(real.getAsLong(), effective.getAsLong());
     }
     return null;
   }

@@ -1,5 +1,6 @@
 package dev.kcshare.host.records;
 
+import dev.kcshare.core.cost.internal.ProcText;
 import dev.kcshare.core.records.internal.DirectoryTrust;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.FileProblem;
@@ -512,18 +513,6 @@ public final class RecordsTrust {
   }
 
   private static OptionalLong readEffectiveUid() {
-    for (String line : lines(PROC_STATUS)) {
-      if (line.startsWith("Uid:")) {
-        String[] f = line.substring(4).strip().split("\\s+");
-        if (f.length >= 2) {
-          try {
-            return OptionalLong.of(Long.parseLong(f[1]));
-          } catch (NumberFormatException e) {
-            return OptionalLong.empty();
-          }
-        }
-      }
-    }
-    return OptionalLong.empty();
+    return ProcText.uid(String.join("\n", lines(PROC_STATUS)), 1);
   }
 }

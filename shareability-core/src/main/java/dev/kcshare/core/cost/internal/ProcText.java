@@ -124,6 +124,33 @@ public final class ProcText {
   }
 
   /**
+   * One user id of the {@code Uid:} line of {@code /proc/PID/status}: {@code 0} the real one,
+   * {@code 1} the effective one, {@code 2} the saved one, {@code 3} the file-system one.
+   *
+   * @param which the position on the line, 0 to 3
+   * @return the id, or empty when the line is missing or malformed
+   */
+  public static OptionalLong uid(String text, int which) {
+    int from;
+    if (text.startsWith("Uid:")) {
+      from = 4;
+    } else {
+      int at = text.indexOf("\nUid:");
+      if (at < 0) {
+        return OptionalLong.empty();
+      }
+      from = at + 5;
+    }
+    int end = text.indexOf('\n', from);
+    List<String> ids = fields(text.substring(from, end < 0 ? text.length() : end), 0, 5);
+    if (ids.size() != 4 || which < 0 || which > 3) {
+      return OptionalLong.empty();
+    }
+    long v = number(ids.get(which));
+    return v < 0 ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
    * Parses {@code /proc/PID/task/TID/children}: the pids of that thread's children, separated by
    * spaces. Anything that is not a pid is skipped.
    */

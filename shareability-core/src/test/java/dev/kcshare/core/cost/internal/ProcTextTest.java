@@ -120,6 +120,23 @@ final class ProcTextTest {
   }
 
   @Test
+  void userIdsOfTheUidLine() {
+    String status = "Name:\tnode\nPPid:\t1\nUid:\t1000\t0\t1001\t1002\nGid:\t7\t7\t7\t7\n";
+    assertThat(ProcText.uid(status, 0)).hasValue(1000);
+    assertThat(ProcText.uid(status, 1)).hasValue(0);
+    assertThat(ProcText.uid(status, 2)).hasValue(1001);
+    assertThat(ProcText.uid(status, 3)).hasValue(1002);
+    assertThat(ProcText.uid("Uid:  5  6  7  8", 1)).as("first line, no newline").hasValue(6);
+    assertThat(ProcText.uid(status, 4)).isEmpty();
+    assertThat(ProcText.uid(status, -1)).isEmpty();
+    assertThat(ProcText.uid(STATUS, 0)).as("no Uid line").isEmpty();
+    assertThat(ProcText.uid("NoUid:\t1\t2\t3\t4\n", 0)).as("another field's name").isEmpty();
+    assertThat(ProcText.uid("Uid:\t1\t2\t3\n", 0)).as("three ids").isEmpty();
+    assertThat(ProcText.uid("Uid:\t1\tx\t3\t4\n", 1)).as("not a number").isEmpty();
+    assertThat(ProcText.uid("Uid:\t-1\t2\t3\t4\n", 0)).as("negative").isEmpty();
+  }
+
+  @Test
   void childrenLists() {
     assertThat(ProcText.parseChildren("5411 5412 \n")).containsExactly(5411L, 5412L);
     assertThat(ProcText.parseChildren("")).isEmpty();
