@@ -444,7 +444,9 @@ public final class Shareability implements AutoCloseable {
    * @param server the configured server
    * @param options the options the later pass will use
    * @return whether it was begun
-   * @throws RecordsException when the records directory or the lock cannot be used
+   * @throws RecordsException when the records directory or the lock cannot be used, or the cache
+   *     file must be left as it is (that file is read while the server starts: its processes are
+   *     torn down and the lock released before this is thrown)
    * @throws InterruptedException when interrupted while taking the lock
    * @throws IllegalStateException when one is begun already, or after {@link #close()}
    */
