@@ -96,7 +96,7 @@ public final class HeadStart implements AutoCloseable {
       }
       return begun;
     } catch (IOException | RuntimeException | Error e) {
-      begun.close();
+      begun.close(); // the pre-flight torn down while the lock is still held, then released
       throw e;
     }
   }

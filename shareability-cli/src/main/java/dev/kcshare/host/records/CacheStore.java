@@ -89,7 +89,15 @@ public final class CacheStore {
       Path file, @Nullable Duration wait, @Nullable Consumer<LockHolder> onWait)
       throws IOException, InterruptedException {
     Held held = hold(file, wait, onWait);
-    return held == null ? null : held.load();
+    if (held == null) {
+      return null;
+    }
+    try {
+      return held.load();
+    } catch (IOException | RuntimeException | Error e) {
+      held.close();
+      throw e;
+    }
   }
 
   /**
@@ -132,19 +140,14 @@ public final class CacheStore {
     }
 
     /**
-     * Reads the cache under this lock; the session then owns the lock. On failure the lock is
-     * released.
+     * Reads the cache under this lock; the session then owns the lock. On failure the lock stays
+     * held until this is closed, so a holder that started work under it ends that work first.
      *
      * @return the session
      * @throws FileProblem if the cache file must be left as it is (not understood, or unreadable)
      */
     public Session load() throws IOException {
-      try {
-        return new Session(file, lock, VerdictCache.of(readForWrite(file)));
-      } catch (IOException | RuntimeException | Error e) {
-        lock.close();
-        throw e;
-      }
+      return new Session(file, lock, VerdictCache.of(readForWrite(file)));
     }
 
     /** Releases the lock (when no session was loaded); a second call does nothing. */
