@@ -382,7 +382,7 @@ public final class StdioProber {
     }
     List<ProbeAttempt> attempts = Collections.synchronizedList(new ArrayList<>());
     Map<String, Map<String, @Nullable Object>> captures = new LinkedHashMap<>();
-    AtomicReference<@Nullable LaunchSummary> launched = new AtomicReference<>();
+    AtomicReference<@Nullable Launched> launched = new AtomicReference<>();
     AtomicReference<SessionCost> cost = new AtomicReference<>(SessionCost.NONE);
     PreflightResult result;
     try {
@@ -397,9 +397,14 @@ public final class StdioProber {
       result = PreflightResult.couldNotRun(PreflightResult.PREFLIGHT_ERROR, null, null);
       captures.clear();
     }
+    Launched l = launched.get();
     synchronized (attempts) {
       return new ProbeOutcome(
-          result, attempts, captures, launched.get(), result.ran() ? cost.get() : SessionCost.NONE);
+          result,
+          attempts,
+          captures,
+          l == null ? null : l.summary(),
+          result.ran() ? cost.get() : SessionCost.NONE);
     }
   }
 
@@ -452,7 +457,7 @@ public final class StdioProber {
       boolean keepCaptures,
       List<ProbeAttempt> attempts,
       Map<String, Map<String, @Nullable Object>> captures,
-      AtomicReference<@Nullable LaunchSummary> launched,
+      AtomicReference<@Nullable Launched> launched,
       AtomicReference<SessionCost> cost)
       throws InterruptedException {
     Secrets secrets = Definitions.secrets(server).with(spawnWatcher.passToken());
@@ -460,11 +465,7 @@ public final class StdioProber {
     if (!(launch instanceof Launch l)) {
       return PreflightResult.couldNotRun(shown(secrets, (String) launch), null, null);
     }
-    launched.set(
-        new LaunchSummary(
-            secrets.maskArgs(l.commandLine()),
-            new ArrayList<>(server.env().keySet()),
-            l.directory().toString()));
+    launched.set(new Launched(l, secrets, new ArrayList<>(server.env().keySet())));
     checkpoints.beforeMeasuring(server);
     Phase phase = new Phase(l, secrets, keepCaptures, attempts, captures);
     PreflightResult first = phase.run(openingMode());
@@ -477,6 +478,18 @@ public final class StdioProber {
         Objects.requireNonNull(phase.run(Mode.MODERN), "the modern phase always decides");
     cost.set(phase.cost);
     return modern;
+  }
+
+  /**
+   * How a server was started, masked for showing only once the pre-flight is over: masking the
+   * command line compiles the mask patterns, which is not to stand between a pass and its first
+   * spawn.
+   */
+  private record Launched(Launch launch, Secrets secrets, List<String> declaredEnvNames) {
+    LaunchSummary summary() {
+      return new LaunchSummary(
+          secrets.maskArgs(launch.commandLine()), declaredEnvNames, launch.directory().toString());
+    }
   }
 
   /** The mode the first phase opens with under this prober's era choice. */

@@ -68,20 +68,18 @@ public final class Secrets {
   /** A masker that masks only what the patterns find (no declared values). */
   public static final Secrets NONE = new Secrets(List.of());
 
-  private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]*");
-
-  /** {@code NAME=value} or {@code --NAME=value} in free text. */
-  private static final Pattern ASSIGNMENT =
-      Pattern.compile("(?<![A-Za-z0-9_.-])(-*)([A-Za-z0-9_.-]+)=([^\\s\"'&;,]+)");
-
   /**
-   * One comparator made when the class loads (one lambda class, the one the start-up archive
-   * holds).
+   * Longest first. A class, not a lambda: a masker is made before a pre-flight's first spawn, and a
+   * lambda's first linkage there costs milliseconds.
    */
-  private static final Comparator<String> LONGEST_FIRST =
-      Comparator.comparingInt(String::length).reversed();
+  private static final Comparator<String> LONGEST_FIRST = new LongestFirst();
 
-  private static final Pattern ARGUMENT_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+  private static final class LongestFirst implements Comparator<String> {
+    @Override
+    public int compare(String a, String b) {
+      return Integer.compare(b.length(), a.length());
+    }
+  }
 
   /** Longest first, each at least {@link #MIN_TEXT_LENGTH} characters, no duplicates. */
   private final List<String> values;
@@ -226,7 +224,7 @@ public final class Secrets {
       return isSecretOption(name);
     }
     String left = arg.substring(0, eq);
-    return ARGUMENT_NAME.matcher(left).matches() && isSecretArgumentName(left);
+    return Patterns.ARGUMENT_NAME.matcher(left).matches() && isSecretArgumentName(left);
   }
 
   /** The {@code NAME=value} rule: secret-looking, or a secret prefix ignoring case. */
@@ -272,45 +270,61 @@ public final class Secrets {
   }
 
   /**
-   * Well-known token shapes, masked wherever they appear, taken from the rules of the gitleaks
-   * secret scanner (config/gitleaks.toml; docs/security.md#what-kcshare-masks cites the rule ids):
-   * AWS access key ids, GitHub personal, OAuth, app, refresh and fine-grained tokens, Slack bot,
-   * user and app tokens, GitLab personal tokens, OpenAI and Anthropic keys, JWTs and PEM private
-   * key blocks. No nested quantifiers, so no input makes a match slow.
+   * The patterns, compiled when text is first searched, not when the class loads: a masker is made
+   * before a pre-flight's first spawn, and the patterns are not needed until something is shown.
    */
-  private static final Pattern TOKEN_SHAPES =
-      Pattern.compile(
-          String.join(
-              "|",
-              "\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\\b",
-              "\\b(?:ghp|gho|ghu|ghs|ghr)_[0-9a-zA-Z]{36}",
-              "\\bgithub_pat_\\w{82}",
-              "\\bxox[bpeoasr]-[0-9A-Za-z-]{10,}",
-              "(?i)\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+(?-i)",
-              "\\bglpat-[\\w-]{20}",
-              "\\bsk-ant-[A-Za-z0-9_-]{20,}",
-              "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
-              "\\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}",
-              "\\bey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9/\\\\_-]{17,}\\.(?:[a-zA-Z0-9/\\\\_-]{10,}={0,2})?",
-              "-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\\s\\S]{0,20000}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"));
+  private static final class Patterns {
+    private Patterns() {}
 
-  /**
-   * A header given as text ({@code Authorization: Bearer X}, {@code X-Api-Key: X}): every {@code
-   * Authorization} value, and the value of a header whose name is secret-looking. The scheme word
-   * of an authorization ({@code Bearer}, {@code Basic}, ...) stays, and is never taken for the
-   * value (the group is atomic).
-   */
-  private static final Pattern HEADER =
-      Pattern.compile(
-          "(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]{0,63}):[ \\t]*"
-              + "(?>((?:Bearer|Basic|Token|Digest|Bot|ApiKey)[ \\t]+)?)([^\\s\"'<>`,;]{4,})");
+    static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]*");
+
+    /** {@code NAME=value} or {@code --NAME=value} in free text. */
+    static final Pattern ASSIGNMENT =
+        Pattern.compile("(?<![A-Za-z0-9_.-])(-*)([A-Za-z0-9_.-]+)=([^\\s\"'&;,]+)");
+
+    static final Pattern ARGUMENT_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
+
+    /**
+     * Well-known token shapes, masked wherever they appear, taken from the rules of the gitleaks
+     * secret scanner (config/gitleaks.toml; docs/security.md#what-kcshare-masks cites the rule
+     * ids): AWS access key ids, GitHub personal, OAuth, app, refresh and fine-grained tokens, Slack
+     * bot, user and app tokens, GitLab personal tokens, OpenAI and Anthropic keys, JWTs and PEM
+     * private key blocks. No nested quantifiers, so no input makes a match slow.
+     */
+    static final Pattern TOKEN_SHAPES =
+        Pattern.compile(
+            String.join(
+                "|",
+                "\\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\\b",
+                "\\b(?:ghp|gho|ghu|ghs|ghr)_[0-9a-zA-Z]{36}",
+                "\\bgithub_pat_\\w{82}",
+                "\\bxox[bpeoasr]-[0-9A-Za-z-]{10,}",
+                "(?i)\\bxapp-\\d-[A-Z0-9]+-\\d+-[a-z0-9]+(?-i)",
+                "\\bglpat-[\\w-]{20}",
+                "\\bsk-ant-[A-Za-z0-9_-]{20,}",
+                "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
+                "\\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}",
+                "\\bey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9/\\\\_-]{17,}\\.(?:[a-zA-Z0-9/\\\\_-]{10,}={0,2})?",
+                "-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\\s\\S]{0,20000}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----"));
+
+    /**
+     * A header given as text ({@code Authorization: Bearer X}, {@code X-Api-Key: X}): every {@code
+     * Authorization} value, and the value of a header whose name is secret-looking. The scheme word
+     * of an authorization ({@code Bearer}, {@code Basic}, ...) stays, and is never taken for the
+     * value (the group is atomic).
+     */
+    static final Pattern HEADER =
+        Pattern.compile(
+            "(?<![A-Za-z0-9_-])([A-Za-z][A-Za-z0-9_-]{0,63}):[ \\t]*"
+                + "(?>((?:Bearer|Basic|Token|Digest|Bot|ApiKey)[ \\t]+)?)([^\\s\"'<>`,;]{4,})");
+  }
 
   private static String maskTokenShapes(String text) {
-    String out = TOKEN_SHAPES.matcher(text).replaceAll(MASK);
+    String out = Patterns.TOKEN_SHAPES.matcher(text).replaceAll(MASK);
     if (out.indexOf(':') < 0) {
       return out;
     }
-    Matcher m = HEADER.matcher(out);
+    Matcher m = Patterns.HEADER.matcher(out);
     StringBuilder b = new StringBuilder(out.length());
     while (m.find()) {
       String name = m.group(1);
@@ -339,7 +353,7 @@ public final class Secrets {
     if (text.indexOf('=') < 0 && text.indexOf("://") < 0) {
       return text;
     }
-    Matcher url = URL.matcher(text);
+    Matcher url = Patterns.URL.matcher(text);
     StringBuilder out = new StringBuilder(text.length());
     int last = 0;
     while (url.find()) {
@@ -355,7 +369,7 @@ public final class Secrets {
     if (text.indexOf('=') < 0) {
       return text;
     }
-    Matcher m = ASSIGNMENT.matcher(text);
+    Matcher m = Patterns.ASSIGNMENT.matcher(text);
     StringBuilder out = new StringBuilder(text.length());
     int last = 0;
     while (m.find()) {
@@ -397,7 +411,10 @@ public final class Secrets {
 
   /** Collects the userinfo and secret parameter values of every URL in {@code text}. */
   private static void collectUrlSecrets(String text, Set<String> found) {
-    Matcher m = URL.matcher(text);
+    if (!text.contains("://")) {
+      return; // no URL (the pattern needs one), and no pattern compiled for it
+    }
+    Matcher m = Patterns.URL.matcher(text);
     while (m.find()) {
       String url = m.group();
       int authorityStart = url.indexOf("://") + 3;
