@@ -224,7 +224,31 @@ public final class Secrets {
       return isSecretOption(name);
     }
     String left = arg.substring(0, eq);
-    return Patterns.ARGUMENT_NAME.matcher(left).matches() && isSecretArgumentName(left);
+    return isArgumentName(left) && isSecretArgumentName(left);
+  }
+
+  /**
+   * {@code [A-Za-z0-9_.-]+}, checked without a pattern (a masker is made before a pre-flight's
+   * first spawn).
+   */
+  private static boolean isArgumentName(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      boolean ok =
+          (c >= 'A' && c <= 'Z')
+              || (c >= 'a' && c <= 'z')
+              || (c >= '0' && c <= '9')
+              || c == '_'
+              || c == '.'
+              || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The {@code NAME=value} rule: secret-looking, or a secret prefix ignoring case. */
@@ -281,8 +305,6 @@ public final class Secrets {
     /** {@code NAME=value} or {@code --NAME=value} in free text. */
     static final Pattern ASSIGNMENT =
         Pattern.compile("(?<![A-Za-z0-9_.-])(-*)([A-Za-z0-9_.-]+)=([^\\s\"'&;,]+)");
-
-    static final Pattern ARGUMENT_NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 
     /**
      * Well-known token shapes, masked wherever they appear, taken from the rules of the gitleaks
