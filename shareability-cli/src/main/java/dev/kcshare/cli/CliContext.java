@@ -1,5 +1,6 @@
 package dev.kcshare.cli;
 
+import dev.kcshare.host.FileReads;
 import dev.kcshare.host.HostContext;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -19,6 +20,8 @@ import java.util.Objects;
  * @param env the environment variables
  * @param cwd the working directory relative paths resolve against
  * @param clock the wall clock for record timestamps
+ * @param reads the host files the command has read, each read once (the Kiro Crew configuration
+ *     names the records directory, the host profile and the gateway settings)
  */
 public record CliContext(
     InputStream in,
@@ -26,7 +29,8 @@ public record CliContext(
     PrintWriter err,
     Map<String, String> env,
     Path cwd,
-    Clock clock) {
+    Clock clock,
+    FileReads reads) {
   public CliContext {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(out, "out");
@@ -34,6 +38,18 @@ public record CliContext(
     env = Map.copyOf(env);
     Objects.requireNonNull(cwd, "cwd");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(reads, "reads");
+  }
+
+  /** A context for one command, which has read nothing yet. */
+  public CliContext(
+      InputStream in,
+      PrintWriter out,
+      PrintWriter err,
+      Map<String, String> env,
+      Path cwd,
+      Clock clock) {
+    this(in, out, err, env, cwd, clock, new FileReads());
   }
 
   /** A context on the system clock. */
@@ -44,7 +60,7 @@ public record CliContext(
 
   /** What the library packages take from this context: environment, directory and clock. */
   public HostContext host() {
-    return new HostContext(env, cwd, clock);
+    return new HostContext(env, cwd, clock, reads);
   }
 
   /**

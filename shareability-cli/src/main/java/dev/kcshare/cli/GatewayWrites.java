@@ -3,6 +3,7 @@ package dev.kcshare.cli;
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.core.text.Escaper;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileReads;
 import dev.kcshare.host.config.ConfigEditor;
 import dev.kcshare.host.config.GatewaySettings;
 import dev.kcshare.host.config.HostConfig;
@@ -80,7 +81,8 @@ final class GatewayWrites {
    * ~/.kiro/crew} does not make this a Kiro Crew host (see docs/config.md, Host profile).
    */
   static String profileAfterCreation(CliContext ctx) {
-    ProfileSelection p = ProfileSelection.select(null, ctx.env());
+    // A new FileReads: the configuration was just written, and this reads it as it is now.
+    ProfileSelection p = ProfileSelection.select(null, ctx.env(), new FileReads());
     return "Host profile: " + p.name() + " (" + p.reason() + ").";
   }
 

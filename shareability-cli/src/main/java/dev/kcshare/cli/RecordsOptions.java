@@ -67,7 +67,7 @@ final class RecordsOptions {
         (recordsDir != null && !recordsDir.isEmpty())
             || !ctx.env().getOrDefault("KCSHARE_RECORDS_DIR", "").isEmpty();
     if (!overridden) {
-      socket = KiroCrewConfig.socketPath(KiroCrewConfig.configFile(ctx.env()));
+      socket = KiroCrewConfig.socketPath(ctx.reads(), KiroCrewConfig.configFile(ctx.env()));
     }
     return RecordsDirectory.resolve(
         recordsDir, ctx.env(), socket, KiroCrewConfig.userHome(ctx.env()));

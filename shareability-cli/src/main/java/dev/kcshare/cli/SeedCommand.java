@@ -188,7 +188,7 @@ final class SeedCommand implements Callable<Integer> {
   }
 
   private Outcome plan(HostConfig host, Path file, RecordsDirectory dir) {
-    GatewaySettings settings = KiroCrewConfig.gatewaySettings(file);
+    GatewaySettings settings = KiroCrewConfig.gatewaySettings(ctx.reads(), file);
     Candidates[] candidates = new Candidates[1];
     Seeding.SeedPlan plan;
     RecordViews views = CommandFacade.views(dir);

@@ -45,6 +45,11 @@ class RecordsOptionsTest {
     assertThat(first.rule()).isEqualTo(RecordsDirectory.Rule.SOCKET_PARENT);
     assertThat(records.resolve(ctx)).isSameAs(first);
     assertThat(records.resolveForReading(ctx)).isSameAs(first);
-    assertThat(new RecordsOptions().resolve(ctx).path()).isEqualTo(home.resolve("second"));
+    assertThat(new RecordsOptions().resolve(ctx).path())
+        .as("the command read the configuration once")
+        .isEqualTo(home.resolve("first"));
+    assertThat(new RecordsOptions().resolve(context()).path())
+        .as("the next command reads it again")
+        .isEqualTo(home.resolve("second"));
   }
 }

@@ -1,5 +1,6 @@
 package dev.kcshare.host.config;
 
+import dev.kcshare.host.FileReads;
 import dev.kcshare.host.RegularFiles;
 import dev.kcshare.host.json.JsonReader;
 import dev.kcshare.host.json.JsonSyntaxException;
@@ -48,6 +49,16 @@ final class ConfigFiles {
   static Read read(Path path) {
     return read(path, FileSyntax.JSON);
   }
+
+  /**
+   * {@link #read(Path, FileSyntax)}, once per file and syntax in {@code reads}: a later call
+   * returns what the first one read.
+   */
+  static Read read(FileReads reads, Path path, FileSyntax syntax) {
+    return reads.once(new Key(path.toAbsolutePath(), syntax), () -> read(path, syntax));
+  }
+
+  private record Key(Path file, FileSyntax syntax) {}
 
   /**
    * Reads a file written in {@code syntax}: only a regular file up to {@link #MAX_BYTES}, decided

@@ -50,7 +50,7 @@ public final class HostConfigLoader {
    * @throws dev.kcshare.host.BadInputException for an unknown {@code --profile}
    */
   public static HostConfig load(HostContext ctx, ConfigRequest request, Platform platform) {
-    ProfileSelection profile = ProfileSelection.select(request.profile(), ctx.env());
+    ProfileSelection profile = ProfileSelection.select(request.profile(), ctx.env(), ctx.reads());
     Run run = new Run(ctx, platform);
     for (String name : request.configFiles()) {
       run.explicit(name);
@@ -192,7 +192,7 @@ public final class HostConfigLoader {
           client != null && format != null
               ? client.syntax(format)
               : ClientFamilies.syntaxOfNamed(path);
-      ConfigFiles.Read read = ConfigFiles.read(path, syntax);
+      ConfigFiles.Read read = ConfigFiles.read(ctx.reads(), path, syntax);
       if (read.missing()) {
         if (format == null) {
           files.add(

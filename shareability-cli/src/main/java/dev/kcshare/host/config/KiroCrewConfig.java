@@ -3,6 +3,7 @@ package dev.kcshare.host.config;
 import dev.kcshare.core.json.internal.JsonInputException;
 import dev.kcshare.core.text.ProblemLines;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileReads;
 import java.nio.file.Path;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -38,12 +39,13 @@ public final class KiroCrewConfig {
    * The configured {@code mcp_gateway.socket_path}: null when the file, the section or the member
    * is absent or null. The file may carry comments and trailing commas.
    *
+   * @param reads where the file is read once
    * @throws BadInputException when the file cannot be read, is not JSON or a member has the wrong
    *     type
    */
-  public static @Nullable String socketPath(Path configFile) {
+  public static @Nullable String socketPath(FileReads reads, Path configFile) {
     try {
-      return gatewaySettings(configFile).socketPath();
+      return gatewaySettings(reads, configFile).socketPath();
     } catch (BadInputException e) {
       throw new BadInputException(
           e.getMessage()
@@ -58,11 +60,12 @@ public final class KiroCrewConfig {
    * The {@code mcp_gateway} section of the file; {@link GatewaySettings#absent()} when the file
    * does not exist.
    *
+   * @param reads where the file is read once
    * @throws BadInputException when the file cannot be read, is not JSON or the section or {@code
    *     socket_path} has the wrong type
    */
-  public static GatewaySettings gatewaySettings(Path configFile) {
-    ConfigFiles.Read read = ConfigFiles.read(configFile);
+  public static GatewaySettings gatewaySettings(FileReads reads, Path configFile) {
+    ConfigFiles.Read read = ConfigFiles.read(reads, configFile, FileSyntax.JSON);
     if (read.missing()) {
       return GatewaySettings.absent();
     }

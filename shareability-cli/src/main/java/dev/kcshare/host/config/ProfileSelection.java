@@ -3,6 +3,7 @@ package dev.kcshare.host.config;
 import dev.kcshare.core.policy.internal.KiroCrewHome;
 import dev.kcshare.core.verdict.HostProfile;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileReads;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
@@ -41,9 +42,11 @@ public record ProfileSelection(String name, HostProfile profile, String reason) 
    * wrote there (its records, a {@code config.json} it created with only {@code stub_overrides}) is
    * not a Kiro Crew home ({@link KiroCrewHome}): creating it must not switch the profile.
    *
+   * @param reads where the files it reads are read once
    * @throws BadInputException for an explicit name other than {@code default} or {@code kirocrew}
    */
-  public static ProfileSelection select(@Nullable String explicit, Map<String, String> env) {
+  public static ProfileSelection select(
+      @Nullable String explicit, Map<String, String> env, FileReads reads) {
     if (explicit != null) {
       if (!explicit.equals("default") && !explicit.equals("kirocrew")) {
         throw new BadInputException("--profile " + explicit + ": expected default or kirocrew");
@@ -56,7 +59,7 @@ public record ProfileSelection(String name, HostProfile profile, String reason) 
       return new ProfileSelection("kirocrew", HostProfile.kirocrew(), "KIROCREW_HOME is set");
     }
     Path defaultHome = KiroCrewConfig.home(env);
-    if (Files.isDirectory(defaultHome) && onlyKcshareFiles(defaultHome)) {
+    if (Files.isDirectory(defaultHome) && onlyKcshareFiles(defaultHome, reads)) {
       return new ProfileSelection(
           "default",
           HostProfile.empty(),
@@ -70,7 +73,7 @@ public record ProfileSelection(String name, HostProfile profile, String reason) 
   }
 
   /** Reads what {@link KiroCrewHome#onlyKcshareFiles} decides on; any doubt reads as "no". */
-  private static boolean onlyKcshareFiles(Path home) {
+  private static boolean onlyKcshareFiles(Path home, FileReads reads) {
     try {
       List<String> entries = names(home);
       Path recordsDir = home.resolve(KiroCrewHome.RECORDS);
@@ -82,7 +85,7 @@ public record ProfileSelection(String name, HostProfile profile, String reason) 
       List<@Nullable Object> configs = new ArrayList<>();
       for (String name : List.of(KiroCrewHome.CONFIG, KiroCrewHome.CONFIG + ".bak")) {
         if (entries.contains(name)) {
-          ConfigFiles.Read read = ConfigFiles.read(home.resolve(name));
+          ConfigFiles.Read read = ConfigFiles.read(reads, home.resolve(name), FileSyntax.JSON);
           configs.add(read.ok() ? read.root() : null);
         }
       }

@@ -8,10 +8,13 @@ import dev.kcshare.api.ConfigFile;
 import dev.kcshare.api.ConfigRequest;
 import dev.kcshare.api.ConfiguredServer;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileReads;
+import dev.kcshare.host.HostContext;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -318,23 +321,52 @@ final class ConfigErrorsTest {
         .containsExactly("~/.cursor/mcp.json: not valid JSON: not valid UTF-8 text");
   }
 
+  /**
+   * One context reads the Kiro Crew configuration once: where the records are, the host profile and
+   * the gateway settings all come from that read, even when the file changes in between; a new
+   * context reads it as it is now.
+   */
+  @Test
+  void oneContextReadsTheKiroCrewConfigurationOnce() {
+    Layout l = ConfigSamples.empty(root);
+    Path cfg =
+        l.write(
+            l.home().resolve(".kiro/crew/config.json"),
+            "{\"mcp_gateway\": {\"stub_overrides\": {\"a\": true}}}");
+    HostContext once = new HostContext(l.env(), l.workspace(), Clock.systemUTC());
+    assertThat(KiroCrewConfig.socketPath(once.reads(), cfg)).isNull();
+    l.write(cfg, "{\"mcp_gateway\": {\"socket_path\": \"/run/b.sock\"}}");
+
+    HostConfig sameRead = HostConfigLoader.load(once, ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(sameRead.profile().name())
+        .as("~/.kiro/crew held only what kcshare writes when it was read")
+        .isEqualTo("default");
+    assertThat(sameRead.gateway().socketPath()).isNull();
+
+    HostContext now = new HostContext(l.env(), l.workspace(), Clock.systemUTC());
+    HostConfig newRead = HostConfigLoader.load(now, ConfigRequest.discovery(), Platform.LINUX);
+    assertThat(newRead.profile().name()).isEqualTo("kirocrew");
+    assertThat(newRead.gateway().socketPath()).isEqualTo("/run/b.sock");
+    assertThat(KiroCrewConfig.socketPath(now.reads(), cfg)).isEqualTo("/run/b.sock");
+  }
+
   @Test
   void kiroCrewConfigSocketPathKeepsItsBehaviour() {
     Layout l = ConfigSamples.empty(root);
     Path cfg = l.home().resolve(".kiro/crew/config.json");
-    assertThat(KiroCrewConfig.socketPath(cfg)).as("missing file").isNull();
+    assertThat(KiroCrewConfig.socketPath(new FileReads(), cfg)).as("missing file").isNull();
     l.write(cfg, "{\n // comment\n \"mcp_gateway\": {\"socket_path\": \"/run/g.sock\",},\n}");
-    assertThat(KiroCrewConfig.socketPath(cfg)).isEqualTo("/run/g.sock");
+    assertThat(KiroCrewConfig.socketPath(new FileReads(), cfg)).isEqualTo("/run/g.sock");
     l.write(cfg, "{\"mcp_gateway\": null}");
-    assertThat(KiroCrewConfig.socketPath(cfg)).isNull();
+    assertThat(KiroCrewConfig.socketPath(new FileReads(), cfg)).isNull();
     l.write(cfg, "{\"mcp_gateway\": {\"socket_path\": 1}}");
-    assertThatThrownBy(() -> KiroCrewConfig.socketPath(cfg))
+    assertThatThrownBy(() -> KiroCrewConfig.socketPath(new FileReads(), cfg))
         .isInstanceOf(BadInputException.class)
         .hasMessageStartingWith(
             cfg + ": /mcp_gateway/socket_path: expected a string or null, got a number")
         .hasMessageContaining("--records-dir");
     l.write(cfg, "{");
-    assertThatThrownBy(() -> KiroCrewConfig.socketPath(cfg))
+    assertThatThrownBy(() -> KiroCrewConfig.socketPath(new FileReads(), cfg))
         .isInstanceOf(BadInputException.class)
         .hasMessageStartingWith(cfg + ":1:2: not valid JSON: the file ends inside an object");
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.kcshare.api.ConfigRequest;
 import dev.kcshare.host.BadInputException;
+import dev.kcshare.host.FileReads;
 import dev.kcshare.host.config.ConfigSamples.Layout;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -132,7 +133,7 @@ final class OddConfigFilesTest {
 
     Path crew = root.resolve("home/.kiro/crew/config.json");
     mkfifo(crew);
-    assertThatThrownBy(() -> KiroCrewConfig.gatewaySettings(crew))
+    assertThatThrownBy(() -> KiroCrewConfig.gatewaySettings(new FileReads(), crew))
         .isInstanceOf(BadInputException.class)
         .hasMessage(crew + ": not a regular file (a named pipe)");
     assertThatThrownBy(() -> ConfigEditor.open(crew))
