@@ -198,17 +198,20 @@ final class RecordsTrustIT {
 
   /** Runs the launcher as nobody ({@code setpriv}), or as root when {@code asNobody} is false. */
   private Kcshare.Result run(boolean asNobody, String... args) throws Exception {
-    List<String> command = new ArrayList<>();
-    if (asNobody) {
-      command.addAll(
-          List.of(
-              "/usr/bin/setpriv",
-              "--reuid=" + NOBODY,
-              "--regid=" + NOBODY,
-              "--clear-groups",
-              "--"));
+    if (!asNobody) {
+      return run(List.of(), Kcshare.launcher(), args);
     }
-    command.add((asNobody ? Kcshare.launcherOthersCanRun() : Kcshare.launcher()).toString());
+    return run(
+        List.of(
+            "/usr/bin/setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups", "--"),
+        Kcshare.launcherOthersCanRun(),
+        args);
+  }
+
+  /** Runs {@code launcher} under the command {@code prefix} (setpriv, strace, or none). */
+  private Kcshare.Result run(List<String> prefix, Path launcher, String... args) throws Exception {
+    List<String> command = new ArrayList<>(prefix);
+    command.add(launcher.toString());
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -592,6 +595,50 @@ final class RecordsTrustIT {
     }
     assertThat(owners(home)).as("nothing created, nothing changed hands").isEqualTo(before);
     assertThat(Files.readAllBytes(crew.resolve("config.json"))).isEqualTo(config);
+  }
+
+  /**
+   * A trust check looks each owner's and group's name up once, not once per directory of the path
+   * (each lookup reads /etc/passwd or /etc/group, or asks a directory service): a records directory
+   * nine directories deeper opens them as often as one right below the test's directory.
+   */
+  @Test
+  void aDeeperRecordsDirectoryLooksNoMoreNamesUp() throws Exception {
+    Path strace = Path.of("/usr/bin/strace");
+    if (!Files.isExecutable(strace) && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError("strace is not installed (.ci/run installs it)");
+    }
+    Assumptions.assumeTrue(Files.isExecutable(strace), "strace is not installed");
+    Path shallow = Files.createDirectories(dir.resolve("shallow"));
+    Path deep = Files.createDirectories(dir.resolve("a/b/c/d/e/f/g/h/deep"));
+
+    long atShallow = nameLookups(strace, shallow);
+    long atDeep = nameLookups(strace, deep);
+
+    assertThat(atShallow).as("the check looked names up").isPositive();
+    assertThat(atDeep).isEqualTo(atShallow);
+  }
+
+  /** How often {@code hazards clear} over {@code records} opened /etc/passwd or /etc/group. */
+  private long nameLookups(Path strace, Path records) throws Exception {
+    Path trace = dir.resolve("trace-" + records.getFileName());
+    Kcshare.Result r =
+        run(
+            List.of(strace.toString(), "-f", "-qq", "-e", "trace=openat", "-o", trace.toString()),
+            Kcshare.launcher(),
+            "hazards",
+            "clear",
+            "x",
+            "--force",
+            "--records-dir",
+            records.toString());
+    assertThat(r.exitCode()).as(r.stderr()).isZero();
+    assertThat(names(records)).contains("observed-hazards.json");
+    try (Stream<String> lines = Files.lines(trace)) {
+      return lines
+          .filter(l -> l.contains("\"/etc/passwd\"") || l.contains("\"/etc/group\""))
+          .count();
+    }
   }
 
   static Stream<Arguments> ancestors() {

@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -72,7 +74,7 @@ public final class RecordsTrust {
     String what = "records directory " + dir;
     Path existing = nearestExisting(dir);
     if (existing != null && !existing.equals(dir.toAbsolutePath())) {
-      String refusal = chainRefusal(what, existing.toRealPath(), true, RECORDS_ALTERNATIVE);
+      String refusal = chainRefusal(what, existing.toRealPath(), RECORDS_ALTERNATIVE);
       if (refusal != null) {
         throw FileProblem.refused(dir, refusal);
       }
@@ -108,7 +110,7 @@ public final class RecordsTrust {
     if (existing.equals(absolute)) {
       requireTrusted(dir, "records directory");
     } else {
-      String refusal = chainRefusal("records directory " + dir, real, true, RECORDS_ALTERNATIVE);
+      String refusal = chainRefusal("records directory " + dir, real, RECORDS_ALTERNATIVE);
       if (refusal != null) {
         throw FileProblem.refused(dir, refusal);
       }
@@ -227,22 +229,19 @@ public final class RecordsTrust {
     if (existing == null) {
       return;
     }
-    Path child = null;
-    for (Path p = existing.toRealPath(); p != null; child = p, p = p.getParent()) {
-      long uid = ((Number) Files.getAttribute(p, "unix:uid")).longValue();
+    Names names = new Names();
+    long childUid = -1; // none: the nearest existing directory is the first
+    for (Path p = existing.toRealPath(); p != null; p = p.getParent()) {
+      long uid = Integer.toUnsignedLong((Integer) Files.getAttribute(p, "unix:uid"));
       if (uid != 0) {
         String refusal =
             DirectoryTrust.ancestorRefusal(
-                what,
-                p.toString(),
-                null,
-                0,
-                facts(p),
-                child == null || ownedByRootOrSelf(child, 0));
+                what, p.toString(), null, 0, facts(p, names), childUid == -1 || childUid == 0);
         if (refusal != null) {
           throw FileProblem.refused(dir, refusal);
         }
       }
+      childUid = uid;
     }
   }
 
@@ -272,48 +271,69 @@ public final class RecordsTrust {
     if (!real.getFileSystem().supportedFileAttributeViews().contains("unix")) {
       return null;
     }
-    DirectoryTrust.Facts facts = facts(real);
+    Names names = new Names();
+    DirectoryTrust.Facts facts = facts(real, names);
     long euid = effectiveUid(facts.ownerUid(), facts.ownerName());
     String refusal = DirectoryTrust.refusal(noun, dir.toString(), alternative, euid, facts);
     if (refusal != null) {
       return refusal;
     }
-    return chainRefusal(noun + " " + dir, real, false, alternative);
+    return chainRefusal(noun + " " + dir, real, facts, alternative, names);
   }
 
   /**
    * The first ancestor along the real path {@code real} that makes it untrusted ({@link
-   * DirectoryTrust#ancestorRefusal}), nearest first, or null; {@code real} itself counts as one
-   * when {@code includeSelf} (it is the existing part of a path still to be created, by the user).
+   * DirectoryTrust#ancestorRefusal}), nearest first, or null; {@code real} itself counts as one (it
+   * is the existing part of a path still to be created, by the user).
    */
-  private static @Nullable String chainRefusal(
-      String what, Path real, boolean includeSelf, String alternative) throws IOException {
+  private static @Nullable String chainRefusal(String what, Path real, String alternative)
+      throws IOException {
     if (!UNIX) {
       return null;
     }
+    return ancestorsRefusal(what, real, null, alternative, new Names());
+  }
+
+  /**
+   * As {@link #chainRefusal(String, Path, String)} for the ancestors of {@code real} only, whose
+   * own {@code facts} were read already.
+   */
+  private static @Nullable String chainRefusal(
+      String what, Path real, DirectoryTrust.Facts facts, String alternative, Names names)
+      throws IOException {
+    Path parent = real.getParent();
+    return parent == null ? null : ancestorsRefusal(what, parent, facts, alternative, names);
+  }
+
+  /**
+   * Each directory from {@code first} up to the root, nearest first: the first that makes the path
+   * untrusted, or null. {@code child} is what was read of the directory below {@code first}, or
+   * null when {@code first} is the path itself.
+   */
+  private static @Nullable String ancestorsRefusal(
+      String what,
+      Path first,
+      DirectoryTrust.@Nullable Facts child,
+      String alternative,
+      Names names)
+      throws IOException {
     long euid = -1;
     OptionalLong self = effectiveUid();
-    Path child = includeSelf ? null : real;
-    Path first = includeSelf ? real : real.getParent();
-    for (Path p = first; p != null; child = p, p = p.getParent()) {
-      DirectoryTrust.Facts facts = facts(p);
+    for (Path p = first; p != null; p = p.getParent()) {
+      DirectoryTrust.Facts facts = facts(p, names);
       if (euid == -1) {
         euid =
             self.isPresent() ? self.getAsLong() : effectiveUid(facts.ownerUid(), facts.ownerName());
       }
-      boolean nextOwned = child == null || ownedByRootOrSelf(child, euid);
+      boolean nextOwned = child == null || child.ownerUid() == 0 || child.ownerUid() == euid;
       String refusal =
           DirectoryTrust.ancestorRefusal(what, p.toString(), alternative, euid, facts, nextOwned);
       if (refusal != null) {
         return refusal;
       }
+      child = facts;
     }
     return null;
-  }
-
-  private static boolean ownedByRootOrSelf(Path p, long euid) throws IOException {
-    long uid = ((Number) Files.getAttribute(p, "unix:uid")).longValue();
-    return uid == 0 || uid == euid;
   }
 
   /** The nearest of {@code dir} and its parents that exists (links followed), or null. */
@@ -327,15 +347,25 @@ public final class RecordsTrust {
   }
 
   /**
-   * The facts {@link DirectoryTrust} decides on for the real directory {@code real}; the group's
-   * members and the ACL are read only when the group bits allow write.
+   * The facts {@link DirectoryTrust} decides on for the real directory {@code real}, from one
+   * {@code stat} (two when {@code names} does not know its owner's or group's name yet, the second
+   * giving ids and names together); the group's members and the ACL are read only when the group
+   * bits allow write.
    */
-  private static DirectoryTrust.Facts facts(Path real) throws IOException {
-    long uid = ((Number) Files.getAttribute(real, "unix:uid")).longValue();
-    long gid = ((Number) Files.getAttribute(real, "unix:gid")).longValue();
-    int mode = ((Number) Files.getAttribute(real, "unix:mode")).intValue();
-    String owner = Files.getOwner(real).getName();
-    String group = ((GroupPrincipal) Files.getAttribute(real, "posix:group")).getName();
+  private static DirectoryTrust.Facts facts(Path real, Names names) throws IOException {
+    Map<String, Object> a = Files.readAttributes(real, "unix:uid,gid,mode");
+    String owner = names.users.get(a.get("uid"));
+    String group = names.groups.get(a.get("gid"));
+    if (owner == null || group == null) {
+      a = Files.readAttributes(real, "unix:uid,gid,mode,owner,group");
+      owner = ((UserPrincipal) a.get("owner")).getName();
+      group = ((GroupPrincipal) a.get("group")).getName();
+      names.users.put((Integer) a.get("uid"), owner);
+      names.groups.put((Integer) a.get("gid"), group);
+    }
+    long uid = Integer.toUnsignedLong((Integer) a.get("uid"));
+    long gid = Integer.toUnsignedLong((Integer) a.get("gid"));
+    int mode = (Integer) a.get("mode");
     // With an ACL the group bits are its mask: only when they allow write can an entry grant it.
     // Where others may write anyway, neither the group nor the ACL can change the answer
     // (DirectoryTrust decides on the other and sticky bits first), so neither is read.
@@ -343,6 +373,16 @@ public final class RecordsTrust {
     Set<String> members = groupDecides ? groupMembers(gid) : Set.of();
     Set<String> aclWriters = groupDecides ? aclWriters(real, uid) : Set.of();
     return new DirectoryTrust.Facts(uid, owner, group, mode, members, aclWriters);
+  }
+
+  /**
+   * The user and group names of the ids one check has met, so that a path whose directories are
+   * mostly root's looks each name up once, not once per directory (each lookup reads {@code
+   * /etc/passwd} or {@code /etc/group}, or asks a directory service).
+   */
+  private static final class Names {
+    final Map<Integer, String> users = new HashMap<>(4);
+    final Map<Integer, String> groups = new HashMap<>(4);
   }
 
   /**
