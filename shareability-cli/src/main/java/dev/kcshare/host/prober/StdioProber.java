@@ -201,18 +201,7 @@ public final class StdioProber {
     if (timeout.equals(options.timeout())) {
       return this;
     }
-    return new StdioProber(
-        baseEnv,
-        baseCwd,
-        options.withTimeout(timeout),
-        permits,
-        checkpoints,
-        footprint,
-        threads,
-        executor,
-        spawnWatcher,
-        eraChoice,
-        selfTest);
+    return copy(options.withTimeout(timeout), spawnWatcher, eraChoice, selfTest);
   }
 
   /**
@@ -222,18 +211,7 @@ public final class StdioProber {
    * sweep of what still carries it when the pre-flight ends).
    */
   public StdioProber withSpawnWatcher(SpawnWatcher watcher) {
-    return new StdioProber(
-        baseEnv,
-        baseCwd,
-        options,
-        permits,
-        checkpoints,
-        footprint,
-        threads,
-        executor,
-        watcher,
-        eraChoice,
-        selfTest);
+    return copy(options, watcher, eraChoice, selfTest);
   }
 
   /**
@@ -245,18 +223,7 @@ public final class StdioProber {
     if (choice == eraChoice) {
       return this;
     }
-    return new StdioProber(
-        baseEnv,
-        baseCwd,
-        options,
-        permits,
-        checkpoints,
-        footprint,
-        threads,
-        executor,
-        spawnWatcher,
-        choice,
-        selfTest);
+    return copy(options, spawnWatcher, choice, selfTest);
   }
 
   /**
@@ -268,6 +235,12 @@ public final class StdioProber {
     if (run == selfTest) {
       return this;
     }
+    return copy(options, spawnWatcher, eraChoice, run);
+  }
+
+  /** This prober with other per-pass settings, sharing its permits, threads and pool. */
+  private StdioProber copy(
+      ProbeOptions options, SpawnWatcher watcher, EraChoice choice, boolean selfTest) {
     return new StdioProber(
         baseEnv,
         baseCwd,
@@ -277,9 +250,9 @@ public final class StdioProber {
         footprint,
         threads,
         executor,
-        spawnWatcher,
-        eraChoice,
-        run);
+        watcher,
+        choice,
+        selfTest);
   }
 
   /** What every thread of this prober, and of the servers it spawns, comes from. */
