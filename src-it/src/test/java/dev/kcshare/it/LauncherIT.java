@@ -395,6 +395,40 @@ final class LauncherIT {
     }
   }
 
+  /**
+   * Before a plain {@code measure SERVER} spawns its server, nothing compiles a regular expression
+   * and nothing links a record's generated {@code equals}, {@code hashCode} or {@code toString}
+   * (each links method handles at run time, several milliseconds on the way to the first spawn;
+   * docs/performance.md#before-the-first-spawn-2026-12-04): with fresh records and with a row
+   * stored.
+   */
+  @Test
+  void aPlainMeasureSpawnsBeforeAnyPatternOrRecordMethod(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("fixture.json");
+    Files.writeString(
+        config,
+        "{\"mcpServers\": {\"f\": {\"command\": \"node\", \"args\": [\""
+            + Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs")
+            + "\"]}}}");
+    String[] measure = {
+      "measure", "f", "--config", config.toString(), "--records-dir", dir.resolve("r").toString()
+    };
+    for (String records : List.of("fresh records", "a row stored")) {
+      List<String> beforeSpawn = new ArrayList<>();
+      for (String line : loadedClasses(dir, measure)) {
+        if (line.contains(" java.lang.ProcessImpl ")) {
+          break;
+        }
+        beforeSpawn.add(line);
+      }
+      assertThat(beforeSpawn)
+          .as(records)
+          .anyMatch(l -> l.contains(" dev.kcshare.host.prober.StdioProber "))
+          .noneMatch(l -> l.contains(" java.util.regex.Pattern "))
+          .noneMatch(l -> l.contains(" java.lang.runtime.ObjectMethods "));
+    }
+  }
+
   /** The class-load log of one successful run (archive off, as in the other ITs). */
   private static List<String> loadedClasses(Path dir, String... args) throws Exception {
     Path log = Files.createTempFile(dir, "classes", ".log");

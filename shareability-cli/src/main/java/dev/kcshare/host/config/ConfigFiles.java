@@ -55,10 +55,11 @@ final class ConfigFiles {
    * returns what the first one read.
    */
   static Read read(FileReads reads, Path path, FileSyntax syntax) {
-    return reads.once(new Key(path.toAbsolutePath(), syntax), () -> read(path, syntax));
+    // A string, not a record: a record's first hashCode links method handles (about 10 ms), and
+    // the Kiro Crew configuration is read before a plain measure's first spawn.
+    String key = syntax.name() + ':' + path.toAbsolutePath();
+    return reads.once(key, () -> read(path, syntax));
   }
-
-  private record Key(Path file, FileSyntax syntax) {}
 
   /**
    * Reads a file written in {@code syntax}: only a regular file up to {@link #MAX_BYTES}, decided
