@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Who may write the records directory, and links
@@ -419,6 +420,36 @@ final class RecordsTrustIT {
               "kcshare: warning: records directory "
                   + records
                   + " is writable by others (owner nobody, mode 1777)");
+    }
+  }
+
+  /**
+   * A records "directory" that is a file others may write (a 0666 file, {@code /dev/null}) gets no
+   * trust warning: its mode says nothing about a directory, and the warning would advise {@code
+   * chmod go-w} on it. Each record file reads as "not a directory", as nothing observed.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"a 0666 file", "/dev/null"})
+  void aRecordsPathThatIsAFileGetsNoTrustAdvice(String what) throws Exception {
+    Path file = Path.of("/dev/null");
+    if (!what.equals("/dev/null")) {
+      file = Files.writeString(dir.resolve("file"), "");
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+    }
+    for (List<String> command :
+        List.of(List.of("hazards", "list"), List.of("records"), List.of("assess", "--all"))) {
+      List<String> args = new ArrayList<>(command);
+      if (command.get(0).equals("assess")) {
+        args.addAll(List.of("--config", config().toString()));
+      }
+      args.addAll(List.of("--records-dir", file.toString()));
+      Kcshare.Result r = Kcshare.run(dir, env(), "", args.toArray(String[]::new));
+      assertThat(r.exitCode()).as(command + ": " + r.stderr()).isZero();
+      assertThat(r.stderr())
+          .as(String.join(" ", command))
+          .doesNotContain("chmod")
+          .doesNotContain("writable by others")
+          .contains(file + "/observed-hazards.json\" as empty: unreadable: not a directory");
     }
   }
 

@@ -158,7 +158,10 @@ public final class RecordsTrust {
 
   /**
    * Why {@code dir} would not be written, for a command that only reads it (and warns), or null
-   * when it would be, or when it does not exist or cannot be examined (a read says why).
+   * when it would be, or when it does not exist, is not a directory or cannot be examined (a read
+   * says why: each file reads as "not a directory"). A file's mode says nothing about who may write
+   * into a directory, and a warning built on it would tell the operator to {@code chmod go-w
+   * /dev/null}.
    *
    * @param dir the records directory
    * @return the line, or null
@@ -169,6 +172,9 @@ public final class RecordsTrust {
       try {
         real = dir.toRealPath();
       } catch (NoSuchFileException e) {
+        return null;
+      }
+      if (!Files.isDirectory(real)) {
         return null;
       }
       return refusal(dir, real, "records directory", RECORDS_ALTERNATIVE);
