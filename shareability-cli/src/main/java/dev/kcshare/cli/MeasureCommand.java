@@ -59,6 +59,21 @@ import picocli.CommandLine.Parameters;
       ""
     })
 final class MeasureCommand implements Callable<Integer> {
+  /** {@code --timeout}, as {@code measure} and {@code preflight} both describe it. */
+  static final String TIMEOUT_HELP =
+      "Deadline of each awaited response in seconds, 5 to 120 (default: ${DEFAULT-VALUE}).";
+
+  /** {@code --no-self-test}, as {@code measure} and {@code preflight} both describe it. */
+  static final String NO_SELF_TEST_HELP =
+      "Do not run the isolation self-test a declaring server offers (three calls of its own"
+          + " test tool); the measurement then says it was skipped.";
+
+  /** {@code --era}, as {@code measure} and {@code preflight} both describe it. */
+  static final String ERA_HELP =
+      "Which era to measure: auto (initialize first, as today's gateways open; a server that"
+          + " rejects it is asked server/discover), modern (server/discover first, as a gateway"
+          + " of the 2026-07-28 era opens) or legacy (initialize only). Default: auto.";
+
   private final CliContext ctx;
 
   @Parameters(
@@ -79,27 +94,17 @@ final class MeasureCommand implements Callable<Integer> {
               + " CPU, from 2 to 8; ${DEFAULT-VALUE} here).")
   int jobs = Selection.defaultProcessCeiling(Runtime.getRuntime().availableProcessors());
 
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      description = "Per-response timeout, 5-120 (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = TIMEOUT_HELP)
   int timeoutSeconds = (int) ProbeOptions.DEFAULT_TIMEOUT.toSeconds();
 
-  @Option(
-      names = "--no-self-test",
-      description =
-          "Do not run the isolation self-test a declaring server offers (three calls of its own"
-              + " test tool); the measurement then says it was skipped.")
+  @Option(names = "--no-self-test", description = NO_SELF_TEST_HELP)
   boolean noSelfTest;
 
   @Option(
       names = "--era",
       paramLabel = "ERA",
       completionCandidates = MeasureCommand.EraNames.class,
-      description =
-          "Which era to measure: auto (initialize first, as today's gateways open; a server that"
-              + " rejects it is asked server/discover), modern (server/discover first, as a gateway"
-              + " of the 2026-07-28 era opens) or legacy (initialize only). Default: auto.")
+      description = ERA_HELP)
   String era = "auto";
 
   @Option(

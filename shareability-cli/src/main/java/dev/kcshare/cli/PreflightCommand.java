@@ -65,10 +65,7 @@ final class PreflightCommand implements Callable<Integer> {
 
   @Mixin ConfigOptions config = new ConfigOptions();
 
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      description = "Deadline of each awaited response, 5 to 120 (default: 15).")
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = MeasureCommand.TIMEOUT_HELP)
   int timeoutSeconds = (int) ProbeOptions.DEFAULT_TIMEOUT.toSeconds();
 
   @Option(
@@ -82,21 +79,14 @@ final class PreflightCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
-  @Option(
-      names = "--no-self-test",
-      description =
-          "Do not run the isolation self-test a declaring server offers (three calls of its own"
-              + " test tool); the measurement then says it was skipped.")
+  @Option(names = "--no-self-test", description = MeasureCommand.NO_SELF_TEST_HELP)
   boolean noSelfTest;
 
   @Option(
       names = "--era",
       paramLabel = "ERA",
       completionCandidates = MeasureCommand.EraNames.class,
-      description =
-          "Which era to measure: auto (initialize first; a server that rejects it is asked"
-              + " server/discover), modern (server/discover first, as a gateway of the 2026-07-28"
-              + " era opens) or legacy (initialize only). Default: auto.")
+      description = MeasureCommand.ERA_HELP)
   String era = "auto";
 
   PreflightCommand(CliContext ctx) {
