@@ -69,7 +69,14 @@ final class Kcshare {
 
   static Result run(Path cwd, Map<String, String> env, String stdin, String... args)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
+    return run(cwd, env, stdin, List.of(), args);
+  }
+
+  /** {@link #run(Path, Map, String, String...)} under the command {@code prefix} (strace, ...). */
+  static Result run(
+      Path cwd, Map<String, String> env, String stdin, List<String> prefix, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(prefix);
     command.add(launcher().toString());
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile());

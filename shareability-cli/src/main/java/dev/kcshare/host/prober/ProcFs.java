@@ -173,6 +173,46 @@ final class ProcFs {
     }
   }
 
+  /**
+   * The tasks created since boot ({@code /proc/stat}, {@link ProcText#forks}), or -1 when it cannot
+   * be read.
+   */
+  long forks() {
+    return ProcText.forks(text(root.resolve("stat"))).orElse(-1);
+  }
+
+  /** The tasks that exist ({@code /proc/loadavg}, {@link ProcText#tasks}), or -1. */
+  long tasks() {
+    return ProcText.tasks(text(root.resolve("loadavg"))).orElse(-1);
+  }
+
+  /** The kernel's {@code pid_max} ({@code /proc/sys/kernel/pid_max}, read once), or -1. */
+  long pidMax() {
+    long known = pidMax;
+    if (known == 0) {
+      String text = text(root.resolve("sys").resolve("kernel").resolve("pid_max")).strip();
+      known = ProcText.isPid(text) ? Long.parseLong(text) : -1;
+      pidMax = known;
+    }
+    return known;
+  }
+
+  private volatile long pidMax;
+
+  /**
+   * A {@code /proc} file's text (at most 1 MiB), or {@code ""} when it cannot be read. Not {@link
+   * Files#readAllBytes}: for a file that reports size 0 it reads one byte first, and a {@code
+   * /proc/sys} file then ends, since it answers a read only at position 0 ({@code pid_max} read as
+   * {@code 3}).
+   */
+  private static String text(Path file) {
+    try (InputStream in = Files.newInputStream(file)) {
+      return new String(in.readNBytes(1 << 20), StandardCharsets.ISO_8859_1);
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
   /** The start time of {@code pid}, when it runs. */
   OptionalLong startTime(long pid) {
     Stat s = stat(pid);
@@ -257,8 +297,19 @@ final class ProcFs {
 
   /** Every process of process group {@code group} (one pass over {@code /proc}). */
   List<Stat> group(long group) {
+    return group(group, 0);
+  }
+
+  /**
+   * Every process of process group {@code group} whose pid is {@code lowest} or above: the {@code
+   * stat} of a lower pid is not read ({@link ProcScreen#lowestMemberPid}).
+   */
+  List<Stat> group(long group, long lowest) {
     List<Stat> out = new ArrayList<>();
     for (long pid : pids()) {
+      if (pid < lowest) {
+        continue;
+      }
       Stat s = stat(pid);
       if (s != null && s.group() == group) {
         out.add(s);

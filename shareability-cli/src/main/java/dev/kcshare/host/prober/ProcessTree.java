@@ -37,29 +37,44 @@ final class ProcessTree {
 
   private final Process process;
   private final boolean ownGroup;
+  private final long forksAtSpawn;
+  private final long tasksAtSpawn;
   private final Set<ProcessHandle> known = ConcurrentHashMap.newKeySet();
 
   ProcessTree(Process process) {
-    this(process, false);
+    this(process, false, -1, -1);
   }
 
   /**
    * @param process the direct child
    * @param ownGroup whether it leads a process group of its own (its pid is the group id)
+   * @param forksAtSpawn the tasks created since boot, read before it was spawned ({@link
+   *     ProcFs#forks}), or -1
+   * @param tasksAtSpawn the tasks that existed then ({@link ProcFs#tasks}), or -1
    */
-  ProcessTree(Process process, boolean ownGroup) {
+  ProcessTree(Process process, boolean ownGroup, long forksAtSpawn, long tasksAtSpawn) {
     this.process = process;
     this.ownGroup = ownGroup;
+    this.forksAtSpawn = forksAtSpawn;
+    this.tasksAtSpawn = tasksAtSpawn;
     snapshot();
   }
 
-  /** Adds every running member of the child's own process group (one pass over /proc). */
+  /**
+   * Adds every running member of the child's own process group (one pass over /proc). While the
+   * kernel's pid counter cannot have wrapped since the spawn, only pids above the child's are read
+   * ({@link ProcScreen#lowestMemberPid}); otherwise every process's.
+   */
   private void sweepGroup() {
     if (!ownGroup) {
       return;
     }
     long self = ProcessHandle.current().pid();
-    for (ProcFs.Stat member : ProcFs.system().group(process.pid())) {
+    ProcFs proc = ProcFs.system();
+    long lowest =
+        ProcScreen.lowestMemberPid(
+            process.pid(), forksAtSpawn, tasksAtSpawn, proc.forks(), proc.pidMax());
+    for (ProcFs.Stat member : proc.group(process.pid(), lowest)) {
       if (member.pid() != process.pid() && member.pid() != self && member.isRunning()) {
         Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
         if (handle.isPresent()) {

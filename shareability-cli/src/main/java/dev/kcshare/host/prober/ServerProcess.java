@@ -55,13 +55,15 @@ final class ServerProcess {
       ProbeOptions options,
       SpawnWatcher watcher,
       KcshareThreads threads,
-      boolean ownGroup) {
+      boolean ownGroup,
+      long forksAtSpawn,
+      long tasksAtSpawn) {
     String threadName = "kcshare-probe-" + SEQUENCE.incrementAndGet();
     this.options = options;
     this.watcher = watcher;
     this.threads = threads;
     this.ownGroup = ownGroup;
-    this.tree = new ProcessTree(process, ownGroup);
+    this.tree = new ProcessTree(process, ownGroup, forksAtSpawn, tasksAtSpawn);
     this.stderr = new StderrTail(process.getErrorStream(), threadName, threads);
     this.channel =
         new JsonRpcChannel(
@@ -98,10 +100,15 @@ final class ServerProcess {
     STARTING.incrementAndGet(); // until it is LIVE, the hook may not be removed
     try {
       installShutdownHook();
+      // Read before the spawn: how far the teardown's group sweep must look (ProcessTree).
+      long forksAtSpawn = ownGroup ? ProcFs.system().forks() : -1;
+      long tasksAtSpawn = ownGroup ? ProcFs.system().tasks() : -1;
       Process process = builder.start();
       try {
         watcher.spawned(process.toHandle(), ownGroup);
-        ServerProcess server = new ServerProcess(process, options, watcher, threads, ownGroup);
+        ServerProcess server =
+            new ServerProcess(
+                process, options, watcher, threads, ownGroup, forksAtSpawn, tasksAtSpawn);
         LIVE.add(server);
         return server;
       } catch (RuntimeException | Error e) {

@@ -52,4 +52,33 @@ public final class ProcScreen {
   public static boolean isChild(long parent, long parentStart, long childParent, long childStart) {
     return childParent == parent && childStart >= parentStart;
   }
+
+  /**
+   * The lowest pid a member of the process group {@code leader} leads can have, so that a sweep of
+   * the group reads the {@code stat} of no lower pid; 0 when every pid must be read.
+   *
+   * <p>The leader started its own session, so every other member is a task it or its descendants
+   * created later, and the kernel hands out pids in increasing order until its cursor reaches
+   * {@code pidMax} and starts again from the bottom. The cursor moves past each pid it hands out
+   * and each pid in use it skips; a pid in use belongs to a task that existed at the spawn or was
+   * created since. So while the leader's pid, plus twice the tasks created since the spawn, plus
+   * the tasks that existed then, stays below {@code pidMax}, the cursor has not wrapped and every
+   * member's pid is above the leader's. Any count that cannot be read, or that went backwards,
+   * means every pid is read.
+   *
+   * @param leader the group's leader (its pid is the group id)
+   * @param forksAtSpawn tasks created since boot, read before the leader was spawned, or -1
+   * @param tasksAtSpawn tasks that existed then, or -1
+   * @param forksNow tasks created since boot, read now, or -1
+   * @param pidMax the kernel's {@code pid_max}, or -1
+   */
+  public static long lowestMemberPid(
+      long leader, long forksAtSpawn, long tasksAtSpawn, long forksNow, long pidMax) {
+    if (leader <= 0 || forksAtSpawn < 0 || tasksAtSpawn < 0 || forksNow < forksAtSpawn) {
+      return 0;
+    }
+    long created = forksNow - forksAtSpawn;
+    long room = pidMax - leader;
+    return room > 0 && created < room && tasksAtSpawn < room - 2 * created ? leader : 0;
+  }
 }

@@ -151,6 +151,46 @@ public final class ProcText {
   }
 
   /**
+   * The tasks (processes and threads) created since boot, from the {@code processes} line of {@code
+   * /proc/stat}.
+   *
+   * @return the count, or empty when the line is missing or malformed
+   */
+  public static OptionalLong forks(String procStat) {
+    int from;
+    if (procStat.startsWith("processes ")) {
+      from = 0;
+    } else {
+      int at = procStat.indexOf("\nprocesses ");
+      if (at < 0) {
+        return OptionalLong.empty();
+      }
+      from = at + 1;
+    }
+    int end = procStat.indexOf('\n', from);
+    List<String> parts = fields(procStat.substring(from, end < 0 ? procStat.length() : end), 0, 3);
+    long v = parts.size() == 2 ? number(parts.get(1)) : -1;
+    return v < 0 ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
+   * The tasks (processes and threads) that exist, from the fourth field of {@code /proc/loadavg}
+   * ({@code running/total}).
+   *
+   * @return the total, or empty when the text is malformed
+   */
+  public static OptionalLong tasks(String loadavg) {
+    List<String> parts = fields(loadavg, 0, 6);
+    if (parts.size() != 5) {
+      return OptionalLong.empty();
+    }
+    String field = parts.get(3);
+    int slash = field.indexOf('/');
+    long v = slash < 0 ? -1 : number(field.substring(slash + 1));
+    return v < 0 ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /**
    * Parses {@code /proc/PID/task/TID/children}: the pids of that thread's children, separated by
    * spaces. Anything that is not a pid is skipped.
    */

@@ -58,4 +58,33 @@ final class ProcScreenTest {
       long parent, long parentStart, long childParent, long childStart, boolean child) {
     assertThat(ProcScreen.isChild(parent, parentStart, childParent, childStart)).isEqualTo(child);
   }
+
+  /**
+   * A group sweep reads only pids above the leader's while the pid counter cannot have wrapped: the
+   * leader's pid plus twice the tasks created since the spawn plus the tasks that existed then
+   * stays below pid_max. Anything unknown, or a count that went backwards, reads every pid.
+   */
+  @ParameterizedTest(name = "leader {0}, forks {1} -> {3}, tasks {2}, pid_max {4}: from {5}")
+  @CsvSource({
+    "5000, 100, 80, 110, 32768, 5000", // ten tasks created: far from wrapping
+    "5000, 100, 80, 100, 32768, 5000", // none created
+    "32000, 100, 80, 110, 32768, 32000", // 32000 + 20 + 80 < 32768
+    "32000, 100, 700, 110, 32768, 32000", // 32000 + 20 + 700 = 32720: still below
+    "32000, 100, 748, 110, 32768, 0", // 32000 + 20 + 748 = 32768: may have wrapped
+    "32000, 100, 80, 445, 32768, 0", // 32000 + 690 + 80 = 32770: may have wrapped
+    "5000, 100, 80, 30000, 32768, 0", // 29,900 tasks created: may have wrapped
+    "5000, 100, 80, 110, 4194304, 5000",
+    "5000, -1, 80, 110, 32768, 0", // forks unknown at the spawn
+    "5000, 100, -1, 110, 32768, 0", // tasks unknown
+    "5000, 100, 80, -1, 32768, 0", // forks unknown now
+    "5000, 100, 80, 99, 32768, 0", // the count went backwards
+    "5000, 100, 80, 110, -1, 0", // pid_max unknown
+    "5000, 100, 80, 110, 5000, 0", // the leader is at pid_max
+    "0, 100, 80, 110, 32768, 0"
+  })
+  void aGroupSweepStartsAtTheLeaderOnlyWhileThePidCounterCannotHaveWrapped(
+      long leader, long forksAtSpawn, long tasks, long forksNow, long pidMax, long lowest) {
+    assertThat(ProcScreen.lowestMemberPid(leader, forksAtSpawn, tasks, forksNow, pidMax))
+        .isEqualTo(lowest);
+  }
 }

@@ -211,4 +211,27 @@ final class ProcTextTest {
     assertThat(ProcText.ticksToMillis(0, 100)).isZero();
     assertThat(ProcText.ticksToMillis(Long.MAX_VALUE / 10, 100)).isPositive();
   }
+
+  @Test
+  void forksFromProcStat() {
+    String stat =
+        "cpu  10 0 5 100 0 0 0 0 0 0\ncpu0 10 0 5 100 0 0 0 0 0 0\nintr 123 4 5\nctxt 999\n"
+            + "btime 1700000000\nprocesses 482913\nprocs_running 2\nprocs_blocked 0\n";
+    assertThat(ProcText.forks(stat)).hasValue(482913);
+    assertThat(ProcText.forks("processes 7")).hasValue(7);
+    assertThat(ProcText.forks("cpu 1 2 3\nprocs_running 2\n")).isEmpty();
+    assertThat(ProcText.forks("processes x\n")).isEmpty();
+    assertThat(ProcText.forks("processes 1 2\n")).isEmpty();
+    assertThat(ProcText.forks("")).isEmpty();
+  }
+
+  @Test
+  void tasksFromLoadavg() {
+    assertThat(ProcText.tasks("0.20 0.18 0.12 1/80 11206\n")).hasValue(80);
+    assertThat(ProcText.tasks("0.20 0.18 0.12 3/1543 99\n")).hasValue(1543);
+    assertThat(ProcText.tasks("0.20 0.18 0.12 80 11206\n")).isEmpty();
+    assertThat(ProcText.tasks("0.20 0.18 0.12 1/80\n")).isEmpty();
+    assertThat(ProcText.tasks("0.20 0.18 0.12 1/x 11206\n")).isEmpty();
+    assertThat(ProcText.tasks("")).isEmpty();
+  }
 }
