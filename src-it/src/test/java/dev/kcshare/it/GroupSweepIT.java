@@ -23,18 +23,9 @@ final class GroupSweepIT {
 
   @Test
   void processesOlderThanTheServerAreReadOncePerPass() throws Exception {
-    Path strace = Path.of("/usr/bin/strace");
-    if (!Files.isExecutable(strace) && "true".equals(System.getenv("CI"))) {
-      throw new AssertionError("strace is not installed (.ci/run installs it)");
-    }
-    Assumptions.assumeTrue(Files.isExecutable(strace), "strace is not installed");
+    Path strace = Kcshare.strace();
     Assumptions.assumeTrue(ItProcesses.onPath("node").isPresent(), "node is not on PATH");
-    Path config = dir.resolve("fixture.json");
-    Files.writeString(
-        config,
-        "{\"mcpServers\": {\"f\": {\"command\": \"node\", \"args\": [\""
-            + Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs")
-            + "\"]}}}");
+    Path config = Kcshare.fixtureConfig(dir);
     List<Process> older = new ArrayList<>();
     try {
       for (int i = 0; i < 20; i++) {

@@ -106,6 +106,33 @@ final class Kcshare {
     }
   }
 
+  /**
+   * Writes {@code dir/fixture.json}: one server {@code f}, the fixture server under node.
+   *
+   * @return the file
+   */
+  static Path fixtureConfig(Path dir) throws IOException {
+    return Files.writeString(
+        dir.resolve("fixture.json"),
+        "{\"mcpServers\": {\"f\": {\"command\": \"node\", \"args\": [\""
+            + repo().resolve("src-it/fixtures/mcp-fixture.mjs")
+            + "\"]}}}");
+  }
+
+  /**
+   * {@code /usr/bin/strace}, for the tests that count what kcshare opens; they are skipped without
+   * it, and fail under {@code CI=true} (.ci/run installs it).
+   */
+  static Path strace() {
+    Path strace = Path.of("/usr/bin/strace");
+    if (!Files.isExecutable(strace) && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError("strace is not installed (.ci/run installs it)");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isExecutable(strace), "strace is not installed");
+    return strace;
+  }
+
   static Result run(String... args) throws IOException, InterruptedException {
     return run(repo(), Map.of(), "", args);
   }

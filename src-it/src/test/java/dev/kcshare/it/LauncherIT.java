@@ -404,12 +404,7 @@ final class LauncherIT {
    */
   @Test
   void aPlainMeasureSpawnsBeforeAnyPatternOrRecordMethod(@TempDir Path dir) throws Exception {
-    Path config = dir.resolve("fixture.json");
-    Files.writeString(
-        config,
-        "{\"mcpServers\": {\"f\": {\"command\": \"node\", \"args\": [\""
-            + Kcshare.repo().resolve("src-it/fixtures/mcp-fixture.mjs")
-            + "\"]}}}");
+    Path config = Kcshare.fixtureConfig(dir);
     String[] measure = {
       "measure", "f", "--config", config.toString(), "--records-dir", dir.resolve("r").toString()
     };

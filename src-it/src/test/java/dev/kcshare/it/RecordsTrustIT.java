@@ -635,11 +635,7 @@ final class RecordsTrustIT {
    */
   @Test
   void aDeeperRecordsDirectoryLooksNoMoreNamesUp() throws Exception {
-    Path strace = Path.of("/usr/bin/strace");
-    if (!Files.isExecutable(strace) && "true".equals(System.getenv("CI"))) {
-      throw new AssertionError("strace is not installed (.ci/run installs it)");
-    }
-    Assumptions.assumeTrue(Files.isExecutable(strace), "strace is not installed");
+    Path strace = Kcshare.strace();
     Path shallow = Files.createDirectories(dir.resolve("shallow"));
     Path deep = Files.createDirectories(dir.resolve("a/b/c/d/e/f/g/h/deep"));
 
