@@ -131,18 +131,8 @@ public final class ProcText {
    * @return the id, or empty when the line is missing or malformed
    */
   public static OptionalLong uid(String text, int which) {
-    int from;
-    if (text.startsWith("Uid:")) {
-      from = 4;
-    } else {
-      int at = text.indexOf("\nUid:");
-      if (at < 0) {
-        return OptionalLong.empty();
-      }
-      from = at + 5;
-    }
-    int end = text.indexOf('\n', from);
-    List<String> ids = fields(text.substring(from, end < 0 ? text.length() : end), 0, 5);
+    String line = restOfLine(text, "Uid:");
+    List<String> ids = line == null ? List.of() : fields(line, 0, 5);
     if (ids.size() != 4 || which < 0 || which > 3) {
       return OptionalLong.empty();
     }
@@ -157,20 +147,24 @@ public final class ProcText {
    * @return the count, or empty when the line is missing or malformed
    */
   public static OptionalLong forks(String procStat) {
-    int from;
-    if (procStat.startsWith("processes ")) {
-      from = 0;
-    } else {
-      int at = procStat.indexOf("\nprocesses ");
-      if (at < 0) {
-        return OptionalLong.empty();
-      }
-      from = at + 1;
-    }
-    int end = procStat.indexOf('\n', from);
-    List<String> parts = fields(procStat.substring(from, end < 0 ? procStat.length() : end), 0, 3);
-    long v = parts.size() == 2 ? number(parts.get(1)) : -1;
+    String line = restOfLine(procStat, "processes ");
+    List<String> parts = line == null ? List.of() : fields(line, 0, 2);
+    long v = parts.size() == 1 ? number(parts.get(0)) : -1;
     return v < 0 ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** What follows {@code prefix} on the first line that starts with it, or null. */
+  private static @Nullable String restOfLine(String text, String prefix) {
+    int at = text.indexOf(prefix);
+    while (at > 0 && text.charAt(at - 1) != '\n') {
+      at = text.indexOf(prefix, at + 1);
+    }
+    if (at < 0) {
+      return null;
+    }
+    int from = at + prefix.length();
+    int end = text.indexOf('\n', from);
+    return text.substring(from, end < 0 ? text.length() : end);
   }
 
   /**
