@@ -41,6 +41,9 @@ final class ProcFs {
 
   private volatile @Nullable Boolean childLists;
 
+  /** {@code pid_max} once read; 0 before. */
+  private volatile long pidMax;
+
   private ProcFs(Path root, @Nullable LongUnaryOperator owners) {
     this.root = root;
     this.owners = owners;
@@ -196,8 +199,6 @@ final class ProcFs {
     }
     return known;
   }
-
-  private volatile long pidMax;
 
   /**
    * A {@code /proc} file's text (at most 1 MiB), or {@code ""} when it cannot be read. Not {@link
